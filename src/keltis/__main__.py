@@ -1,0 +1,5 @@
+import sys
+
+from keltis.cli import main
+
+sys.exit(main())

@@ -1,0 +1,48 @@
+"""What a bot is: something that picks one of ``view.legal`` from a player's view.
+
+A bot never sees the full state — only the :class:`~keltis.core.protocol.View` of its own seat,
+the same view a human player gets — and its choices are reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from keltis.core.actions import Action
+from keltis.core.protocol import View
+
+
+class Bot(ABC):
+    """Base class of all bots. Subclasses set ``name`` and implement :meth:`choose`."""
+
+    name: ClassVar[str]
+    description: ClassVar[str] = ""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def choose(self, view: View) -> Action:
+        """One of ``view.legal``. Called only when the view's seat is to decide."""
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start afresh (a new game), optionally with a new seed."""
+        if seed is not None:
+            self.seed = seed
+        self.rng = random.Random(self.seed)
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions."""
+
+    name: ClassVar[str] = "random"
+    description: ClassVar[str] = "picks any legal action, uniformly at random"
+
+    def choose(self, view: View) -> Action:
+        """A uniformly random legal action."""
+        if not view.legal:
+            raise ValueError("the bot was asked to move with no legal action in its view")
+        return self.rng.choice(view.legal)

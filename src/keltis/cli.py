@@ -1,0 +1,140 @@
+"""The ``keltis`` command: ``play``, ``replay``, ``bench`` (``keltis --help`` lists them)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from keltis import __version__
+from keltis.core.errors import KeltisError
+from keltis.games import GAME_NAMES
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return value
+
+
+def _players(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 2 <= value <= 4:
+        raise argparse.ArgumentTypeError("Keltis is for 2-4 players")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``keltis`` command."""
+    parser = argparse.ArgumentParser(
+        prog="keltis",
+        description="Keltis, the board game and the card game by Reiner Knizia.",
+    )
+    parser.add_argument("--version", action="version", version=f"keltis {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser(
+        "play",
+        help="play in the terminal against bots or hot-seat",
+        description="Play a game in the terminal. By default: you against two greedy bots.",
+    )
+    play.add_argument("--game", choices=GAME_NAMES, default="board", help="default: board")
+    play.add_argument("--players", type=_players, default=3, help="seats, 2-4 (default 3)")
+    play.add_argument(
+        "--bot",
+        default="greedy",
+        help="the bot in the other seats (default greedy; see --list-bots)",
+    )
+    play.add_argument(
+        "--seats",
+        help="every seat explicitly, comma-separated: human or a bot name, "
+        "e.g. human,greedy,random (overrides --players and --bot)",
+    )
+    play.add_argument("--hotseat", action="store_true", help="every seat is a human")
+    play.add_argument("--name", default=None, help="your name (default: You)")
+    play.add_argument("--seed", type=int, default=None, help="set-up seed (default: random)")
+    play.add_argument("--save", default=None, help="where to save the record")
+    play.add_argument("--resume", default=None, help="continue the game in this record file")
+    play.add_argument(
+        "--no-take-back",
+        action="store_true",
+        help="variant (B-15): the card you discarded may not be taken back the same turn",
+    )
+    play.add_argument("--layout", default=None, help="board layout JSON file (board game)")
+    play.add_argument("--lang", default=None, help="language: en, cs, sk, es, pl, hu")
+    play.add_argument("--list-bots", action="store_true", help="list the bots and exit")
+
+    replay = sub.add_parser(
+        "replay",
+        help="show a recorded game move by move",
+        description="Replay a game record. With --json, print the final state as JSON.",
+    )
+    replay.add_argument("file", help="a record (.json) written by keltis")
+    replay.add_argument("--json", action="store_true", help="print the final state as JSON")
+    replay.add_argument("--lang", default=None, help="language of the move descriptions")
+    replay.add_argument(
+        "--no-check", action="store_true", help="do not compare the stored result with the replay"
+    )
+
+    bench = sub.add_parser(
+        "bench",
+        help="measure random playouts per second on one core (JSON)",
+        description="Play random games for a while on one core and print the rate as JSON.",
+    )
+    bench.add_argument("--game", choices=GAME_NAMES, default="board")
+    bench.add_argument("--players", type=_players, default=4)
+    bench.add_argument("--seconds", type=_positive_float, default=10.0)
+    bench.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``keltis`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        if args.command == "play":
+            from keltis.tui.app import run_play
+
+            return run_play(args)
+        if args.command == "replay":
+            from keltis.i18n import detect_language
+            from keltis.replay import replay_file
+
+            replay_file(
+                args.file,
+                as_json=args.json,
+                out=sys.stdout,
+                lang=detect_language(args.lang),
+                check_result=not args.no_check,
+            )
+            return 0
+        if args.command == "bench":
+            from keltis.bench import random_playouts
+
+            result = random_playouts(args.game, args.players, args.seconds, args.seed)
+            print(json.dumps(result))
+            return 0
+    except KeltisError as error:
+        print(f"keltis {args.command}: {error}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as error:
+        print(f"keltis {args.command}: {error}", file=sys.stderr)
+        return 2
+    parser.error(f"unknown command {args.command}")
+    return 2  # pragma: no cover - parser.error exits
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""The shared vocabulary of both games: colours, cards, actions, scoring tables, errors and the
+game protocol. Standard library only; no I/O."""
+
+from keltis.core.actions import NUM_ACTIONS, Action, ActionKind, parse_action
+from keltis.core.cards import Colour, card_text, parse_card
+from keltis.core.errors import (
+    IllegalActionError,
+    KeltisError,
+    NotationError,
+    RecordError,
+    SetupError,
+)
+from keltis.core.protocol import EndReason, Game, GameState, Outcome, View
+
+__all__ = [
+    "NUM_ACTIONS",
+    "Action",
+    "ActionKind",
+    "Colour",
+    "EndReason",
+    "Game",
+    "GameState",
+    "IllegalActionError",
+    "KeltisError",
+    "NotationError",
+    "Outcome",
+    "RecordError",
+    "SetupError",
+    "View",
+    "card_text",
+    "parse_action",
+    "parse_card",
+]

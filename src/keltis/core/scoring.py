@@ -1,0 +1,61 @@
+"""Scoring tables and the row direction rule shared by both games."""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: Value of a board row 0-9 (row 0 is the start stone: 0 points) — B-2, B-21.
+BOARD_ROW_VALUES: Final = (0, -4, -3, -2, 1, 2, 3, 6, 7, 10)
+#: First row of the goal area (rows 7-9) — B-2, B-19.
+GOAL_ROW: Final = 7
+#: The end stone — B-2.
+LAST_ROW: Final = 9
+#: Figures that must be in the goal area to end the board game — B-19.
+GOAL_FIGURES: Final = 5
+
+#: Board game: points for 0, 1, 2, 3, 4, 5+ wish stones — B-23.
+BOARD_WISH_POINTS: Final = (-4, -3, 2, 3, 6, 10)
+#: Card game: points for 0, 1, 2, 3, 4, 5+ wish stone cards — C-18.
+CARD_WISH_POINTS: Final = (-4, -1, 0, 4, 6, 10)
+
+#: Card game: points of a colour row by its number of cards (0 = never started) — C-16.
+CARD_ROW_POINTS: Final = (0, -4, -3, -2, 1, 2, 3, 6, 7, 10)
+
+#: Direction of a row: not fixed yet, ascending, descending — B-13.
+UNDECIDED: Final = 0
+ASCENDING: Final = 1
+DESCENDING: Final = -1
+
+
+def wish_points(table: tuple[int, ...], stones: int) -> int:
+    """Points for ``stones`` wish stones from a 0…5+ table."""
+    return table[min(stones, len(table) - 1)]
+
+
+def card_row_points(cards: int) -> int:
+    """Points of a card-game colour row with ``cards`` cards (C-16)."""
+    return CARD_ROW_POINTS[min(cards, len(CARD_ROW_POINTS) - 1)]
+
+
+def follows(direction: int, last: int, value: int) -> bool:
+    """Whether ``value`` may follow ``last`` in a row of ``direction`` (B-13).
+
+    Equal values are always allowed; an undecided row takes any value.
+    """
+    if direction == ASCENDING:
+        return value >= last
+    if direction == DESCENDING:
+        return value <= last
+    return True
+
+
+def direction_after(direction: int, last: int, value: int) -> int:
+    """The row's direction once ``value`` follows ``last`` (the first different value fixes it)."""
+    if direction != UNDECIDED or value == last:
+        return direction
+    return ASCENDING if value > last else DESCENDING
+
+
+def direction_name(direction: int) -> str:
+    """``ascending``, ``descending`` or ``open``."""
+    return {ASCENDING: "ascending", DESCENDING: "descending"}.get(direction, "open")

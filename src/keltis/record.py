@@ -1,0 +1,266 @@
+"""Game records: the project's PGN. Versioned JSON, documented in ``docs/records.md``.
+
+A record holds everything needed to replay a game exactly: the game, the players, the rules
+variant (and, for the board game, the board layout), the set-up — a seed or an explicit
+set-up — and the actions in notation, one per line. Replaying a record gives the same game on
+any machine. Later versions of this package keep loading older record versions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from keltis.core.actions import parse_action
+from keltis.core.errors import KeltisError, NotationError, RecordError
+from keltis.core.protocol import JSON, GameState
+from keltis.games import GAME_NAMES, get_game
+
+FORMAT: Final = "keltis-record"
+VERSION: Final = 1
+_ACTIONS_KEY: Final = re.compile(r'"actions"\s*:\s*\[')
+_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\]')
+
+
+@dataclass
+class PlayerInfo:
+    """A seat: a display name and what plays it (``human``, ``random``, ``greedy``, …)."""
+
+    name: str
+    kind: str = "human"
+
+    def to_json(self) -> JSON:
+        """``{"name": …, "kind": …}``."""
+        return {"name": self.name, "kind": self.kind}
+
+
+@dataclass
+class GameRecord:
+    """A game's record: create one with :meth:`start`, append actions, save with :meth:`save`."""
+
+    game: str
+    players: list[PlayerInfo]
+    seed: int | None = None
+    setup: JSON | None = None
+    variant: JSON = field(default_factory=dict)
+    layout: JSON | None = None
+    actions: list[str] = field(default_factory=list)
+    result: JSON | None = None
+    created: str = ""
+    meta: JSON = field(default_factory=dict)
+    version: int = VERSION
+
+    @classmethod
+    def start(
+        cls,
+        game: str,
+        players: list[PlayerInfo],
+        *,
+        seed: int | None = None,
+        setup: JSON | None = None,
+        variant: JSON | None = None,
+        layout: JSON | None = None,
+    ) -> GameRecord:
+        """A record of a new game (not yet played); ``new_state()`` gives its start."""
+        if (seed is None) == (setup is None):
+            raise RecordError("a record's set-up is either a seed or an explicit set-up")
+        record = cls(
+            game=game,
+            players=players,
+            seed=seed,
+            setup=setup,
+            variant=dict(variant or {}),
+            layout=layout,
+            created=datetime.now(UTC).replace(microsecond=0).isoformat(),
+        )
+        record.new_state()  # refuse a bad set-up now rather than at replay time
+        return record
+
+    # -- replay --------------------------------------------------------------------------
+
+    def new_state(self) -> GameState:
+        """The state before the first action."""
+        rules = get_game(self.game)
+        try:
+            if self.game == "board":
+                from keltis.board import BoardGame
+
+                assert isinstance(rules, BoardGame)
+                return rules.new_game(
+                    len(self.players),
+                    seed=self.seed,
+                    setup=self.setup,
+                    variant=self.variant,
+                    layout=self.layout,
+                )
+            return rules.new_game(
+                len(self.players), seed=self.seed, setup=self.setup, variant=self.variant
+            )
+        except KeltisError as error:
+            raise RecordError(f"bad set-up: {error}") from error
+
+    def replay(self, upto: int | None = None, *, lines: list[int] | None = None) -> GameState:
+        """The state after the first ``upto`` actions (all by default).
+
+        A bad action raises :class:`RecordError` naming its number (1-based), its text, the
+        seat that took it and, when ``lines`` are known (as for a loaded file), its line.
+        """
+        state = self.new_state()
+        actions = self.actions if upto is None else self.actions[:upto]
+        for i, text in enumerate(actions):
+            line = lines[i] if lines is not None and i < len(lines) else None
+            if state.over:
+                raise RecordError(
+                    f"{text!r} comes after the end of the game", line=line, action=i + 1
+                )
+            seat = state.current_player
+            try:
+                state.apply(parse_action(text))
+            except NotationError as error:
+                raise RecordError(
+                    f"{text!r} by seat {seat}: {error}", line=line, action=i + 1
+                ) from error
+            except KeltisError as error:
+                raise RecordError(
+                    f"{text!r} by seat {seat} is illegal: {error}", line=line, action=i + 1
+                ) from error
+        return state
+
+    # -- JSON ----------------------------------------------------------------------------
+
+    def to_json(self) -> JSON:
+        """The record as a JSON-ready dict (see docs/records.md)."""
+        out: JSON = {
+            "format": FORMAT,
+            "version": self.version,
+            "game": self.game,
+            "created": self.created,
+            "players": [p.to_json() for p in self.players],
+            "variant": self.variant,
+        }
+        if self.layout is not None:
+            out["layout"] = self.layout
+        out["setup"] = {"seed": self.seed} if self.seed is not None else {"explicit": self.setup}
+        if self.meta:
+            out["meta"] = self.meta
+        if self.result is not None:
+            out["result"] = self.result
+        out["actions"] = list(self.actions)
+        return out
+
+    def dumps(self) -> str:
+        """The record as text: indented JSON, one action per line."""
+        return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+    def save(self, path: str | Path) -> Path:
+        """Write the record (atomically: a crash never leaves half a file)."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(target.name + ".tmp")
+        temporary.write_text(self.dumps(), encoding="utf-8")
+        temporary.replace(target)
+        return target
+
+    def finish(self, state: GameState) -> None:
+        """Copy the actions of ``state`` and, if it is over, its result into the record."""
+        self.actions = [str(a) for a in state.history]
+        self.result = state.outcome().to_json() if state.over else None
+
+    @classmethod
+    def loads(cls, text: str) -> tuple[GameRecord, list[int]]:
+        """Read a record; returns it with the line number of each action.
+
+        Raises :class:`RecordError` naming the first bad line or entry.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"not valid JSON: {error.msg}", line=error.lineno) from None
+        record = cls.from_json(data)
+        return record, _action_lines(text, len(record.actions))
+
+    @classmethod
+    def load(cls, path: str | Path) -> tuple[GameRecord, list[int]]:
+        """Read a record file (see :meth:`loads`)."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise RecordError(f"cannot read {path}: {error}") from None
+        return cls.loads(text)
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Check and read the JSON form."""
+        if not isinstance(data, dict):
+            raise RecordError("a record is a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordError(f'not a keltis record: "format" must be "{FORMAT}"')
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise RecordError('"version" must be a whole number from 1')
+        if version > VERSION:
+            raise RecordError(
+                f"record version {version} is newer than this keltis understands ({VERSION}): "
+                "upgrade keltis"
+            )
+        game = data.get("game")
+        if game not in GAME_NAMES:
+            raise RecordError(f'"game" must be one of {", ".join(GAME_NAMES)}, not {game!r}')
+        players_data = data.get("players")
+        if not isinstance(players_data, list) or not 2 <= len(players_data) <= 4:
+            raise RecordError('"players" must list 2-4 seats')
+        players = []
+        for i, p in enumerate(players_data):
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                raise RecordError(f'player {i} must be an object with a "name"')
+            players.append(PlayerInfo(p["name"], str(p.get("kind", "human"))))
+        variant = data.get("variant") or {}
+        if not isinstance(variant, dict):
+            raise RecordError('"variant" must be an object')
+        setup = data.get("setup")
+        if not isinstance(setup, dict) or ("seed" in setup) == ("explicit" in setup):
+            raise RecordError('"setup" must be {"seed": N} or {"explicit": {...}}')
+        seed = setup.get("seed")
+        if "seed" in setup and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise RecordError('"setup": the seed must be a whole number')
+        actions = data.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError('"actions" must be a list of action notations')
+        for i, a in enumerate(actions):
+            if not isinstance(a, str):
+                raise RecordError(f"action {i + 1} is not a text: {a!r}")
+        layout = data.get("layout")
+        if layout is not None and not isinstance(layout, dict):
+            raise RecordError('"layout" must be an object')
+        meta = data.get("meta") or {}
+        result = data.get("result")
+        return cls(
+            game=game,
+            players=players,
+            seed=seed if "seed" in setup else None,
+            setup=setup.get("explicit") if "explicit" in setup else None,
+            variant=variant,
+            layout=layout,
+            actions=list(actions),
+            result=result if isinstance(result, dict) else None,
+            created=str(data.get("created", "")),
+            meta=meta if isinstance(meta, dict) else {},
+            version=version,
+        )
+
+
+def _action_lines(text: str, count: int) -> list[int]:
+    """1-based line of each entry of the ``actions`` array (best effort)."""
+    found = _ACTIONS_KEY.search(text)
+    if not found:
+        return []
+    lines: list[int] = []
+    for match in _STRING.finditer(text, found.end()):
+        if match.group() == "]" or len(lines) == count:
+            break
+        lines.append(text.count("\n", 0, match.start()) + 1)
+    return lines

@@ -1,0 +1,87 @@
+"""Card and action notation: every action round-trips; bad text gives a clear error."""
+
+from __future__ import annotations
+
+import pytest
+
+from keltis.core.actions import NUM_ACTIONS, Action, ActionKind, parse_action
+from keltis.core.cards import (
+    NUM_CARD_CODES,
+    card_colour,
+    card_text,
+    card_value,
+    closing_card,
+    number_card,
+    parse_card,
+    point_card,
+)
+from keltis.core.errors import NotationError
+
+
+def test_every_card_code_round_trips() -> None:
+    for code in range(NUM_CARD_CODES):
+        assert parse_card(card_text(code)) == code
+        assert parse_card(card_text(code).lower()) == code
+
+
+def test_card_codes() -> None:
+    assert card_text(number_card(0, 7)) == "G7"
+    assert card_text(number_card(4, 10)) == "B10"
+    assert card_text(closing_card(2)) == "RX"
+    assert card_text(point_card(3)) == "*3"
+    assert card_colour(point_card(3)) == -1
+    assert card_value(closing_card(1)) == -1
+    assert card_value(number_card(3, 0)) == 0
+
+
+def test_every_action_index_round_trips_through_text_and_index() -> None:
+    seen = set()
+    for index in range(NUM_ACTIONS):
+        action = Action.from_index(index)
+        assert action.index == index
+        assert parse_action(str(action)) == action
+        seen.add(str(action))
+    assert len(seen) == NUM_ACTIONS
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("G7", Action.lay(number_card(0, 7))),
+        (" g7 ", Action.lay(number_card(0, 7))),
+        ("-B10", Action.discard(number_card(4, 10))),
+        ("*7>G", Action.lay(point_card(7), 0)),
+        ("wish G5 *5", Action.claim(number_card(0, 5), point_card(5))),
+        ("wish g5,y5", Action.claim(number_card(0, 5), number_card(1, 5))),
+        ("big", Action.figure(True)),
+        ("small", Action.figure(False)),
+        (">p", Action.advance(3)),
+        ("pass", Action(ActionKind.PASS)),
+        ("stop", Action(ActionKind.PASS)),
+        ("draw", Action.draw()),
+        ("draw r", Action.draw(2)),
+        ("draw *", Action.draw(5)),
+    ],
+)
+def test_parse(text: str, expected: Action) -> None:
+    assert parse_action(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ("G11", "not an action"),
+        ("hello", "not an action"),
+        ("-Q3", "not a card"),
+        ("wish G5", "two cards"),
+        ("wish G5 G6", "same value"),
+        ("wish G10 B10", "1-9"),
+        ("G7>R", "only a point card"),
+        (">X", "not a colour"),
+        ("draw Q", "not a colour"),
+    ],
+)
+def test_bad_notation_is_refused_with_a_reason(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        parse_action(text)
