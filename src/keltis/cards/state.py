@@ -1,0 +1,1279 @@
+"""Keltis: The Card Game — state, legal actions and their effects (RULES.md C-1 … C-19).
+
+A turn is a sequence of decisions by the current player (DESIGN.md):
+
+1. ``play``: discard a card (C-7), claim a wish stone with two cards of equal value (C-8), lay
+   a number or closing card on its colour row (C-9, C-10), or lay a point card on the point
+   row or on the end of a colour row whose last card has the same value (C-11);
+2. ``draw``: refill the hand to 8 — one draw, or two after a claim (C-12), each from the
+   draw pile or the top of a discard pile that received no card this turn.
+
+The game ends when a closing card makes five rows (all players together) hold a closing card
+(C-13; that player does not refill) or when the last card of the draw pile is drawn (C-14;
+a second refill draw is not made). Then comes the ``final`` phase (C-15): from the next seat
+round to the one who ended the game, each player may lay up to two more cards onto rows they
+already have, or ``pass``; seats with no card to lay are skipped.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
+
+from keltis.core.actions import DECK, DRAW_DECK, PASS_ACTION, POINT_PILE, Action, ActionKind
+from keltis.core.cards import (
+    CARD_COLOUR,
+    CARD_TEXT,
+    CARD_VALUE,
+    CLOSING_BASE,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    NUM_CARD_CODES,
+    NUM_COLOURS,
+    NUMBER_CARDS,
+    POINT_BASE,
+    parse_card,
+)
+from keltis.core.errors import IllegalActionError, SetupError
+from keltis.core.protocol import JSON, EndReason, GameState, Outcome, winners_of
+from keltis.core.scoring import (
+    ASCENDING,
+    CARD_WISH_POINTS,
+    DESCENDING,
+    UNDECIDED,
+    card_row_points,
+    direction_name,
+    wish_points,
+)
+
+if TYPE_CHECKING:
+    from keltis.cards.view import CardView
+
+HAND_SIZE: Final = 8
+REMOVED_TWO_PLAYERS: Final = 30
+#: Rows holding a closing card that end the game (C-13).
+CLOSED_ROWS_TO_END: Final = 5
+#: Cards a player may lay in the final phase (C-15).
+FINAL_LAYS: Final = 2
+#: Discard piles: one per colour (0-4), then the point-card pile (``POINT_PILE`` = 5).
+NUM_PILES: Final = 6
+#: Values of the nine wish stone cards (C-4).
+WISH_VALUES: Final = tuple(range(1, 10))
+_ALL_WISHES: Final = sum(1 << v for v in WISH_VALUES)
+
+PLAY, DRAW, FINAL, OVER = range(4)
+_OVER_RULE: Final = {EndReason.CLOSED: "C-13", EndReason.DECK: "C-14"}
+PHASE_NAMES: Final = ("play", "draw", "final", "over")
+
+
+def _copies(card: int) -> int:
+    if card < NUMBER_CARDS:
+        return 2 if 3 <= card % 11 <= 7 else 1
+    if card < POINT_BASE:
+        return 2
+    return 1
+
+
+#: How many copies of each card code exist (C-1-C-3).
+COPIES: Final = tuple(_copies(c) for c in range(NUM_CARD_CODES))
+#: The 101 shuffled cards (C-5): 80 number cards, 10 closing cards, 11 point cards.
+FULL_DECK: Final = tuple(c for c in range(NUM_CARD_CODES) for _ in range(COPIES[c]))
+#: The discard pile a card goes to (C-7): its colour, or the point pile.
+PILE_OF: Final = tuple(POINT_PILE if c >= POINT_BASE else CARD_COLOUR[c] for c in range(71))
+#: ``1 << value`` for cards that can claim a wish stone (number and point cards 1-9), else 0.
+CLAIM_BIT: Final = tuple(
+    1 << CARD_VALUE[c] if c not in range(CLOSING_BASE, POINT_BASE) and 1 <= CARD_VALUE[c] <= 9
+    else 0
+    for c in range(NUM_CARD_CODES)
+)  # fmt: skip
+#: The cards of each value that can claim its wish stone, lowest code first.
+CLAIM_CARDS: Final = tuple(
+    tuple(c for c in range(NUM_CARD_CODES) if CLAIM_BIT[c] == 1 << v) for v in range(10)
+)
+
+_LAY: Final = tuple(Action.lay(c) for c in range(NUM_CARD_CODES))
+_LAY_ONTO: Final = tuple(
+    tuple(Action.lay(POINT_BASE + v, colour) for colour in range(NUM_COLOURS)) for v in range(11)
+)
+_DISCARD: Final = tuple(Action.discard(c) for c in range(NUM_CARD_CODES))
+_DRAW_PILE: Final = tuple(Action.draw(p) for p in range(NUM_PILES))
+#: Cached claim actions by ``first * 71 + second``.
+_CLAIM: Final = {
+    a * NUM_CARD_CODES + b: Action.claim(a, b)
+    for v in WISH_VALUES
+    for a in CLAIM_CARDS[v]
+    for b in CLAIM_CARDS[v]
+}
+
+_CLOSING_BIT: Final = tuple(1 << (CLOSING_BASE + c) for c in range(NUM_COLOURS))
+_POINT_BITS: Final = ((1 << 11) - 1) << POINT_BASE
+_COLOUR_BITS: Final = tuple(
+    (((1 << 11) - 1) << (11 * c)) | _CLOSING_BIT[c] for c in range(NUM_COLOURS)
+)
+
+
+def _number_mask(colour: int, direction: int, last: int) -> int:
+    if last < 0 or direction == UNDECIDED:
+        values = range(11)
+    elif direction == ASCENDING:
+        values = range(last, 11)
+    else:
+        values = range(last + 1)
+    return sum(1 << (colour * 11 + v) for v in values)
+
+
+#: _OPEN_MASK[colour][direction + 1][last]: what an open row with cards may take next.
+_OPEN_MASK: Final = tuple(
+    tuple(
+        tuple(_number_mask(colour, d, last) | _CLOSING_BIT[colour] for last in range(11))
+        for d in (-1, 0, 1)
+    )
+    for colour in range(NUM_COLOURS)
+)
+_EMPTY_MASK: Final = tuple(_number_mask(c, UNDECIDED, -1) for c in range(NUM_COLOURS))
+
+
+def row_mask(colour: int, direction: int, last: int, closings: int) -> int:
+    """Bits of the cards that may go on a row of ``colour`` (C-9, C-10): number cards that
+    follow ``last`` (-1: empty row) in ``direction``; the closing card once the row has cards;
+    after one closing card only the second; after two, nothing."""
+    if closings:
+        return _CLOSING_BIT[colour] if closings == 1 else 0
+    if last < 0:
+        return _EMPTY_MASK[colour]
+    return _OPEN_MASK[colour][direction + 1][last]
+
+
+@dataclass(frozen=True)
+class CardVariant:
+    """Rule switches of the card game. ``turn_cap``: end the game as *truncated* once this
+    many turns are complete (for simulations; ``None`` = no cap)."""
+
+    turn_cap: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.turn_cap is not None and self.turn_cap < 1:
+            raise SetupError(f"turn_cap must be at least 1, not {self.turn_cap}")
+
+    def to_json(self) -> JSON:
+        """The record form."""
+        return {"turn_cap": self.turn_cap}
+
+    @classmethod
+    def from_json(cls, data: JSON | None) -> CardVariant:
+        """Read the record form; unknown switches are refused.
+
+        ``no_take_back: true`` is accepted and changes nothing: the card game always forbids
+        taking back a card discarded this turn (C-12).
+        """
+        data = dict(data or {})
+        unknown = set(data) - {"turn_cap", "no_take_back"}
+        if unknown:
+            raise SetupError(f"unknown card-game variant switch(es): {', '.join(sorted(unknown))}")
+        if data.get("no_take_back", True) is not True:
+            raise SetupError(
+                "the card game always forbids drawing a card discarded this turn (C-12): "
+                "no_take_back cannot be switched off"
+            )
+        cap = data.get("turn_cap")
+        if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool)):
+            raise SetupError(f"turn_cap must be a whole number or null, not {cap!r}")
+        return cls(turn_cap=cap)
+
+
+class CardState(GameState):
+    """A card-game position with full information. Use :meth:`view` to show it to anyone."""
+
+    game_name: ClassVar[str] = "cards"
+    phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
+
+    __slots__ = (
+        "actors",
+        "blocked",
+        "closed_rows",
+        "closings",
+        "current_player",
+        "deck",
+        "dirs",
+        "draws_left",
+        "end_reason",
+        "ender",
+        "ending",
+        "first_player",
+        "hands",
+        "history",
+        "known",
+        "last",
+        "layable",
+        "lays_left",
+        "num_players",
+        "onto",
+        "over",
+        "phase",
+        "piles",
+        "point_rows",
+        "removed",
+        "rows",
+        "turn",
+        "variant",
+        "wish_mask",
+        "wish_stones",
+    )
+
+    variant: CardVariant
+    hands: list[list[int]]
+    """Each hand, sorted by card code."""
+    deck: list[int]
+    """The draw pile; its top is the *end* of the list."""
+    removed: list[int]
+    piles: list[list[int]]
+    """Six discard piles, bottom first: colours 0-4, then point cards (5)."""
+    rows: list[list[list[int]]]
+    """rows[player][colour]: the cards laid (number, point and closing cards), in order."""
+    point_rows: list[list[int]]
+    last: list[list[int]]
+    """last[player][colour]: value of the last number or point card of the row, -1 if empty."""
+    dirs: list[list[int]]
+    closings: list[list[int]]
+    """closings[player][colour]: closing cards on the row (0-2)."""
+    onto: list[list[int]]
+    """onto[player][colour]: the point card that may be laid on that row's end, -1 if none."""
+    layable: list[int]
+    """layable[player]: bit ``card`` is set if ``card`` may be laid now (point cards: on the
+    point row), by C-9-C-11."""
+    wish_mask: int
+    """Bit ``v`` is set while wish stone card ``v`` is in the face-up row."""
+    wish_stones: list[list[int]]
+    closed_rows: int
+    draws_left: int
+    blocked: int
+    """Bit ``pile`` is set for piles that received a card this turn (C-12)."""
+    lays_left: int
+    ender: int
+    ending: EndReason | None
+    """Why the game ended, from the moment it ends (``end_reason`` is set once it is over)."""
+    known: list[list[int]]
+    first_player: int
+
+    # -- creation ------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        *,
+        seed: int | None = None,
+        setup: CardSetup | None = None,
+        variant: CardVariant | None = None,
+    ) -> CardState:
+        """A new game from a seed (C-4-C-6) or an explicit :class:`CardSetup`."""
+        variant = variant or CardVariant()
+        if setup is not None:
+            if seed is not None:
+                raise SetupError("give either a seed or an explicit set-up, not both")
+            return setup.build(players, variant)
+        # The seeded set-up is consistent by construction: skip the checks of build().
+        dealt = CardSetup.from_seed(players, 0 if seed is None else seed)
+        assert dealt.deck is not None
+        assert dealt.removed is not None
+        state = object.__new__(cls)
+        state._init_empty(players, variant)
+        state.hands = dealt.hands
+        state.deck = dealt.deck[::-1]
+        state.removed = dealt.removed
+        return state
+
+    def _init_empty(self, players: int, variant: CardVariant) -> None:
+        """Everything of a fresh game except the cards in hands, deck and removed."""
+        self.num_players = players
+        self.first_player = self.current_player = 0
+        self.over = False
+        self.turn = 0
+        self.phase = PLAY
+        self.end_reason = None
+        self.history = []
+        self.actors = []
+        self.variant = variant
+        self.piles = [[] for _ in range(NUM_PILES)]
+        self.rows = [[[] for _ in range(NUM_COLOURS)] for _ in range(players)]
+        self.point_rows = [[] for _ in range(players)]
+        self.last = [[-1] * NUM_COLOURS for _ in range(players)]
+        self.dirs = [[UNDECIDED] * NUM_COLOURS for _ in range(players)]
+        self.closings = [[0] * NUM_COLOURS for _ in range(players)]
+        self.onto = [[-1] * NUM_COLOURS for _ in range(players)]
+        empty = sum(_EMPTY_MASK) | _POINT_BITS
+        self.layable = [empty] * players
+        self.wish_mask = _ALL_WISHES
+        self.wish_stones = [[] for _ in range(players)]
+        self.closed_rows = 0
+        self.draws_left = 0
+        self.blocked = 0
+        self.lays_left = 0
+        self.ender = -1
+        self.ending = None
+        self.known = [[] for _ in range(players)]
+
+    # -- the protocol --------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The decisions open to the current player: lays, then claims (each pair once,
+        lowest card code first), then discards; in the draw phase the draw pile first."""
+        phase = self.phase
+        p = self.current_player
+        if phase == PLAY:
+            hand = self.hands[p]
+            lays: list[Action] = []
+            discards: list[Action] = []
+            add_lay = lays.append
+            add_discard = discards.append
+            layable = self.layable[p]
+            claim_bit = CLAIM_BIT
+            seen = twice = 0
+            previous = -1
+            for card in hand:  # sorted: copies of a card are adjacent
+                bit = claim_bit[card]
+                if bit & seen:
+                    twice |= bit
+                else:
+                    seen |= bit
+                if card != previous:
+                    previous = card
+                    add_discard(_DISCARD[card])
+                    if layable >> card & 1:
+                        add_lay(_LAY[card])
+                    if card >= POINT_BASE:
+                        onto = self.onto[p]
+                        if card in onto:
+                            fits = _LAY_ONTO[card - POINT_BASE]
+                            for colour in range(NUM_COLOURS):
+                                if onto[colour] == card:
+                                    add_lay(fits[colour])
+            twice &= self.wish_mask
+            if twice:
+                self._add_claims(hand, twice, lays)
+            lays += discards
+            return lays
+        if phase == DRAW:
+            out = [DRAW_DECK]
+            blocked = self.blocked
+            for pile, cards in enumerate(self.piles):
+                if cards and not blocked >> pile & 1:
+                    out.append(_DRAW_PILE[pile])
+            return out
+        if phase == FINAL:
+            out = self._final_lays(p)
+            out.append(PASS_ACTION)
+            return out
+        return []
+
+    @staticmethod
+    def _add_claims(hand: list[int], values: int, out: list[Action]) -> None:
+        claims = _CLAIM
+        for value in WISH_VALUES:
+            if values >> value & 1:
+                held = [c for c in CLAIM_CARDS[value] if c in hand]
+                for i, first in enumerate(held):
+                    key = first * NUM_CARD_CODES
+                    if COPIES[first] > 1 and hand.count(first) > 1:
+                        out.append(claims[key + first])
+                    for second in held[i + 1 :]:
+                        out.append(claims[key + second])
+
+    def _final_mask(self, p: int) -> int:
+        """Bits of the cards ``p`` may lay in the final phase: onto colour rows that have cards,
+        and onto the point row only if it already holds a card (C-15)."""
+        started = 0
+        for colour, end in enumerate(self.last[p]):
+            if end >= 0:
+                started |= _COLOUR_BITS[colour]
+        mask = self.layable[p] & started
+        if self.point_rows[p]:
+            mask |= _POINT_BITS
+        return mask
+
+    def _final_lays(self, p: int) -> list[Action]:
+        mask = self._final_mask(p)
+        onto = self.onto[p]
+        out: list[Action] = []
+        previous = -1
+        for card in self.hands[p]:
+            if card != previous:
+                previous = card
+                if mask >> card & 1:
+                    out.append(_LAY[card])
+                if card >= POINT_BASE and card in onto:
+                    fits = _LAY_ONTO[card - POINT_BASE]
+                    for colour in range(NUM_COLOURS):
+                        if onto[colour] == card:
+                            out.append(fits[colour])
+        return out
+
+    def _can_lay_final(self, p: int) -> bool:
+        mask = self._final_mask(p)
+        onto = self.onto[p]
+        for card in self.hands[p]:
+            if mask >> card & 1 or (card >= POINT_BASE and card in onto):
+                return True
+        return False
+
+    def check_action(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` is legal."""
+        self._check(action)
+
+    def apply(self, action: Action) -> None:
+        """Carry out one decision of the current player (see the module docstring).
+
+        The common cases are checked inline; anything unusual goes through the full check,
+        which raises the error naming the rule before anything changes.
+        """
+        p = self.current_player
+        phase = self.phase
+        kind = action.kind
+        if phase == DRAW:
+            source = action.target
+            if kind is not ActionKind.DRAW or (
+                source != DECK
+                and (
+                    not 0 <= source < NUM_PILES
+                    or not self.piles[source]
+                    or self.blocked >> source & 1
+                )
+            ):
+                self._check(action)
+            self.history.append(action)
+            self.actors.append(p)
+            hand = self.hands[p]
+            if source == DECK:
+                deck = self.deck
+                insort(hand, deck.pop())
+                if not deck:  # C-14: a second refill draw is not made
+                    self._end(p, EndReason.DECK)
+                    return
+            else:
+                card = self.piles[source].pop()
+                self.known[p].append(card)
+                insort(hand, card)
+            left = self.draws_left = self.draws_left - 1
+            if not left:
+                self._end_turn(p)
+            return
+        card = action.card
+        if phase == PLAY:
+            if kind is ActionKind.DISCARD:
+                hand = self.hands[p]
+                try:
+                    hand.remove(card)
+                except ValueError:
+                    self._check(action)
+                    raise
+                known = self.known[p]
+                if known and card in known:
+                    known.remove(card)
+                self.history.append(action)
+                self.actors.append(p)
+                pile = PILE_OF[card]
+                self.piles[pile].append(card)
+                self.blocked = 1 << pile
+                self.draws_left = 1
+                self.phase = DRAW
+                return
+            if kind is ActionKind.LAY:
+                self._apply_lay(p, action, self.layable[p])
+                if self.phase == PLAY:
+                    self.draws_left = 1
+                    self.phase = DRAW
+                return
+            self._check(action)  # claims are rarer: the full check first
+            second = action.card2
+            hand = self.hands[p]
+            hand.remove(card)
+            hand.remove(second)
+            known = self.known[p]
+            for c in (card, second):
+                if c in known:
+                    known.remove(c)
+            self.history.append(action)
+            self.actors.append(p)
+            first_pile = PILE_OF[card]
+            second_pile = PILE_OF[second]
+            self.piles[first_pile].append(card)
+            self.piles[second_pile].append(second)
+            self.blocked = 1 << first_pile | 1 << second_pile
+            value = CARD_VALUE[card]
+            self.wish_mask &= ~(1 << value)
+            self.wish_stones[p].append(value)
+            self.draws_left = 2
+            self.phase = DRAW
+            return
+        if phase == FINAL:
+            if kind is ActionKind.PASS:
+                self.history.append(action)
+                self.actors.append(p)
+                self._final_done(p)
+                return
+            if kind is not ActionKind.LAY:
+                self._check(action)
+            self._apply_lay(p, action, self._final_mask(p))
+            left = self.lays_left = self.lays_left - 1
+            if not left or not self._can_lay_final(p):
+                self._final_done(p)
+            return
+        self._check(action)
+
+    def _apply_lay(self, p: int, action: Action, allowed: int) -> None:
+        """Lay ``action.card`` for ``p`` if ``allowed`` (a lay mask) or the onto-row rule
+        permits it; otherwise raise through the full check."""
+        card = action.card
+        target = action.target
+        if target < 0:
+            if card < 0 or not allowed >> card & 1:
+                self._check(action)
+        elif card < POINT_BASE or not 0 <= target < NUM_COLOURS or self.onto[p][target] != card:
+            self._check(action)
+        hand = self.hands[p]
+        try:
+            hand.remove(card)
+        except ValueError:
+            self._check(action)
+            raise
+        known = self.known[p]
+        if known and card in known:
+            known.remove(card)
+        self.history.append(action)
+        self.actors.append(p)
+        if target >= 0:  # C-11: a point card of the same value extends the row
+            self.rows[p][target].append(card)
+            return
+        if card >= POINT_BASE:
+            self.point_rows[p].append(card)
+            return
+        if card < NUMBER_CARDS:
+            colour = CARD_COLOUR[card]
+            value = card - colour * 11
+            self.rows[p][colour].append(card)
+            last = self.last[p]
+            end = last[colour]
+            direction = self.dirs[p][colour]
+            if end >= 0 and direction == UNDECIDED and value != end:  # B-13
+                direction = ASCENDING if value > end else DESCENDING
+                self.dirs[p][colour] = direction
+            last[colour] = value
+            self.onto[p][colour] = POINT_BASE + value
+            self.layable[p] = (
+                self.layable[p] & ~_COLOUR_BITS[colour] | _OPEN_MASK[colour][direction + 1][value]
+            )
+            return
+        colour = card - CLOSING_BASE  # C-10: a closing card
+        self.rows[p][colour].append(card)
+        closings = self.closings[p][colour] = self.closings[p][colour] + 1
+        self.onto[p][colour] = -1
+        self.layable[p] = self.layable[p] & ~_COLOUR_BITS[colour] | row_mask(
+            colour, UNDECIDED, 0, closings
+        )
+        if closings == 1:
+            self.closed_rows += 1
+            if self.closed_rows >= CLOSED_ROWS_TO_END and self.phase == PLAY:  # C-13
+                self._end(p, EndReason.CLOSED)
+
+    def _end_turn(self, p: int) -> None:
+        turn = self.turn = self.turn + 1
+        cap = self.variant.turn_cap
+        if cap is not None and turn >= cap:
+            self._finish(EndReason.TRUNCATED)
+            return
+        self.current_player = (p + 1) % self.num_players
+        self.phase = PLAY
+        self.blocked = 0
+
+    def _end(self, p: int, reason: EndReason) -> None:
+        """C-13 or C-14 ended the game in ``p``'s turn: on to the final phase (C-15)."""
+        self.turn += 1
+        self.ender = p
+        self.ending = reason
+        self.draws_left = 0
+        self.blocked = 0
+        self._final_from((p + 1) % self.num_players)
+
+    def _final_from(self, seat: int) -> None:
+        """Give the final lays to ``seat`` or the next seat (up to the ender) that can lay."""
+        n = self.num_players
+        while True:
+            if self._can_lay_final(seat):
+                self.current_player = seat
+                self.phase = FINAL
+                self.lays_left = FINAL_LAYS
+                return
+            if seat == self.ender:
+                assert self.ending is not None
+                self._finish(self.ending)
+                return
+            seat = (seat + 1) % n
+
+    def _final_done(self, p: int) -> None:
+        self.lays_left = 0
+        if p == self.ender:
+            assert self.ending is not None
+            self._finish(self.ending)
+        else:
+            self._final_from((p + 1) % self.num_players)
+
+    def _finish(self, reason: EndReason) -> None:
+        self.over = True
+        self.end_reason = reason
+        self.phase = OVER
+        self.current_player = -1
+        self.draws_left = 0
+        self.lays_left = 0
+        self.blocked = 0
+
+    # -- the full check ------------------------------------------------------------------
+
+    def _check(self, action: Action) -> None:
+        phase = self.phase
+        kind = action.kind
+        p = self.current_player
+        if phase == OVER:
+            reason = self.end_reason
+            rule = _OVER_RULE.get(reason, "C-15") if reason is not None else "C-15"
+            raise IllegalActionError(rule, f"the game is over ({reason}): no more moves")
+        if phase == DRAW:
+            self._check_draw(action)
+            return
+        if phase == FINAL:
+            if kind is ActionKind.PASS:
+                return
+            if kind is not ActionKind.LAY:
+                raise IllegalActionError(
+                    "C-15",
+                    f"the game has ended: now you may only lay a card onto one of your rows "
+                    f"or pass, not {action}",
+                )
+            self._check_lay(p, action, final=True)
+            return
+        if kind is ActionKind.LAY:
+            self._check_lay(p, action, final=False)
+        elif kind is ActionKind.DISCARD:
+            card = self._card(action.card, "C-7")
+            if card not in self.hands[p]:
+                raise IllegalActionError("C-7", f"{CARD_TEXT[card]} is not in your hand")
+        elif kind is ActionKind.CLAIM:
+            self._check_claim(p, action)
+        elif kind is ActionKind.DRAW:
+            raise IllegalActionError(
+                "C-12", "first play a card (lay, discard or claim a wish stone), then draw"
+            )
+        elif kind is ActionKind.PASS:
+            raise IllegalActionError(
+                "C-15", "you may only pass in the end phase; now lay, discard or claim"
+            )
+        else:
+            raise IllegalActionError(
+                "C-7",
+                f"{action} is a board-game move; lay a card (G7), discard one (-G7) or claim "
+                "a wish stone (wish G5 Y5)",
+            )
+
+    @staticmethod
+    def _card(card: int, rule: str) -> int:
+        if not 0 <= card < NUM_CARD_CODES:
+            raise IllegalActionError(rule, f"{card} is not a card of the card game")
+        return card
+
+    def _check_draw(self, action: Action) -> None:
+        if action.kind is not ActionKind.DRAW:
+            raise IllegalActionError(
+                "C-12",
+                f"refill your hand first: draw (the draw pile) or draw G (the top of a "
+                f"discard pile), not {action}",
+            )
+        source = action.target
+        if source == DECK:
+            if not self.deck:
+                raise IllegalActionError("C-12", "the draw pile is empty")
+            return
+        if not 0 <= source < NUM_PILES:
+            raise IllegalActionError("C-12", f"there is no discard pile {source}")
+        name = _pile_name(source)
+        if not self.piles[source]:
+            raise IllegalActionError("C-12", f"the {name} discard pile is empty")
+        if self.blocked >> source & 1:
+            raise IllegalActionError(
+                "C-12",
+                f"the {name} discard pile received a card this turn: you may not take a card "
+                "discarded this turn",
+            )
+
+    def _check_lay(self, p: int, action: Action, *, final: bool) -> None:
+        card = action.card
+        target = action.target
+        if not 0 <= card < NUM_CARD_CODES:
+            raise IllegalActionError("C-9", f"{card} is not a card of the card game")
+        text = CARD_TEXT[card]
+        if target >= 0:
+            if card < POINT_BASE:
+                raise IllegalActionError(
+                    "C-11", f"only a point card can be laid onto a colour row, not {text}"
+                )
+            if target >= NUM_COLOURS:
+                raise IllegalActionError("C-11", f"there is no colour row {target}")
+        rule = "C-11" if card >= POINT_BASE else "C-10" if card >= CLOSING_BASE else "C-9"
+        hand = self.hands[p]
+        if card not in hand:
+            raise IllegalActionError(rule, f"{text} is not in your hand")
+        if card >= POINT_BASE and target < 0:
+            if final and not self.point_rows[p]:
+                raise IllegalActionError(
+                    "C-15",
+                    "after the end, cards go only onto rows you already have: you have no "
+                    "point row",
+                )
+            return
+        colour = target if target >= 0 else CARD_COLOUR[card]
+        name = COLOUR_NAMES[colour]
+        end = self.last[p][colour]
+        closings = self.closings[p][colour]
+        if end < 0:
+            if final:
+                raise IllegalActionError(
+                    "C-15",
+                    f"after the end, cards go only onto rows you already have: you have no "
+                    f"{name} row",
+                )
+            if card >= POINT_BASE:
+                raise IllegalActionError(
+                    "C-11", f"a point card cannot start a row: you have no {name} row"
+                )
+            if card >= CLOSING_BASE:
+                raise IllegalActionError("C-10", f"a closing card cannot start your {name} row")
+            return
+        if closings == 2:
+            raise IllegalActionError(
+                "C-10", f"your {name} row holds both closing cards: it takes no more cards"
+            )
+        if closings == 1:
+            if card != CLOSING_BASE + colour:
+                raise IllegalActionError(
+                    "C-10",
+                    f"your {name} row is closed: it takes only the second {name} closing card",
+                )
+            return
+        if card >= POINT_BASE:
+            value = CARD_VALUE[card]
+            if value != end:
+                raise IllegalActionError(
+                    "C-11",
+                    f"the last card of your {name} row is a {end}: a point card laid there "
+                    f"must be a {end}, not {value}",
+                )
+            return
+        if card >= CLOSING_BASE:
+            return
+        value = CARD_VALUE[card]
+        direction = self.dirs[p][colour]
+        if direction == ASCENDING and value < end:
+            raise IllegalActionError("C-9", f"your {name} row is ascending (B-13); {value} < {end}")
+        if direction == DESCENDING and value > end:
+            raise IllegalActionError(
+                "C-9", f"your {name} row is descending (B-13); {value} > {end}"
+            )
+
+    def _check_claim(self, p: int, action: Action) -> None:
+        first = self._card(action.card, "C-8")
+        second = self._card(action.card2, "C-8")
+        for card in (first, second):
+            if not CLAIM_BIT[card]:
+                raise IllegalActionError(
+                    "C-8",
+                    f"{CARD_TEXT[card]} cannot claim a wish stone: only number and point "
+                    "cards of value 1-9 can",
+                )
+        value = CARD_VALUE[first]
+        if CARD_VALUE[second] != value:
+            raise IllegalActionError(
+                "C-8",
+                f"a claim needs two cards of the same value, not {CARD_TEXT[first]} and "
+                f"{CARD_TEXT[second]}",
+            )
+        hand = self.hands[p]
+        if first == second:
+            if hand.count(first) < 2:
+                raise IllegalActionError("C-8", f"you do not hold two copies of {CARD_TEXT[first]}")
+        else:
+            for card in (first, second):
+                if card not in hand:
+                    raise IllegalActionError("C-8", f"{CARD_TEXT[card]} is not in your hand")
+        if not self.wish_mask >> value & 1:
+            owner = next(q for q, got in enumerate(self.wish_stones) if value in got)
+            raise IllegalActionError(
+                "C-8", f"wish stone {value} is no longer in the row: player {owner} took it"
+            )
+
+    # -- scores --------------------------------------------------------------------------
+
+    def breakdown(self, p: int) -> dict[str, int]:
+        """Score parts of seat ``p``: ``rows`` (C-16), ``point_row`` (C-17), ``wishes``
+        (C-18), plus ``wish_count``."""
+        stones = len(self.wish_stones[p])
+        return {
+            "rows": sum(card_row_points(len(row)) for row in self.rows[p]),
+            "point_row": len(self.point_rows[p]),
+            "wishes": wish_points(CARD_WISH_POINTS, stones),
+            "wish_count": stones,
+        }
+
+    def scores(self) -> list[int]:
+        """Totals by seat, as if the game ended now."""
+        return [_total(self.breakdown(p)) for p in range(self.num_players)]
+
+    def outcome(self) -> Outcome:
+        """Scores, breakdown, winners (C-19) and end reason (current standings if not over)."""
+        parts = tuple(self.breakdown(p) for p in range(self.num_players))
+        scores = tuple(_total(b) for b in parts)
+        reason = self.end_reason or self.ending or EndReason.TRUNCATED
+        return Outcome(scores, parts, winners_of(scores), reason)
+
+    # -- copies and views ----------------------------------------------------------------
+
+    def clone(self) -> Self:
+        """An independent copy (cheap: lists of ints)."""
+        new = object.__new__(type(self))
+        new.num_players = self.num_players
+        new.current_player = self.current_player
+        new.over = self.over
+        new.turn = self.turn
+        new.phase = self.phase
+        new.end_reason = self.end_reason
+        new.history = self.history[:]
+        new.actors = self.actors[:]
+        new.variant = self.variant
+        new.hands = [h[:] for h in self.hands]
+        new.deck = self.deck[:]
+        new.removed = self.removed[:]
+        new.piles = [x[:] for x in self.piles]
+        new.rows = [[r[:] for r in rows] for rows in self.rows]
+        new.point_rows = [x[:] for x in self.point_rows]
+        new.last = [x[:] for x in self.last]
+        new.dirs = [x[:] for x in self.dirs]
+        new.closings = [x[:] for x in self.closings]
+        new.onto = [x[:] for x in self.onto]
+        new.layable = self.layable[:]
+        new.wish_mask = self.wish_mask
+        new.wish_stones = [x[:] for x in self.wish_stones]
+        new.closed_rows = self.closed_rows
+        new.draws_left = self.draws_left
+        new.blocked = self.blocked
+        new.lays_left = self.lays_left
+        new.ender = self.ender
+        new.ending = self.ending
+        new.known = [k[:] for k in self.known]
+        new.first_player = self.first_player
+        return new
+
+    def view(self, player: int | None) -> CardView:
+        """What ``player`` (or a spectator, ``None``) may see; see :class:`CardView`."""
+        from keltis.cards.view import card_view
+
+        return card_view(self, player)
+
+    def to_json(self) -> JSON:
+        """Everything, hidden cards included (for finished games, debugging and tests): the
+        spectator's view plus ``hands``, ``deck`` (top first) and ``removed``."""
+        out = self.view(None).to_json()
+        out["hands"] = [[CARD_TEXT[c] for c in h] for h in self.hands]
+        out["deck"] = [CARD_TEXT[c] for c in reversed(self.deck)]
+        out["removed"] = [CARD_TEXT[c] for c in self.removed]
+        return out
+
+    @property
+    def wish_row(self) -> list[int]:
+        """Values of the wish stone cards still face up, ascending."""
+        return [v for v in WISH_VALUES if self.wish_mask >> v & 1]
+
+    def blocked_piles(self) -> list[int]:
+        """Piles that received a card this turn (C-12)."""
+        return [i for i in range(NUM_PILES) if self.blocked >> i & 1]
+
+    def describe_row(self, p: int, colour: int) -> str:
+        """e.g. ``G: G3 G3 *3 G6 (ascending)``."""
+        cards = " ".join(CARD_TEXT[c] for c in self.rows[p][colour]) or "-"
+        return f"{COLOUR_LETTERS[colour]}: {cards} ({direction_name(self.dirs[p][colour])})"
+
+
+def _total(parts: dict[str, int]) -> int:
+    return sum(v for k, v in parts.items() if not k.endswith("_count"))
+
+
+def _pile_name(pile: int) -> str:
+    return "point-card" if pile == POINT_PILE else COLOUR_NAMES[pile]
+
+
+def derive_rows(state: CardState) -> None:
+    """Fill the per-row bookkeeping (last values, directions, closing cards, lay masks, the
+    point card each row end takes, closed rows) from ``state.rows`` and ``point_rows``,
+    refusing rows that break C-9-C-11 with :class:`SetupError`."""
+    players = state.num_players
+    state.last = [[-1] * NUM_COLOURS for _ in range(players)]
+    state.dirs = [[UNDECIDED] * NUM_COLOURS for _ in range(players)]
+    state.closings = [[0] * NUM_COLOURS for _ in range(players)]
+    state.onto = [[-1] * NUM_COLOURS for _ in range(players)]
+    state.layable = [_POINT_BITS] * players
+    state.closed_rows = 0
+    for p in range(players):
+        for card in state.point_rows[p]:
+            if card < POINT_BASE:
+                raise SetupError(f"player {p}'s point row holds {CARD_TEXT[card]} (C-11)")
+        for colour, laid in enumerate(state.rows[p]):
+            direction = UNDECIDED
+            end = -1
+            closings = 0
+            row_text = " ".join(CARD_TEXT[c] for c in laid)
+            where = f"player {p}'s {COLOUR_NAMES[colour]} row {row_text}"
+            for card in laid:
+                if closings:
+                    if card != CLOSING_BASE + colour:
+                        raise SetupError(f"{where}: only a closing card may follow one (C-10)")
+                    closings += 1
+                    continue
+                if card >= POINT_BASE:
+                    if CARD_VALUE[card] != end:
+                        raise SetupError(
+                            f"{where}: a point card must match the value of the card before "
+                            "it (C-11)"
+                        )
+                    continue
+                if CARD_COLOUR[card] != colour:
+                    raise SetupError(f"{where}: {CARD_TEXT[card]} is not {COLOUR_NAMES[colour]}")
+                if card >= CLOSING_BASE:
+                    if end < 0:
+                        raise SetupError(f"{where}: a closing card cannot start a row (C-10)")
+                    closings = 1
+                    continue
+                value = CARD_VALUE[card]
+                if end >= 0:
+                    if (direction == ASCENDING and value < end) or (
+                        direction == DESCENDING and value > end
+                    ):
+                        raise SetupError(f"{where}: breaks the direction rule (C-9, B-13)")
+                    if direction == UNDECIDED and value != end:
+                        direction = ASCENDING if value > end else DESCENDING
+                end = value
+            state.last[p][colour] = end
+            state.dirs[p][colour] = direction
+            state.closings[p][colour] = closings
+            if end >= 0 and not closings:
+                state.onto[p][colour] = POINT_BASE + end
+            state.layable[p] |= row_mask(colour, direction, end, closings)
+            if closings:
+                state.closed_rows += 1
+
+
+# -- set-up ------------------------------------------------------------------------------
+
+
+def _cards(data: Any, what: str) -> list[int]:
+    if not isinstance(data, list):
+        raise SetupError(f"{what} must be a list of cards like ['G7', 'RX', '*3']")
+    out = []
+    for item in data:
+        if not isinstance(item, str):
+            raise SetupError(f"{what}: {item!r} is not a card")
+        out.append(parse_card(item))
+    return out
+
+
+def _per_player(data: Any, players: int, what: str) -> list[Any]:
+    if not isinstance(data, list) or len(data) != players:
+        raise SetupError(f"{what} must be a list with one entry per player ({players})")
+    return data
+
+
+def _int(data: Any, what: str, low: int, high: int) -> int:
+    if not isinstance(data, int) or isinstance(data, bool) or not low <= data <= high:
+        raise SetupError(f"{what} must be a whole number {low}-{high}, not {data!r}")
+    return data
+
+
+def _key_index(key: Any, what: str, *, point_pile: bool) -> int:
+    text = str(key).upper()
+    if point_pile and text == "*":
+        return POINT_PILE
+    index = COLOUR_LETTERS.find(text) if len(text) == 1 else -1
+    if index < 0:
+        extra = " or * for the point-card pile" if point_pile else ""
+        raise SetupError(f"{what}: {key!r} is not a colour letter (G, Y, R, P, B){extra}")
+    return index
+
+
+@dataclass
+class CardSetup:
+    """An explicit set-up or position. Only ``hands`` is required; the rest defaults to the
+    start of a game. Cards not placed anywhere are shuffled (with ``fill_seed``) into the draw
+    pile, after setting 30 aside as removed in a 2-player game (C-6) unless ``removed`` is
+    given. ``deck`` lists the draw pile top first.
+
+    Beyond the start of a game it can describe any position at the start of a turn: discard
+    piles, laid colour rows and point rows, claimed wish stones, cards known to be in a hand,
+    and the player to move. Every one of the 101 cards must be somewhere exactly once.
+    """
+
+    hands: list[list[int]]
+    deck: list[int] | None = None
+    removed: list[int] | None = None
+    first_player: int = 0
+    piles: list[list[int]] | None = None
+    """Six discard piles, bottom first: colours 0-4, then point cards."""
+    rows: list[list[list[int]]] | None = None
+    point_rows: list[list[int]] | None = None
+    wish_stones: list[list[int]] | None = None
+    """Per player: values of the wish stone cards claimed."""
+    known: list[list[int]] | None = None
+    fill_seed: int = 0
+
+    @classmethod
+    def from_seed(cls, players: int, seed: int) -> CardSetup:
+        """Shuffle the 101 cards with ``random.Random(seed)`` and deal (C-5, C-6)."""
+        if not 2 <= players <= 4:
+            raise SetupError(f"the card game is for 2-4 players, not {players}")
+        rng = random.Random(seed)
+        cards = list(FULL_DECK)
+        rng.shuffle(cards)
+        hands = [sorted(cards[p * HAND_SIZE : (p + 1) * HAND_SIZE]) for p in range(players)]
+        rest = cards[players * HAND_SIZE :]
+        removed = rest[:REMOVED_TWO_PLAYERS] if players == 2 else []
+        deck = rest[len(removed) :]
+        return cls(hands=hands, deck=deck, removed=removed)
+
+    # -- JSON ----------------------------------------------------------------------------
+
+    def to_json(self) -> JSON:
+        """The record form (cards as notation)."""
+
+        def texts(cards: list[int]) -> list[str]:
+            return [CARD_TEXT[c] for c in cards]
+
+        out: JSON = {"hands": [texts(h) for h in self.hands]}
+        if self.deck is not None:
+            out["deck"] = texts(self.deck)
+        if self.removed is not None:
+            out["removed"] = texts(self.removed)
+        if self.first_player:
+            out["first_player"] = self.first_player
+        if self.piles is not None:
+            out["discards"] = {
+                ("*" if i == POINT_PILE else COLOUR_LETTERS[i]): texts(pile)
+                for i, pile in enumerate(self.piles)
+                if pile
+            }
+        if self.rows is not None:
+            out["rows"] = [
+                {COLOUR_LETTERS[c]: texts(row) for c, row in enumerate(rows) if row}
+                for rows in self.rows
+            ]
+        if self.point_rows is not None:
+            out["point_rows"] = [texts(r) for r in self.point_rows]
+        if self.wish_stones is not None:
+            out["wish_stones"] = [list(w) for w in self.wish_stones]
+        if self.known is not None:
+            out["known"] = [texts(k) for k in self.known]
+        if self.fill_seed:
+            out["fill_seed"] = self.fill_seed
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, players: int) -> CardSetup:
+        """Read the record form, with messages that say which entry is wrong."""
+        if not isinstance(data, dict):
+            raise SetupError("an explicit set-up must be an object")
+        known_keys = {
+            "hands", "deck", "removed", "first_player", "discards", "rows", "point_rows",
+            "wish_stones", "known", "fill_seed",
+        }  # fmt: skip
+        unknown = set(data) - known_keys
+        if unknown:
+            raise SetupError(f"set-up: unknown entries {', '.join(sorted(unknown))}")
+        if "hands" not in data:
+            raise SetupError("set-up: 'hands' is required (one list of 8 cards per player)")
+        hands = [
+            _cards(h, f"hand of player {i}")
+            for i, h in enumerate(_per_player(data["hands"], players, "hands"))
+        ]
+        setup = cls(hands=hands)
+        if "deck" in data:
+            setup.deck = _cards(data["deck"], "deck")
+        if "removed" in data:
+            setup.removed = _cards(data["removed"], "removed")
+        setup.first_player = _int(data.get("first_player", 0), "first_player", 0, players - 1)
+        if "discards" in data:
+            piles: list[list[int]] = [[] for _ in range(NUM_PILES)]
+            discards = data["discards"]
+            if not isinstance(discards, dict):
+                raise SetupError("discards must be an object keyed by G, Y, R, P, B and *")
+            for key, cards in discards.items():
+                pile = _key_index(key, "discards", point_pile=True)
+                piles[pile] = _cards(cards, f"discard pile {key}")
+            setup.piles = piles
+        if "rows" in data:
+            rows: list[list[list[int]]] = []
+            for i, entry in enumerate(_per_player(data["rows"], players, "rows")):
+                if entry is None:
+                    entry = {}
+                if not isinstance(entry, dict):
+                    raise SetupError(f"rows of player {i} must be an object keyed by colour letter")
+                mine: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
+                for key, cards in entry.items():
+                    colour = _key_index(key, f"rows of player {i}", point_pile=False)
+                    mine[colour] = _cards(cards, f"row {key} of player {i}")
+                rows.append(mine)
+            setup.rows = rows
+        if "point_rows" in data:
+            setup.point_rows = [
+                _cards(r, f"point row of player {i}")
+                for i, r in enumerate(_per_player(data["point_rows"], players, "point_rows"))
+            ]
+        if "wish_stones" in data:
+            stones: list[list[int]] = []
+            for i, entry in enumerate(_per_player(data["wish_stones"], players, "wish_stones")):
+                if not isinstance(entry, list):
+                    raise SetupError(f"wish_stones of player {i} must be a list of values 1-9")
+                stones.append([_int(v, f"wish stone of player {i}", 1, 9) for v in entry])
+            setup.wish_stones = stones
+        if "known" in data:
+            setup.known = [
+                _cards(k, f"known cards of player {i}")
+                for i, k in enumerate(_per_player(data["known"], players, "known"))
+            ]
+        if "fill_seed" in data:
+            setup.fill_seed = _int(data["fill_seed"], "fill_seed", 0, 2**63)
+        return setup
+
+    # -- building the state --------------------------------------------------------------
+
+    def build(self, players: int, variant: CardVariant) -> CardState:
+        """The state this set-up describes, after checking it is consistent."""
+        if not 2 <= players <= 4:
+            raise SetupError(f"the card game is for 2-4 players, not {players}")
+        if len(self.hands) != players:
+            raise SetupError(f"set-up has {len(self.hands)} hands for {players} players")
+        for p, hand in enumerate(self.hands):
+            if len(hand) != HAND_SIZE:
+                raise SetupError(f"player {p} holds {len(hand)} cards; a hand has 8 (C-5)")
+        if not 0 <= self.first_player < players:
+            raise SetupError(f"first_player must be a seat 0-{players - 1}")
+        for what, per_player in (
+            ("rows", self.rows),
+            ("point_rows", self.point_rows),
+            ("wish_stones", self.wish_stones),
+            ("known", self.known),
+        ):
+            if per_player is not None and len(per_player) != players:
+                raise SetupError(f"{what} must have one entry per player ({players})")
+        if self.rows is not None and any(len(r) != NUM_COLOURS for r in self.rows):
+            raise SetupError("rows must list the 5 colour rows of each player")
+        if self.piles is not None and len(self.piles) != NUM_PILES:
+            raise SetupError("piles must list the 6 discard piles (5 colours, then point cards)")
+        rows = (
+            [[list(r) for r in mine] for mine in self.rows]
+            if self.rows is not None
+            else [[[] for _ in range(NUM_COLOURS)] for _ in range(players)]
+        )
+        piles = (
+            [list(x) for x in self.piles]
+            if self.piles is not None
+            else [[] for _ in range(NUM_PILES)]
+        )
+        point_rows = (
+            [list(x) for x in self.point_rows]
+            if self.point_rows is not None
+            else [[] for _ in range(players)]
+        )
+        for pile, cards in enumerate(piles):
+            for card in cards:
+                if PILE_OF[card] != pile:
+                    raise SetupError(
+                        f"{CARD_TEXT[card]} lies on the {_pile_name(pile)} discard pile; it "
+                        f"belongs on the {_pile_name(PILE_OF[card])} pile (C-7)"
+                    )
+        placed = Counter(c for h in self.hands for c in h)
+        placed.update(c for pile in piles for c in pile)
+        placed.update(c for mine in rows for row in mine for c in row)
+        placed.update(c for row in point_rows for c in row)
+        if self.deck is not None:
+            placed.update(self.deck)
+        if self.removed is not None:
+            placed.update(self.removed)
+        full = Counter(FULL_DECK)
+        extra = placed - full
+        if extra:
+            raise SetupError(
+                "set-up uses cards more often than they exist (C-1-C-3): "
+                + ", ".join(
+                    f"{CARD_TEXT[c]} x{n + full[c]} (exists x{full[c]})"
+                    for c, n in sorted(extra.items())
+                )
+            )
+        rest = sorted((full - placed).elements())
+        rng = random.Random(self.fill_seed)
+        rng.shuffle(rest)
+        removed = self.removed
+        deck_top_first = self.deck
+        if deck_top_first is None:
+            if removed is None:
+                fresh = self.rows is None and self.piles is None and self.point_rows is None
+                count = REMOVED_TWO_PLAYERS if players == 2 and fresh else 0
+                removed, rest = rest[:count], rest[count:]
+            deck_top_first = rest
+        elif removed is None:
+            removed = rest
+        elif rest:
+            raise SetupError(
+                "set-up leaves cards nowhere (every card must be in a hand, the deck, the "
+                "removed cards, a discard pile or a row): "
+                + ", ".join(CARD_TEXT[c] for c in sorted(rest))
+            )
+        if not deck_top_first:
+            raise SetupError(
+                "the draw pile must hold at least one card (C-14 ends the game when its last "
+                "card is drawn)"
+            )
+        stones = (
+            [list(w) for w in self.wish_stones]
+            if self.wish_stones is not None
+            else [[] for _ in range(players)]
+        )
+        taken = Counter(v for w in stones for v in w)
+        twice = sorted(v for v, n in taken.items() if n > 1)
+        if twice:
+            raise SetupError(
+                f"wish stone card(s) {', '.join(map(str, twice))} claimed more than once (C-4)"
+            )
+        if any(not 1 <= v <= 9 for v in taken):
+            raise SetupError("wish stone cards have values 1-9 (C-4)")
+
+        state = object.__new__(CardState)
+        state._init_empty(players, variant)
+        state.first_player = state.current_player = self.first_player
+        state.hands = [sorted(h) for h in self.hands]
+        state.deck = list(reversed(deck_top_first))
+        state.removed = list(removed)
+        state.piles = piles
+        state.rows = rows
+        state.point_rows = point_rows
+        derive_rows(state)
+        if state.closed_rows >= CLOSED_ROWS_TO_END:
+            raise SetupError(
+                f"set-up has {state.closed_rows} rows with a closing card: that game is over (C-13)"
+            )
+        state.wish_stones = stones
+        state.wish_mask = _ALL_WISHES & ~sum(1 << v for v in taken)
+        state.known = [list(k) for k in self.known] if self.known else [[] for _ in range(players)]
+        for p in range(players):
+            missing = Counter(state.known[p]) - Counter(state.hands[p])
+            if missing:
+                raise SetupError(
+                    f"player {p}'s known cards are not all in the hand: "
+                    + ", ".join(CARD_TEXT[c] for c in sorted(missing.elements()))
+                )
+        return state
