@@ -29,14 +29,17 @@ from keltis.board.layout import (
     DEFAULT_LAYOUT,
     NO_TILE,
     TILE_LETTERS,
+    TILE_NAMES,
     WISH,
     Layout,
 )
 from keltis.core.actions import (
+    BIG,
     BIG_ACTION,
     DECK,
     DRAW_DECK,
     PASS_ACTION,
+    SMALL,
     SMALL_ACTION,
     Action,
     ActionKind,
@@ -326,9 +329,13 @@ class BoardState(GameState):
         if phase == PLAY:
             card = action.card
             hand = self.hands[p]
-            if action.target >= 0 or (
-                kind is not ActionKind.DISCARD
-                and not (kind is ActionKind.LAY and self.layable[p] >> card & 1)
+            if (
+                action.target >= 0
+                or card < 0
+                or (
+                    kind is not ActionKind.DISCARD
+                    and not (kind is ActionKind.LAY and self.layable[p] >> card & 1)
+                )
             ):
                 self._check(action)
             try:
@@ -387,7 +394,8 @@ class BoardState(GameState):
                 card = action.card
                 if not 0 <= card < NUMBER_CARDS or action.target >= 0:
                     raise IllegalActionError(
-                        "B-1", f"{action} is not a board-game card (only G0-B10 exist)"
+                        "B-1",
+                        f"{_action_text(action)} is not a board-game card (only G0-B10 exist)",
                     )
                 if card not in self.hands[p]:
                     raise IllegalActionError("B-10", f"{CARD_TEXT[card]} is not in your hand")
@@ -430,14 +438,14 @@ class BoardState(GameState):
                 )
             return
         if phase == FIGURE:
-            if kind is not ActionKind.FIGURE:
+            if kind is not ActionKind.FIGURE or action.target not in (SMALL, BIG):
                 raise self._wrong_phase(action, "B-11", "choose the big or a small figure")
             return
         if phase in (CLOVER_MOVE, OVERFLOW):
             rule = "B-17" if phase == CLOVER_MOVE else "B-14"
             if kind is ActionKind.PASS:
                 return
-            if kind is not ActionKind.ADVANCE:
+            if kind is not ActionKind.ADVANCE or not 0 <= action.target < NUM_COLOURS:
                 raise self._wrong_phase(action, rule, "move a figure (>G) or pass")
             row = self.pos[p][action.target]
             if row == 0:
@@ -451,10 +459,14 @@ class BoardState(GameState):
                     "stone and cannot move further",
                 )
             return
-        raise IllegalActionError("B-19", "the game is over")
+        if self.end_reason is EndReason.DECK:
+            raise IllegalActionError("B-20", "the game is over: the last card was drawn")
+        if self.end_reason is EndReason.TRUNCATED:
+            raise IllegalActionError("B-19", "the game is over: the turn cap was reached")
+        raise IllegalActionError("B-19", "the game is over: five figures reached the goal area")
 
     def _wrong_phase(self, action: Action, rule: str, wanted: str) -> IllegalActionError:
-        return IllegalActionError(rule, f"now you must {wanted}, not {action}")
+        return IllegalActionError(rule, f"now you must {wanted}, not {_action_text(action)}")
 
     # -- effects -------------------------------------------------------------------------
 
@@ -631,6 +643,13 @@ class BoardState(GameState):
         """e.g. ``G: 3 3 6 (ascending)``."""
         cards = " ".join(str(CARD_VALUE[c]) for c in self.rows[p][colour]) or "-"
         return f"{COLOUR_LETTERS[colour]}: {cards} ({direction_name(self.dirs[p][colour])})"
+
+
+def _action_text(action: Action) -> str:
+    try:
+        return str(action)
+    except IndexError:  # an Action built by hand, with codes outside the action space
+        return f"{action.kind.name.lower()} (card {action.card}, target {action.target})"
 
 
 def _total(parts: dict[str, int]) -> int:
@@ -902,7 +921,13 @@ class BoardSetup:
         deck_top_first = self.deck
         if deck_top_first is None:
             if removed is None:
-                count = REMOVED_TWO_PLAYERS if players == 2 and self.rows is None else 0
+                count = REMOVED_TWO_PLAYERS if players == 2 else 0
+                if count and len(rest) <= count:
+                    raise SetupError(
+                        f"a 2-player set-up sets {count} cards aside (B-8), but only "
+                        f"{len(rest)} cards are left for them and the draw pile: give "
+                        "'removed' or 'deck'"
+                    )
                 removed, rest = rest[:count], rest[count:]
             deck_top_first = rest
         elif removed is None:
@@ -991,6 +1016,13 @@ class BoardSetup:
                         f"player {p}: a figure stands on the {COLOUR_NAMES[colour]} path "
                         "exactly when that row has cards (B-11)"
                     )
+                cards_laid = len(state.rows[p][colour])
+                if state.pos[p][colour] < min(cards_laid, LAST_ROW):
+                    raise SetupError(
+                        f"player {p}'s {COLOUR_NAMES[colour]} figure stands on row "
+                        f"{state.pos[p][colour]}, but its row holds {cards_laid} cards and each "
+                        "card moves it one stone until the end stone (B-12, B-14)"
+                    )
         state.started = [sum(1 for r in x if r) for x in state.pos]
         state.big = list(self.big) if self.big is not None else [-1] * players
         for p in range(players):
@@ -1000,9 +1032,15 @@ class BoardSetup:
                 raise SetupError(f"player {p} has figures on all 5 paths: say which is big")
         state.points = list(self.points) if self.points is not None else [0] * players
         state.wishes = list(self.wishes) if self.wishes is not None else [0] * players
-        wish_tiles = sum(t.count(WISH) for t in tiles) + sum(state.wishes)
-        if wish_tiles > ALL_TILES.count(WISH):
-            raise SetupError("set-up has more than the 9 wish stones (B-3)")
+        in_play = Counter(t for path in tiles for t in path if t != NO_TILE)
+        in_play[WISH] += sum(state.wishes)
+        extra_tiles = in_play - Counter(ALL_TILES)
+        if extra_tiles:
+            tile, count = min(extra_tiles.items())
+            raise SetupError(
+                f"set-up uses {count + ALL_TILES.count(tile)} tiles {TILE_LETTERS[tile]!r} "
+                f"({TILE_NAMES[tile]}), but only {ALL_TILES.count(tile)} exist (B-3)"
+            )
         state.goal = sum(1 for x in state.pos for r in x if r >= GOAL_ROW)
         if state.goal >= GOAL_FIGURES:
             raise SetupError("set-up has 5 figures in the goal area: that game is over (B-19)")
