@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 # Extras the whole test suite needs.
-TEST_EXTRAS := dev
+TEST_EXTRAS := dev,arena,ray
 
 .PHONY: play test install install-test lint bench clean
 

@@ -1,4 +1,4 @@
-"""The ``keltis`` command: ``play``, ``replay``, ``bench`` (``keltis --help`` lists them)."""
+"""The ``keltis`` command: ``play``, ``replay``, ``bench``, ``arena`` (``keltis --help``)."""
 
 from __future__ import annotations
 
@@ -93,6 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--players", type=_players, default=4)
     bench.add_argument("--seconds", type=_positive_float, default=10.0)
     bench.add_argument("--seed", type=int, default=0)
+
+    from keltis.arena.cli import add_arena_parser
+
+    add_arena_parser(sub)
     return parser
 
 
@@ -126,6 +130,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             result = random_playouts(args.game, args.players, args.seconds, args.seed)
             print(json.dumps(result))
             return 0
+        if args.command == "arena":
+            from keltis.arena.cli import run_arena
+
+            return run_arena(args)
     except KeltisError as error:
         print(f"keltis {args.command}: {error}", file=sys.stderr)
         return 2
