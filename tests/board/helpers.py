@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -83,3 +85,27 @@ def discard_any(state: BoardState) -> BoardState:
     """The current seat discards its first card and draws from the draw pile."""
     card = state.hands[state.current_player][0]
     return play(state, "-" + CARD_TEXT[card], "draw")
+
+
+def rehide(state: BoardState, viewer: int | None, rng: random.Random) -> BoardState:
+    """A copy with every card ``viewer`` cannot see dealt anew: the other hands' cards not
+    known to all, the draw pile and the removed cards (sizes kept)."""
+    other = state.clone()
+    pool: list[int] = []
+    hidden_counts: list[int] = []
+    for seat, hand in enumerate(other.hands):
+        if seat == viewer:
+            hidden_counts.append(0)
+            continue
+        hidden = list((Counter(hand) - Counter(other.known[seat])).elements())
+        hidden_counts.append(len(hidden))
+        pool += hidden
+    pool += other.deck + other.removed
+    rng.shuffle(pool)
+    for seat, count in enumerate(hidden_counts):
+        if count:
+            other.hands[seat] = sorted([*other.known[seat], *pool[:count]])
+            del pool[:count]
+    other.deck = pool[: len(state.deck)]
+    other.removed = pool[len(state.deck) :]
+    return other

@@ -26,7 +26,7 @@ from keltis.board import BoardState
 from keltis.bots import make_bot
 from keltis.core.cards import CARD_TEXT
 
-from .helpers import GAME
+from .helpers import GAME, rehide
 
 Golden = Callable[[str, Any], None]
 
@@ -80,30 +80,6 @@ def _states(spec: dict[str, Any]) -> Iterator[tuple[BoardState, int, str | None]
         yield state, seat, str(action)
 
 
-def _rehidden(state: BoardState, viewer: int | None, rng: random.Random) -> BoardState:
-    """A copy with every card ``viewer`` cannot see dealt anew: the other hands' cards not
-    known to all, the draw pile and the removed cards (sizes kept)."""
-    other = state.clone()
-    pool: list[int] = []
-    hidden_counts: list[int] = []
-    for seat, hand in enumerate(other.hands):
-        if seat == viewer:
-            hidden_counts.append(0)
-            continue
-        hidden = list((Counter(hand) - Counter(other.known[seat])).elements())
-        hidden_counts.append(len(hidden))
-        pool += hidden
-    pool += other.deck + other.removed
-    rng.shuffle(pool)
-    for seat, count in enumerate(hidden_counts):
-        if count:
-            other.hands[seat] = sorted([*other.known[seat], *pool[:count]])
-            del pool[:count]
-    other.deck = pool[: len(state.deck)]
-    other.removed = pool[len(state.deck) :]
-    return other
-
-
 def _lists(data: Any) -> Iterator[list[Any]]:
     if isinstance(data, list):
         yield data
@@ -144,7 +120,7 @@ def test_golden_playthrough(name: str, golden: Golden) -> None:
         for viewer in viewers:
             view = state.view(viewer).to_json()
             _assert_no_leak(state, viewer, view)
-            assert _rehidden(state, viewer, rng).view(viewer).to_json() == view
+            assert rehide(state, viewer, rng).view(viewer).to_json() == view
             layout = layout or view["layout"]
             assert view.pop("layout") == layout
             views.append(_compact(view))
@@ -178,7 +154,7 @@ def test_the_leak_checks_can_fail() -> None:
     for secret in ([CARD_TEXT[c] for c in state.hands[1]], [CARD_TEXT[c] for c in state.deck]):
         with pytest.raises(AssertionError, match="shows hidden cards"):
             _assert_no_leak(state, 0, {**view, "debug": {"cards": secret}})
-    other = _rehidden(state, 0, random.Random(1))
+    other = rehide(state, 0, random.Random(1))
     assert other.hands[0] == state.hands[0]
     assert other.hands[1:] != state.hands[1:]
     assert other.deck != state.deck

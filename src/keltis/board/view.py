@@ -211,6 +211,8 @@ def sample_board_state(view: BoardView, rng: random.Random) -> BoardState:
     state.layable = [layable_mask(d, x) for d, x in zip(state.dirs, state.last, strict=True)]
     state.pos = [list(x) for x in view.positions]
     state.started = [sum(1 for r in x if r) for x in view.positions]
+    if view.phase == "figure":  # the path just opened waits for its figure
+        state.started[view.current_player] += 1
     state.big = list(view.big)
     state.tiles = [list(t) for t in view.tiles]
     state.points = list(view.tile_points)
