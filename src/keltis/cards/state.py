@@ -37,7 +37,7 @@ from keltis.core.cards import (
     POINT_BASE,
     parse_card,
 )
-from keltis.core.errors import IllegalActionError, SetupError
+from keltis.core.errors import IllegalActionError, NotationError, SetupError
 from keltis.core.protocol import JSON, EndReason, GameState, Outcome, winners_of
 from keltis.core.scoring import (
     ASCENDING,
@@ -649,7 +649,7 @@ class CardState(GameState):
                 raise IllegalActionError(
                     "C-15",
                     f"the game has ended: now you may only lay a card onto one of your rows "
-                    f"or pass, not {action}",
+                    f"or pass, not {_notation(action)}",
                 )
             self._check_lay(p, action, final=True)
             return
@@ -672,8 +672,8 @@ class CardState(GameState):
         else:
             raise IllegalActionError(
                 "C-7",
-                f"{action} is a board-game move; lay a card (G7), discard one (-G7) or claim "
-                "a wish stone (wish G5 Y5)",
+                f"{_notation(action)} is a board-game move; lay a card (G7), discard one "
+                "(-G7) or claim a wish stone (wish G5 Y5)",
             )
 
     @staticmethod
@@ -687,7 +687,7 @@ class CardState(GameState):
             raise IllegalActionError(
                 "C-12",
                 f"refill your hand first: draw (the draw pile) or draw G (the top of a "
-                f"discard pile), not {action}",
+                f"discard pile), not {_notation(action)}",
             )
         source = action.target
         if source == DECK:
@@ -906,6 +906,14 @@ def _total(parts: dict[str, int]) -> int:
     return sum(v for k, v in parts.items() if not k.endswith("_count"))
 
 
+def _notation(action: Action) -> str:
+    """The action's notation, or its fields if it was built with values no card has."""
+    try:
+        return str(action)
+    except (IndexError, ValueError):
+        return f"{action.kind.name.lower()} {action.card} {action.card2} {action.target}"
+
+
 def _pile_name(pile: int) -> str:
     return "point-card" if pile == POINT_PILE else COLOUR_NAMES[pile]
 
@@ -980,7 +988,10 @@ def _cards(data: Any, what: str) -> list[int]:
     for item in data:
         if not isinstance(item, str):
             raise SetupError(f"{what}: {item!r} is not a card")
-        out.append(parse_card(item))
+        try:
+            out.append(parse_card(item))
+        except NotationError as error:
+            raise SetupError(f"{what}: {error}") from None
     return out
 
 
