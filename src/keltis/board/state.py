@@ -54,7 +54,7 @@ from keltis.core.cards import (
     NUMBER_CARDS,
     parse_card,
 )
-from keltis.core.errors import IllegalActionError, SetupError
+from keltis.core.errors import IllegalActionError, NotationError, SetupError
 from keltis.core.protocol import JSON, EndReason, GameState, Outcome, winners_of
 from keltis.core.scoring import (
     ASCENDING,
@@ -666,7 +666,10 @@ def _cards(data: Any, what: str) -> list[int]:
     for item in data:
         if not isinstance(item, str):
             raise SetupError(f"{what}: {item!r} is not a card")
-        card = parse_card(item)
+        try:
+            card = parse_card(item)
+        except NotationError as error:
+            raise SetupError(f"{what}: {error}") from None
         if card >= NUMBER_CARDS:
             raise SetupError(f"{what}: {item} is not a board-game card")
         out.append(card)
