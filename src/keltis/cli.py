@@ -44,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play",
         help="play in the terminal against bots or hot-seat",
-        description="Play a game in the terminal. By default: you against two greedy bots.",
+        description="Play Keltis in the terminal: you against bots (by default two greedy "
+        "bots) or hot-seat with friends. The game is saved as you play; --resume continues it. "
+        "Type help during the game for the rules, the symbols and the commands.",
     )
     play.add_argument("--game", choices=GAME_NAMES, default="board", help="default: board")
     play.add_argument("--players", type=_players, default=3, help="seats, 2-4 (default 3)")
@@ -61,7 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--hotseat", action="store_true", help="every seat is a human")
     play.add_argument("--name", default=None, help="your name (default: You)")
     play.add_argument("--seed", type=int, default=None, help="set-up seed (default: random)")
-    play.add_argument("--save", default=None, help="where to save the record")
+    play.add_argument(
+        "--save",
+        default=None,
+        help="where to save the record (default: $XDG_DATA_HOME or ~/.local/share, "
+        "under keltis/games/)",
+    )
     play.add_argument("--resume", default=None, help="continue the game in this record file")
     play.add_argument(
         "--no-take-back",
@@ -69,7 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="variant (B-15): the card you discarded may not be taken back the same turn",
     )
     play.add_argument("--layout", default=None, help="board layout JSON file (board game)")
-    play.add_argument("--lang", default=None, help="language: en, cs, sk, es, pl, hu")
+    play.add_argument(
+        "--lang",
+        default=None,
+        help="language: en, cs, sk, es, pl, hu (default: from KELTIS_LANG, LC_ALL or LANG)",
+    )
     play.add_argument("--list-bots", action="store_true", help="list the bots and exit")
 
     replay = sub.add_parser(

@@ -1,32 +1,54 @@
-"""``keltis play``: a game in the terminal against bots or hot-seat.
+"""``keltis play``: a whole game in the terminal against bots, or hot-seat, 2-4 seats.
 
-The screen is built only from the view of the seat to move (or of the human seat when a bot
-moves), so it never shows a card the human may not see.
+Each decision of a human gets a screen drawn from that seat's view only
+(``state.view(seat)``); moves are narrated from spectator views (``keltis.describe``), so
+nothing on screen is hidden from its reader. Between two human seats the screen is cleared
+and the keyboard handed over. The record is saved after every human decision, at the end,
+on ``quit``, on Ctrl-C and when the input ends; ``--resume FILE`` continues it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import random
 import sys
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from keltis.board.layout import Layout
+from rich.text import Text
+
 from keltis.bots import BOTS, make_bot
 from keltis.bots.base import Bot
-from keltis.core.actions import parse_action
-from keltis.core.errors import KeltisError
-from keltis.core.protocol import GameState
+from keltis.core.actions import Action, parse_action
+from keltis.core.errors import IllegalActionError, NotationError
+from keltis.core.protocol import View
+from keltis.describe import describe
+from keltis.i18n import Translator, detect_language
 from keltis.record import GameRecord, PlayerInfo
+from keltis.tui.commands import COMMANDS, find_command
+from keltis.tui.screen import GameScreen, TurnNote
+from keltis.tui.style import DIM, EMPHASIS, ERROR_STYLE, Output, make_output
+
+EXIT_INTERRUPTED = 130
+CLEAR_SCROLLBACK = "\x1b[3J"
 
 
-def default_record_path(game: str) -> Path:
+class QuitGame(Exception):  # noqa: N818 - control flow, not an error
+    """Raised by the ``quit`` command: leave the game (it is saved)."""
+
+
+class GameUnavailableError(ValueError):
+    """The chosen game cannot be played in the terminal (yet)."""
+
+
+def default_record_path(game: str, env: Mapping[str, str] | None = None) -> Path:
     """``$XDG_DATA_HOME/keltis/games/<game>-<time>.json`` (``~/.local/share`` by default)."""
-    import os
-
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    env = os.environ if env is None else env
+    base = Path(env.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     return base / "keltis" / "games" / f"{game}-{stamp}.json"
 
@@ -40,40 +62,84 @@ def seats_from_args(args: argparse.Namespace) -> list[str]:
     else:
         seats = ["human"] + [args.bot] * (args.players - 1)
     if not 2 <= len(seats) <= 4:
-        raise ValueError(f"Keltis is for 2-4 players, not {len(seats)}")
+        raise ValueError(f"Keltis is for 2-4 players, not {len(seats)} (--seats {args.seats})")
     for seat in seats:
         if seat != "human" and seat not in BOTS:
             raise ValueError(f"unknown seat {seat!r}: human or one of {', '.join(BOTS)}")
     return seats
 
 
+def seat_names(seats: list[str], name: str | None, t: Translator) -> list[str]:
+    """Display names: the one human is "You" (or ``name``); several are "Player 1", …"""
+    humans = seats.count("human")
+    names: list[str] = []
+    count = 0
+    for seat, kind in enumerate(seats):
+        if kind == "human":
+            count += 1
+            if name and count == 1:
+                names.append(name)
+            else:
+                names.append(t("name.you") if humans == 1 else t("name.player", n=count))
+        else:
+            names.append(t("name.bot", bot=kind.capitalize(), n=seat + 1))
+    return names
+
+
+def make_screen(game: str, t: Translator, output: Output, names: list[str]) -> GameScreen:
+    """The screen of ``game``; :class:`GameUnavailableError` if it cannot be shown yet."""
+    if game == "board":
+        from keltis.tui.board_screen import BoardScreen
+
+        return BoardScreen(t, output.glyphs, names)
+    if game == "cards":
+        try:
+            from keltis.tui.cards_screen import CardsScreen
+        except ImportError as error:
+            raise GameUnavailableError(t("err.cards_unavailable", reason=str(error))) from None
+        return CardsScreen(t, output.glyphs, names)
+    raise GameUnavailableError(f"unknown game {game!r}")
+
+
 def run_play(
-    args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None
+    args: argparse.Namespace,
+    stdin: TextIO | None = None,
+    out: TextIO | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> int:
-    """Run a terminal game from parsed ``keltis play`` options; returns the exit status."""
-    stdin = stdin or sys.stdin
-    out = out or sys.stdout
+    """Run a terminal game from parsed ``keltis play`` options; returns the exit status
+    (0, or 130 after Ctrl-C). ``stdin``, ``out`` and ``env`` default to the process's own."""
+    stdin = sys.stdin if stdin is None else stdin
+    out = sys.stdout if out is None else out
+    env = os.environ if env is None else env
+    t = Translator(detect_language(args.lang, env))
+    output = make_output(out, env)
     if args.list_bots:
         for name, factory in BOTS.items():
-            out.write(f"{name:10} {factory(None).description}\n")
+            output.console.print(f"{name:10} {factory(None).description}")
         return 0
     if args.resume:
-        record, _ = GameRecord.load(args.resume)
-        state = record.replay()
+        record, lines = GameRecord.load(args.resume)
+        make_screen(record.game, t, output, [p.name for p in record.players])
+        record.replay(lines=lines)  # refuses a damaged record with the line at fault
         save_to = Path(args.save or args.resume)
+        notice = t("msg.resumed", path=str(args.resume), count=len(record.actions))
     else:
         seats = seats_from_args(args)
-        names = []
-        humans = 0
-        for kind in seats:
-            if kind == "human":
-                humans += 1
-                names.append(args.name if (args.name and humans == 1) else f"Player {humans}")
-            else:
-                names.append(f"{kind.capitalize()} bot {len(names)}")
-        if humans == 1 and not args.name:
-            names[seats.index("human")] = "You"
-        layout = Layout.load(args.layout).to_json() if args.layout else None
+        names = seat_names(seats, args.name, t)
+        make_screen(args.game, t, output, names)
+        if args.no_take_back and args.game != "board":
+            raise ValueError(
+                "--no-take-back is a board-game variant; the card game never lets you take "
+                "back a card discarded this turn (C-12)"
+            )
+        layout = None
+        if args.layout:
+            if args.game != "board":
+                raise ValueError("--layout is for the board game only")
+            from keltis.board.layout import Layout
+
+            layout = Layout.load(args.layout).to_json()
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         record = GameRecord.start(
             args.game,
@@ -82,59 +148,229 @@ def run_play(
             variant={"no_take_back": True} if args.no_take_back else {},
             layout=layout,
         )
-        state = record.new_state()
-        save_to = Path(args.save) if args.save else default_record_path(args.game)
+        save_to = Path(args.save) if args.save else default_record_path(args.game, env)
+        humans = [n for n, k in zip(names, seats, strict=True) if k == "human"]
+        notice = t("msg.welcome", names=", ".join(humans))
+    screen = make_screen(record.game, t, output, [p.name for p in record.players])
     bots = {
         seat: make_bot(p.kind, seat + (record.seed or 0))
         for seat, p in enumerate(record.players)
         if p.kind != "human"
     }
-    try:
-        _loop(record, state, bots, stdin, out)
-    except (KeyboardInterrupt, EOFError):
-        out.write("\nStopped.\n")
-    finally:
-        record.finish(state)
-        record.save(save_to)
-        out.write(f"Record saved to {save_to} (keltis play --resume {save_to} to go on).\n")
-    return 0
+    session = PlaySession(record, bots, screen, output, t, stdin, save_to)
+    session.notice = notice
+    return session.run()
 
 
-def _loop(
-    record: GameRecord,
-    state: GameState,
-    bots: dict[int, Bot],
-    stdin: TextIO,
-    out: TextIO,
-) -> None:
-    while not state.over:
-        seat = state.current_player
-        bot = bots.get(seat)
-        if bot is not None:
-            action = bot.choose(state.view(seat))
-            out.write(f"{record.players[seat].name}: {action}\n")
-            state.apply(action)
-            continue
-        view = state.view(seat)
-        out.write(f"\n{record.players[seat].name} ({view.phase}); hand: ")
-        out.write(" ".join(str(a) for a in view.legal) + "\n")
-        for i, action in enumerate(view.legal, start=1):
-            out.write(f"  {i:2d}) {action}\n")
-        while True:
-            out.write("> ")
-            out.flush()
-            line = stdin.readline()
-            if not line:
-                raise EOFError
-            text = line.strip()
-            try:
-                if text.isdigit() and 1 <= int(text) <= len(view.legal):
-                    chosen = view.legal[int(text) - 1]
+class PlaySession:
+    """One game in the terminal: the loop, the input, the screens and the record."""
+
+    def __init__(
+        self,
+        record: GameRecord,
+        bots: dict[int, Bot],
+        screen: GameScreen,
+        output: Output,
+        t: Translator,
+        stdin: TextIO,
+        save_to: Path,
+    ) -> None:
+        self.record = record
+        self.bots = bots
+        self.screen = screen
+        self.output = output
+        self.console = output.console
+        self.t = t
+        self.stdin = stdin
+        self.save_to = save_to
+        self.notes: list[TurnNote] = []
+        self.notice = ""
+        self.shown_seat: int | None = None
+        self._view: View | None = None
+        self.humans = [s for s in range(len(record.players)) if s not in bots]
+        try:
+            self.stdin_tty = bool(stdin.isatty())
+        except (AttributeError, ValueError):
+            self.stdin_tty = False
+        self.state = record.new_state()
+        for text in record.actions:
+            self._apply(parse_action(text))
+
+    # -- the public side, for commands ---------------------------------------------------
+
+    def view(self) -> View | None:
+        """The view of the human now deciding (``None`` between decisions)."""
+        return self._view
+
+    def say(self, text: str, style: str | None = None) -> None:
+        """Print one message."""
+        self.console.print(Text(text, style=style or ""))
+
+    def redraw(self) -> None:
+        """Draw the current screen again."""
+        if self._view is not None:
+            self._draw(self._view)
+
+    def show_help(self) -> None:
+        """The rules in short, the notation, the symbols and the commands."""
+        t = self.t
+        console = self.console
+        console.print(Text(t("help.title"), style=EMPHASIS))
+        console.print(Text(self.screen.rules_help()))
+        console.print(Text(self.screen.input_help()))
+        console.print(Text(t("help.commands"), style=EMPHASIS))
+        for command in COMMANDS:
+            words = ", ".join(command.words)
+            console.print(Text(f"  {words:<16} {t(command.help_key)}"))
+
+    def quit(self) -> None:
+        """Leave the game; it is saved on the way out."""
+        raise QuitGame
+
+    # -- the game ---------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the game ends or the player leaves; returns the exit status."""
+        status = 0
+        ending = ""
+        self._save()
+        try:
+            while not self.state.over:
+                seat = self.state.current_player
+                bot = self.bots.get(seat)
+                if bot is None:
+                    self._human(seat)
                 else:
-                    chosen = parse_action(text)
-                state.apply(chosen)
-                break
-            except KeltisError as error:
-                out.write(f"{error}\n")
-    outcome = state.outcome()
-    out.write(f"Game over: {outcome.end_reason.value}; scores {list(outcome.scores)}\n")
+                    self._apply(bot.choose(self.state.view(seat)))
+            self._final()
+        except KeyboardInterrupt:
+            ending, status = "msg.interrupted", EXIT_INTERRUPTED
+        except EOFError:
+            ending = "msg.eof"
+        except QuitGame:
+            ending = "msg.quit"
+        finally:
+            self._view = None
+            self._save()
+            self.console.print()
+            if ending:
+                self.say(self.t(ending), EMPHASIS)
+            self.say(self.t("msg.saved", path=str(self.save_to)))
+            if not self.state.over:
+                self.say(self.t("msg.resume", path=str(self.save_to)))
+        return status
+
+    def _human(self, seat: int) -> None:
+        if len(self.humans) > 1 and self.shown_seat != seat:
+            self._handover(seat)
+        self.shown_seat = seat
+        view = self._view = self.state.view(seat)
+        self._draw(view)
+        t = self.t
+        while True:
+            text = self._read("> ").strip()
+            if not text:
+                self.say(t("err.empty"), ERROR_STYLE)
+                continue
+            found = find_command(text)
+            if found is not None:
+                command, argument = found
+                command.run(self, argument)
+                continue
+            action = self._parse(text, view)
+            if action is None:
+                continue
+            try:
+                self.state.check_action(action)
+            except IllegalActionError as error:
+                self.say(t("err.illegal", reason=str(error)), ERROR_STYLE)
+                continue
+            self._view = None
+            self._apply(action)
+            self._save()
+            return
+
+    def _parse(self, text: str, view: View) -> Action | None:
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(view.legal):
+                return view.legal[number - 1]
+            self.say(self.t("err.number", number=number, count=len(view.legal)), ERROR_STYLE)
+            return None
+        try:
+            return parse_action(text)
+        except NotationError as error:
+            self.say(self.t("err.notation", text=text, reason=str(error)), ERROR_STYLE)
+            return None
+
+    def _apply(self, action: Action) -> None:
+        """Apply ``action`` and narrate it from the spectator's views before and after."""
+        seat = self.state.current_player
+        before = self.state.view(None)
+        self.state.apply(action)
+        after = self.state.view(None)
+        phrase = self.t.events(describe(before, action, after))
+        if after.phase == "final" and before.phase != "final":  # the card game's C-15
+            phrase = f"{phrase}; {self.t('ev.final')}"
+        if not self.notes or self.notes[-1].seat != seat:
+            self.notes.append(TurnNote(seat))
+            del self.notes[:-8]
+        self.notes[-1].moves.append(str(action))
+        self.notes[-1].phrases.append(phrase)
+
+    def _final(self) -> None:
+        view = self.state.view(None)
+        self._draw(view)
+        assert view.outcome is not None
+        self.console.print()
+        self.console.print(self.screen.results(view.outcome))
+
+    # -- input and output -------------------------------------------------------------
+
+    def _read(self, prompt: str) -> str:
+        """One line of input; ``EOFError`` when the input ends."""
+        self.console.print(Text(prompt, style=EMPHASIS), end="")
+        self.console.file.flush()
+        if self.stdin_tty and self.stdin is sys.stdin:
+            with contextlib.suppress(ImportError):
+                import readline  # noqa: F401  (line editing for input())
+            return input()
+        line = self.stdin.readline()
+        if not line:
+            raise EOFError
+        self.console.print(Text(line.rstrip("\r\n"), style=DIM))  # a transcript shows it
+        return line
+
+    def _clear(self, *, hide: bool = False) -> None:
+        """Start a new screen; with ``hide``, also push the last one out of sight."""
+        console = self.console
+        if not self.output.plain:
+            if hide:
+                console.file.write(CLEAR_SCROLLBACK)
+            console.clear()
+        elif hide and self.stdin_tty:
+            console.print("\n" * console.height)
+        else:
+            console.print()
+            console.rule(characters="=" if self.output.glyphs.sep == "|" else "═")
+
+    def _draw(self, view: View) -> None:
+        self._clear()
+        self.console.print(self.screen.render(view, self.notes))
+        if self.notice:
+            self.say(self.notice, EMPHASIS)
+            self.notice = ""
+
+    def _handover(self, seat: int) -> None:
+        """Hide the last screen and wait until the next human has the keyboard."""
+        self._clear(hide=True)
+        name = self.screen.seat_name(seat)
+        self.say(self.t("msg.handover", name=name), EMPHASIS)
+        text = self._read(self.t("prompt.enter") + " ").strip()
+        found = find_command(text) if text else None
+        if found is not None and found[0].name == "quit":
+            self.quit()
+
+    def _save(self) -> None:
+        self.record.finish(self.state)
+        self.record.save(self.save_to)

@@ -1,0 +1,65 @@
+"""The commands a player may type instead of a move: one table, one entry per command.
+
+A command is a word (with aliases) and a handler that gets the running session and the rest
+of the line. Adding a command — ``hint``, say — is adding one :class:`Command` to
+:data:`COMMANDS`::
+
+    Command("hint", ("?h",), "cmd.hint", lambda session, arg: session.say(...))
+
+Handlers use the session's public methods only (``view()``, ``say()``, ``redraw()``,
+``show_help()``, ``quit()``) and so see what the human to move may see, nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from keltis.tui.app import PlaySession
+
+
+@dataclass(frozen=True)
+class Command:
+    """A typed command: its word, other words for it, its help message key and its handler."""
+
+    name: str
+    aliases: tuple[str, ...]
+    help_key: str
+    """Message key (``keltis.i18n``) of the one-line description shown by ``help``."""
+    run: Callable[[PlaySession, str], None]
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Every word that calls this command."""
+        return (self.name, *self.aliases)
+
+
+def _help(session: PlaySession, _argument: str) -> None:
+    session.show_help()
+
+
+def _redraw(session: PlaySession, _argument: str) -> None:
+    session.redraw()
+
+
+def _quit(session: PlaySession, _argument: str) -> None:
+    session.quit()
+
+
+COMMANDS: Final[tuple[Command, ...]] = (
+    Command("help", ("?", "h"), "cmd.help", _help),
+    Command("redraw", ("r", "board"), "cmd.redraw", _redraw),
+    Command("quit", ("q", "exit"), "cmd.quit", _quit),
+)
+
+
+def find_command(text: str, commands: tuple[Command, ...] = COMMANDS) -> tuple[Command, str] | None:
+    """The command ``text`` calls, with the rest of the line; ``None`` if it is no command."""
+    word, _, rest = text.strip().partition(" ")
+    word = word.lower()
+    for command in commands:
+        if word in command.words:
+            return command, rest.strip()
+    return None
