@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
 from typing import ClassVar
 
 from keltis.bots import Bot
@@ -68,3 +69,28 @@ class SlowBot(Bot):
         if delay:
             time.sleep(delay)
         return self.rng.choice(view.legal)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A bot's settings as a dataclass, like ``keltis.bots.ismcts.SearchConfig``."""
+
+    depth: int = 1
+    width: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.depth < 1:
+            raise ValueError(f"depth must be at least 1, not {self.depth}")
+
+
+class ConfigBot(FirstBot):
+    """Takes its settings as a dataclass, plus one plain option."""
+
+    name: ClassVar[str] = "config"
+
+    def __init__(
+        self, seed: int | None = None, settings: Settings | None = None, verbose: bool = False
+    ) -> None:
+        super().__init__(seed)
+        self.settings = settings or Settings()
+        self.verbose = verbose

@@ -210,3 +210,29 @@ def test_a_failing_bot_stops_the_tournament_and_keeps_its_game(
     assert record.result is None
     record.replay()  # the moves before the failure are legal
     assert not (tmp_path / "games" / failed[0].name.replace(".failed", "")).exists()
+
+
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_both_games_with_more_seats_than_bots(tmp_path: Path, game: str) -> None:
+    if game == "cards":
+        cards = pytest.importorskip("keltis.cards", reason="the card game is not written yet")
+        if not hasattr(cards, "CardGame"):
+            pytest.skip("the card game is not written yet")
+    tournament = Tournament.create(
+        game, parse_bots(["greedy", "random"]), players=4, games=12, seed=11
+    )
+    assert tournament.balance_period == 12
+    serial = run(tmp_path / "serial", tournament, workers=1)
+    pooled = run(tmp_path / "pool", tournament, workers=2)
+    assert pooled == serial
+    results = serial["results"]
+    assert isinstance(results, dict)
+    assert results["tournament"]["game"] == game
+    for bot in results["bots"]:
+        assert bot["games"] == 12
+        assert bot["seat_games"] == 24  # tables of 3+1, 2+2 and 1+3 seats, 4 games each
+        assert [s["seat_games"] for s in bot["by_seat"]] == [6, 6, 6, 6]
+    for index in range(12):
+        record, _ = GameRecord.load(tmp_path / "serial" / "games" / f"{index:05d}.json")
+        assert record.game == game
+        assert record.replay().outcome().to_json() == record.result

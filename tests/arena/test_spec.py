@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import arena_bots
 import pytest
 
 from keltis.arena.spec import BotSpec, BotSpecError, parse_bots, parse_value
@@ -51,6 +52,22 @@ def test_import_path_with_and_without_options() -> None:
     assert type(bot).__name__ == "FirstBot"
     assert bot.pick == 2  # type: ignore[attr-defined]
     assert bot.seed == 5
+
+
+def test_options_naming_fields_of_a_dataclass_parameter_fill_that_dataclass() -> None:
+    bot = BotSpec.parse("arena_bots:ConfigBot:depth=3,verbose=true").build(0)
+    assert bot.settings == arena_bots.Settings(depth=3, width=0.5)  # type: ignore[attr-defined]
+    assert bot.verbose is True  # type: ignore[attr-defined]
+    plain = BotSpec.parse("arena_bots:ConfigBot").build(0)
+    assert plain.settings == arena_bots.Settings()  # type: ignore[attr-defined]
+    with pytest.raises(
+        BotSpecError, match=r"no option 'deep' \(its options are verbose, depth, width\)"
+    ):
+        BotSpec.parse("arena_bots:ConfigBot:deep=2").check()
+    with pytest.raises(
+        BotSpecError, match=r"bad options for bot .*depth must be at least 1, not 0"
+    ):
+        BotSpec.parse("arena_bots:ConfigBot:depth=0").check()
 
 
 def test_import_path_of_a_library_bot() -> None:

@@ -149,3 +149,19 @@ def test_bad_tournament_json_is_refused(change: dict[str, object], message: str)
     data.update(change)
     with pytest.raises((TournamentError, BotSpecError), match=message):
         Tournament.from_json(data)
+
+
+@pytest.mark.parametrize("bots", [2, 3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_after_each_balance_period_every_bot_sat_equally_often_in_every_seat(
+    bots: int, players: int
+) -> None:
+    names = [f"b{i}=random" for i in range(bots)]
+    t = Tournament.create("board", parse_bots(names), players=players, games=1000)
+    period = t.balance_period
+    for rounds in (1, 2):
+        seatings = [t.seating(i) for i in range(rounds * period)]
+        per_bot_and_seat = Counter((b, seat) for s in seatings for seat, b in enumerate(s))
+        for seat in range(players):
+            counts = {per_bot_and_seat[b, seat] for b in range(bots)}
+            assert len(counts) == 1, (seat, per_bot_and_seat)

@@ -157,6 +157,12 @@ def run_arena(
         directory = Path(args.out) if args.out else default_out_dir()
         resume = False
 
+    period = tournament.balance_period
+    if tournament.games % period:
+        err.write(
+            f"Note: seats are balanced every {period} games; {tournament.games} is not a "
+            "multiple, so some bots sit in some seats more often.\n"
+        )
     console = Console(file=err, stderr=True)
     summary = _run_with_progress(
         tournament, directory, resume, args, console=console, show=not args.quiet

@@ -11,6 +11,7 @@ from typing import Any, Final
 from keltis.arena.run import REPORT_FILE, RESULTS_FILE, RunSummary, game_results, write_atomic
 from keltis.arena.stats import bot_stats, pairwise
 from keltis.arena.tournament import Tournament
+from keltis.games import get_game
 from keltis.record import GameRecord
 
 RESULTS_FORMAT: Final = "keltis-arena-results"
@@ -77,6 +78,14 @@ def write_report(summary: RunSummary, *, plot: bool = True) -> dict[str, Any]:
     return results
 
 
+def _title(results: dict[str, Any]) -> str:
+    t = results["tournament"]
+    return (
+        f"{get_game(t['game']).title}: {t['players']} seats, "
+        f"{results['games_played']}/{t['games']} games, seed {t['seed']}"
+    )
+
+
 def _ranked(results: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(results["bots"], key=lambda b: b["rank"])
 
@@ -92,21 +101,22 @@ def print_table(results: dict[str, Any], console: Any = None) -> None:
     from rich.table import Table
 
     console = console or Console()
-    t = results["tournament"]
-    title = (
-        f"{t['game']} game, {t['players']} seats, {results['games_played']}/{t['games']} games, "
-        f"seed {t['seed']}"
-    )
-    table = Table(title=title, box=box.SIMPLE_HEAD)
-    for header in ("#", "bot", "games", "win rate", "95% CI", "score", "margin", "μ ± σ", "ord"):
+    table = Table(title=_title(results), box=box.SIMPLE_HEAD)
+    ranked = _ranked(results)
+    doubled = any(b["seat_games"] != b["games"] for b in ranked)
+    headers = ["#", "bot", "games", "seats", "win rate", "95% CI", "score", "margin", "μ ± σ"]
+    if not doubled:
+        headers.remove("seats")
+    for header in [*headers, "ord"]:
         table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=True)
-    for bot in _ranked(results):
+    for bot in ranked:
         ci = bot["win_rate_ci95"]
         rating = bot["rating"]
+        counts = [str(bot["games"]), str(bot["seat_games"])] if doubled else [str(bot["games"])]
         table.add_row(
             str(bot["rank"]),
             bot["name"],
-            str(bot["seat_games"]),
+            *counts,
             "-" if bot["win_rate"] is None else f"{100 * bot['win_rate']:.1f}%",
             "-" if ci is None else f"{100 * ci[0]:.1f}-{100 * ci[1]:.1f}%",
             _num(bot["mean_score"]),
@@ -117,7 +127,8 @@ def print_table(results: dict[str, Any], console: Any = None) -> None:
     console.print(table)
     ends = ", ".join(f"{k} {v}" for k, v in results["end_reasons"].items())
     if ends:
-        console.print(f"Games ended by: {ends}. Ties share a win (1/k each).")
+        seats = " Win rates are per seat (a bot may hold several seats)." if doubled else ""
+        console.print(f"Games ended by: {ends}. Ties share a win (1/k each).{seats}")
     names = [b["name"] for b in _ranked(results)]
     if len(names) >= 3:
         head = Table(title="head to head", box=box.SIMPLE_HEAD)
@@ -171,11 +182,7 @@ def save_plot(results: dict[str, Any], path: Path) -> Path:
     ratings.set_yticks(y, names)
     ratings.set_ylim(-0.6, len(bots) - 0.4)
 
-    t = results["tournament"]
-    figure.suptitle(
-        f"Keltis arena: {t['game']} game, {t['players']} seats, "
-        f"{results['games_played']} games, seed {t['seed']}"
-    )
+    figure.suptitle(_title(results))
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp.png")
     figure.savefig(temporary, dpi=100)

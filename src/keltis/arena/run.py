@@ -188,7 +188,9 @@ def ray_results(tasks: Iterable[GameTask], address: str) -> Iterator[GameResult]
     started = False
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"logging_level": "WARNING"}
-        if address != "local":
+        if address == "local":
+            kwargs["include_dashboard"] = False
+        else:
             kwargs["address"] = address
         try:
             ray.init(**kwargs)

@@ -2,21 +2,25 @@
 
 A spec is one of::
 
-    greedy                          a bot of keltis.bots.BOTS by name
-    ismcts:iterations=200,c=0.7     the same with options (keyword arguments of the bot)
-    mypackage.mybots:MyBot          a keltis.bots.Bot subclass by import path
-    mypackage.mybots:MyBot:depth=3  the same with options
-    mine=mypackage.mybots:MyBot     any of these with a label (the name in reports)
+    greedy                                  a bot of keltis.bots.BOTS by name
+    ismcts:iterations=200,exploration=0.5   the same with options
+    mypackage.mybots:MyBot                  a keltis.bots.Bot subclass by import path
+    mypackage.mybots:MyBot:depth=3          the same with options
+    mine=mypackage.mybots:MyBot             any of these with a label (the name in reports)
 
 Option values are read as ``true``/``false``, ``none``, whole numbers, decimals, or else kept
-as text. A bot is built as ``factory(seed, **options)``.
+as text. A bot is built as ``factory(seed, **arguments)``: an option named like a parameter of
+the bot's ``__init__`` is passed as that argument; an option named like a field of a dataclass
+parameter (``IsmctsBot(seed, config: SearchConfig)``) goes into that dataclass.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import re
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -169,28 +173,46 @@ class BotSpec:
 
     def check(self) -> None:
         """Refuse an unknown bot or an option the bot does not take, before any game."""
+        self.arguments()
+
+    def arguments(self) -> dict[str, Any]:
+        """The keyword arguments the options become (see the module docstring): an option
+        that names a parameter of the bot is passed as it is; an option that names a field of
+        a dataclass parameter (such as ``config: SearchConfig``) goes into that dataclass."""
         factory = self.factory()
         try:
             signature = inspect.signature(factory)
         except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
-            return
-        params = signature.parameters.values()
+            return dict(self.options)
+        params = list(signature.parameters.values())[1:]
         if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
-            return
-        accepted = [
-            p.name
-            for p in params
-            if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        ][1:]
-        for key, _ in self.options:
-            if key not in accepted:
-                takes = f"its options are {', '.join(accepted)}" if accepted else "it has none"
+            return dict(self.options)
+        named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        configs = _dataclass_parameters(factory)
+        direct = [p.name for p in params if p.kind in named and p.name not in configs]
+        kwargs: dict[str, Any] = {}
+        grouped: dict[str, dict[str, Any]] = {}
+        for key, value in self.options:
+            if key in direct:
+                kwargs[key] = value
+                continue
+            owner = next((name for name, c in configs.items() if key in _fields(c)), None)
+            if owner is None:
+                known = direct + [f for c in configs.values() for f in _fields(c)]
+                takes = f"its options are {', '.join(known)}" if known else "it has none"
                 raise BotSpecError(f"bot {self.target!r} has no option {key!r} ({takes})")
+            grouped.setdefault(owner, {})[key] = value
+        for name, values in grouped.items():
+            try:
+                kwargs[name] = configs[name](**values)
+            except (TypeError, ValueError) as error:
+                raise BotSpecError(f"bad options for bot {self.text!r}: {error}") from error
+        return kwargs
 
     def build(self, seed: int | None) -> Bot:
         """A new bot seeded with ``seed``; raises :class:`BotSpecError` if it cannot be built."""
         factory = self.factory()
-        kwargs: dict[str, Any] = dict(self.options)
+        kwargs = self.arguments()
         try:
             bot = factory(seed, **kwargs)
         except (TypeError, ValueError) as error:
@@ -213,6 +235,29 @@ class BotSpec:
         if isinstance(label, str) and label != spec.text:
             spec = cls(spec.target, spec.options, label)
         return spec
+
+
+def _dataclass_parameters(factory: Callable[..., Bot]) -> dict[str, type]:
+    """Parameters of ``factory`` whose type is a dataclass (or a dataclass or None)."""
+    target: Any = factory
+    if isinstance(factory, type):
+        target = next(k.__dict__["__init__"] for k in factory.__mro__ if "__init__" in k.__dict__)
+    try:
+        hints = typing.get_type_hints(target)
+    except Exception:  # unresolvable annotations: then no option goes into a dataclass
+        return {}
+    found: dict[str, type] = {}
+    for name, hint in hints.items():
+        candidates = typing.get_args(hint) if typing.get_args(hint) else (hint,)
+        for candidate in candidates:
+            if isinstance(candidate, type) and dataclasses.is_dataclass(candidate):
+                found[name] = candidate
+                break
+    return found
+
+
+def _fields(config: type) -> list[str]:
+    return [f.name for f in dataclasses.fields(config) if f.init]
 
 
 def _parse_options(text: str, original: str) -> tuple[tuple[str, OptionValue], ...]:

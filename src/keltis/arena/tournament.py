@@ -144,6 +144,12 @@ class Tournament:
         return tuple(table[order[(seat + rotation) % p]] for seat in range(p))
 
     @property
+    def balance_period(self) -> int:
+        """Games after which every bot has sat equally often in every seat (and every table
+        has played as often): a tournament of a multiple of this many games is balanced."""
+        return len(self.tables) * self.players
+
+    @property
     def cycle(self) -> int:
         """Games after which every table has played every seating order once."""
         return len(self.tables) * len(self._orders) * self.players
