@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 import pytest
 
 from keltis.board import DEFAULT_LAYOUT, BoardSetup, BoardVariant
-from keltis.board.state import FULL_DECK
-from keltis.core.cards import CARD_TEXT, parse_card
 from keltis.core.errors import SetupError
 
 from .helpers import FILLER, GAME, new
@@ -62,11 +59,17 @@ def test_unplaced_cards_are_shuffled_with_the_fill_seed() -> None:
     assert one.deck != other.deck
 
 
-def test_a_two_player_position_sets_30_cards_aside_too() -> None:
-    state = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], rows=[{"Y": ["Y1", "Y2"]}, {}])
-    assert (len(state.removed), len(state.deck)) == (30, 110 - 16 - 2 - 30)
-    given = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], removed=["R1", "R2"])
-    assert (len(given.removed), len(given.deck)) == (2, 110 - 16 - 2)
+def test_a_two_player_deal_sets_30_cards_aside_a_position_only_if_told() -> None:
+    deal = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"])
+    assert (len(deal.removed), len(deal.deck)) == (30, 110 - 16 - 30)
+    position = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], rows=[{"Y": ["Y1", "Y2"]}, {}])
+    assert (len(position.removed), len(position.deck)) == (0, 110 - 16 - 2)
+    piles = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], discards={"R": ["R1"]})
+    assert (len(piles.removed), len(piles.deck)) == (0, 110 - 16 - 1)
+    given = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], rows=[{"Y": ["Y1"]}, {}], removed=["R1"] * 2)
+    assert (len(given.removed), len(given.deck)) == (2, 110 - 16 - 1 - 2)
+    deck = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], deck=["R1", "R2"])
+    assert (len(deck.removed), len(deck.deck)) == (110 - 16 - 2, 2)
 
 
 BAD: list[tuple[dict[str, Any], str]] = [
@@ -136,15 +139,3 @@ def test_bad_game_parameters_are_refused() -> None:
         BoardSetup(hands=[[0] * 8, [1] * 8]).build(3, BoardVariant(), DEFAULT_LAYOUT)
     with pytest.raises(SetupError, match="an explicit set-up must be an object"):
         GAME.new_game(2, setup=["G1"])  # type: ignore[arg-type]
-
-
-def test_a_two_player_set_up_with_too_few_cards_left_to_set_aside_is_refused() -> None:
-    rest = Counter(FULL_DECK) - Counter(parse_card(c) for c in HAND + OTHER)
-    piled = sorted(rest.elements())[:70]
-    discards = {
-        letter: [CARD_TEXT[c] for c in piled if c // 11 == i] for i, letter in enumerate("GYRPB")
-    }
-    with pytest.raises(SetupError, match=r"sets 30 cards aside .* only 24 cards are left"):
-        GAME.new_game(2, setup={"hands": [HAND, OTHER], "discards": discards})
-    state = GAME.new_game(2, setup={"hands": [HAND, OTHER], "discards": discards, "removed": []})
-    assert len(state.deck) == 24

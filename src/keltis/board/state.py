@@ -706,8 +706,9 @@ def _int(data: Any, what: str, low: int, high: int) -> int:
 class BoardSetup:
     """An explicit set-up or position. Only ``hands`` is required; the rest defaults to the
     start of a game. Cards not placed anywhere are shuffled (with ``fill_seed``) into the draw
-    pile, after setting 30 aside as removed in a 2-player game (B-8) unless ``removed`` is
-    given. ``deck`` lists the draw pile top first.
+    pile, after setting 30 aside as removed in a 2-player deal (B-8: no rows or discard piles
+    given) unless ``removed`` is given; with ``deck`` given, they become the removed cards.
+    ``deck`` lists the draw pile top first.
 
     Beyond the start of a game it can describe any position: laid rows, figure positions, the
     big figure's path, discard piles, collected tiles and the player to move. Every one of
@@ -924,13 +925,8 @@ class BoardSetup:
         deck_top_first = self.deck
         if deck_top_first is None:
             if removed is None:
-                count = REMOVED_TWO_PLAYERS if players == 2 else 0
-                if count and len(rest) <= count:
-                    raise SetupError(
-                        f"a 2-player set-up sets {count} cards aside (B-8), but only "
-                        f"{len(rest)} cards are left for them and the draw pile: give "
-                        "'removed' or 'deck'"
-                    )
+                dealing = self.rows is None and self.piles is None
+                count = REMOVED_TWO_PLAYERS if players == 2 and dealing else 0
                 removed, rest = rest[:count], rest[count:]
             deck_top_first = rest
         elif removed is None:
