@@ -19,7 +19,7 @@ your own keltis.bots.Bot subclass (optionally :key=value,...), and LABEL=SPEC to
 
 examples:
   keltis arena greedy random --games 200
-  keltis arena greedy random random --players 3 --game cards
+  keltis arena greedy random --game cards --players 3
   keltis arena mine=mybots:MyBot greedy --games 1000 --workers 2
   keltis arena --resume arena-out/20250101-120000
   keltis arena greedy random --games 10000 --ray auto
@@ -51,9 +51,9 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
     arena: argparse.ArgumentParser = sub.add_parser(
         "arena",
         help="play a seeded tournament between bots and rate them",
-        description="Play N seeded games between bots (seats rotated), in parallel, and "
-        "report win rates with 95%% intervals, scores, margins and openskill ratings as a "
-        "table, results.json and report.png. Every game's record is saved.",
+        description="Play N seeded games between bots (seats rotated), in parallel, and report\n"
+        "win rates with 95% intervals, scores, margins and openskill ratings as a table,\n"
+        "results.json and report.png. Every game's record is saved (docs/arena.md).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
