@@ -75,6 +75,7 @@ def snapshot(state: CardState) -> str:
         state.closings,
         state.wish_mask,
         state.blocked,
+        state.filled,
         state.lays_left,
         state.draws_left,
         state.ender,
@@ -146,6 +147,7 @@ def check_invariants(state: CardState) -> None:
     )
     for p, known in enumerate(state.known):
         assert not Counter(known) - Counter(state.hands[p])
+    assert state.filled == sum(1 << i for i, pile in enumerate(state.piles) if pile)
 
 
 def rehidden(state: CardState, viewer: int | None, rng: random.Random) -> CardState:

@@ -100,6 +100,11 @@ _LAY_ONTO: Final = tuple(
 )
 _DISCARD: Final = tuple(Action.discard(c) for c in range(NUM_CARD_CODES))
 _DRAW_PILE: Final = tuple(Action.draw(p) for p in range(NUM_PILES))
+#: The draw actions open when bit ``pile`` of the index is set for each drawable pile.
+_DRAWS: Final = tuple(
+    (DRAW_DECK, *(_DRAW_PILE[p] for p in range(NUM_PILES) if mask >> p & 1))
+    for mask in range(1 << NUM_PILES)
+)
 #: Cached claim actions by ``first * 71 + second``.
 _CLAIM: Final = {
     a * NUM_CARD_CODES + b: Action.claim(a, b)
@@ -202,6 +207,7 @@ class CardState(GameState):
         "end_reason",
         "ender",
         "ending",
+        "filled",
         "first_player",
         "hands",
         "history",
@@ -251,6 +257,8 @@ class CardState(GameState):
     draws_left: int
     blocked: int
     """Bit ``pile`` is set for piles that received a card this turn (C-12)."""
+    filled: int
+    """Bit ``pile`` is set for discard piles that hold cards."""
     lays_left: int
     ender: int
     ending: EndReason | None
@@ -311,6 +319,7 @@ class CardState(GameState):
         self.closed_rows = 0
         self.draws_left = 0
         self.blocked = 0
+        self.filled = 0
         self.lays_left = 0
         self.ender = -1
         self.ending = None
@@ -357,12 +366,7 @@ class CardState(GameState):
             lays += discards
             return lays
         if phase == DRAW:
-            out = [DRAW_DECK]
-            blocked = self.blocked
-            for pile, cards in enumerate(self.piles):
-                if cards and not blocked >> pile & 1:
-                    out.append(_DRAW_PILE[pile])
-            return out
+            return list(_DRAWS[self.filled & ~self.blocked])
         if phase == FINAL:
             out = self._final_lays(p)
             out.append(PASS_ACTION)
@@ -371,16 +375,26 @@ class CardState(GameState):
 
     @staticmethod
     def _add_claims(hand: list[int], values: int, out: list[Action]) -> None:
+        """Append the claims with two cards of ``hand`` whose value bit is in ``values``:
+        each pair once, ordered by the first card's code, then the second's."""
+        claim_bit = CLAIM_BIT
+        candidates = [c for c in hand if claim_bit[c] & values]
+        count = len(candidates)
         claims = _CLAIM
-        for value in WISH_VALUES:
-            if values >> value & 1:
-                held = [c for c in CLAIM_CARDS[value] if c in hand]
-                for i, first in enumerate(held):
-                    key = first * NUM_CARD_CODES
-                    if COPIES[first] > 1 and hand.count(first) > 1:
-                        out.append(claims[key + first])
-                    for second in held[i + 1 :]:
-                        out.append(claims[key + second])
+        first_before = -1
+        for i in range(count - 1):
+            first = candidates[i]
+            if first == first_before:
+                continue
+            first_before = first
+            bit = claim_bit[first]
+            key = first * NUM_CARD_CODES
+            second_before = -1
+            for j in range(i + 1, count):
+                second = candidates[j]
+                if second != second_before and claim_bit[second] == bit:
+                    second_before = second
+                    out.append(claims[key + second])
 
     def _final_mask(self, p: int) -> int:
         """Bits of the cards ``p`` may lay in the final phase: onto colour rows that have cards,
@@ -435,12 +449,7 @@ class CardState(GameState):
         if phase == DRAW:
             source = action.target
             if kind is not ActionKind.DRAW or (
-                source != DECK
-                and (
-                    not 0 <= source < NUM_PILES
-                    or not self.piles[source]
-                    or self.blocked >> source & 1
-                )
+                source != DECK and (source < 0 or not (self.filled & ~self.blocked) >> source & 1)
             ):
                 self._check(action)
             self.history.append(action)
@@ -453,7 +462,10 @@ class CardState(GameState):
                     self._end(p, EndReason.DECK)
                     return
             else:
-                card = self.piles[source].pop()
+                taken = self.piles[source]
+                card = taken.pop()
+                if not taken:
+                    self.filled &= ~(1 << source)
                 self.known[p].append(card)
                 insort(hand, card)
             left = self.draws_left = self.draws_left - 1
@@ -477,6 +489,7 @@ class CardState(GameState):
                 pile = PILE_OF[card]
                 self.piles[pile].append(card)
                 self.blocked = 1 << pile
+                self.filled |= 1 << pile
                 self.draws_left = 1
                 self.phase = DRAW
                 return
@@ -502,6 +515,7 @@ class CardState(GameState):
             self.piles[first_pile].append(card)
             self.piles[second_pile].append(second)
             self.blocked = 1 << first_pile | 1 << second_pile
+            self.filled |= self.blocked
             value = CARD_VALUE[card]
             self.wish_mask &= ~(1 << value)
             self.wish_stones[p].append(value)
@@ -865,6 +879,7 @@ class CardState(GameState):
         new.closed_rows = self.closed_rows
         new.draws_left = self.draws_left
         new.blocked = self.blocked
+        new.filled = self.filled
         new.lays_left = self.lays_left
         new.ender = self.ender
         new.ending = self.ending
@@ -900,6 +915,11 @@ class CardState(GameState):
         """e.g. ``G: G3 G3 *3 G6 (ascending)``."""
         cards = " ".join(CARD_TEXT[c] for c in self.rows[p][colour]) or "-"
         return f"{COLOUR_LETTERS[colour]}: {cards} ({direction_name(self.dirs[p][colour])})"
+
+
+def pile_mask(piles: list[list[int]]) -> int:
+    """Bits of the discard piles that hold cards."""
+    return sum(1 << i for i, pile in enumerate(piles) if pile)
 
 
 def _total(parts: dict[str, int]) -> int:
@@ -1270,6 +1290,7 @@ class CardSetup:
         state.deck = list(reversed(deck_top_first))
         state.removed = list(removed)
         state.piles = piles
+        state.filled = pile_mask(piles)
         state.rows = rows
         state.point_rows = point_rows
         derive_rows(state)

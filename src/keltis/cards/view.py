@@ -166,6 +166,7 @@ def sample_card_state(view: CardView, rng: random.Random) -> CardState:
         CardState,
         CardVariant,
         derive_rows,
+        pile_mask,
     )
 
     if view.viewer is None or view.hand is None:
@@ -213,6 +214,7 @@ def sample_card_state(view: CardView, rng: random.Random) -> CardState:
     state.deck = unseen[: view.deck_size]
     state.removed = unseen[view.deck_size :]
     state.piles = [list(p) for p in view.piles]
+    state.filled = pile_mask(state.piles)
     state.rows = [[list(r) for r in mine] for mine in view.rows]
     state.point_rows = [list(r) for r in view.point_rows]
     derive_rows(state)
