@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import random
 import sys
@@ -113,6 +114,9 @@ def run_play(
     out = sys.stdout if out is None else out
     env = os.environ if env is None else env
     t = Translator(detect_language(args.lang, env))
+    encoding = (getattr(out, "encoding", None) or "utf-8").lower().replace("-", "")
+    if not encoding.startswith("utf") and isinstance(out, io.TextIOWrapper):
+        out.reconfigure(errors="replace")  # a letter the terminal cannot show becomes "?"
     output = make_output(out, env)
     if args.list_bots:
         for name, factory in BOTS.items():
@@ -203,8 +207,8 @@ class PlaySession:
         return self._view
 
     def say(self, text: str, style: str | None = None) -> None:
-        """Print one message."""
-        self.console.print(Text(text, style=style or ""))
+        """Print one message (not wrapped by Rich, so paths and commands stay whole)."""
+        self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
     def redraw(self) -> None:
         """Draw the current screen again."""
