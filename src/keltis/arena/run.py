@@ -172,31 +172,45 @@ def pool_results(tasks: Iterable[GameTask], workers: int) -> Iterator[GameResult
         pool.join()
 
 
-def ray_results(tasks: Iterable[GameTask], address: str) -> Iterator[GameResult]:
-    """Play the games as Ray tasks on a cluster, yielding results as they finish.
-
-    ``address`` is given to ``ray.init``: ``auto`` (the running cluster), ``host:port`` or
-    ``ray://host:port``; ``local`` starts a private Ray instance on this machine. If Ray is
-    already initialised in this process, that connection is used as it is.
-    """
+def _ray() -> Any:
     try:
-        ray: Any = importlib.import_module("ray")
+        return importlib.import_module("ray")
     except ImportError:
         raise TournamentError(
             "--ray needs Ray: pip install 'keltis[ray]' (or pip install ray)"
         ) from None
-    started = False
-    if not ray.is_initialized():
-        kwargs: dict[str, Any] = {"logging_level": "WARNING"}
-        if address == "local":
-            kwargs["include_dashboard"] = False
-        else:
-            kwargs["address"] = address
-        try:
-            ray.init(**kwargs)
-        except (ConnectionError, RuntimeError, ValueError) as error:
-            raise TournamentError(f"cannot connect to Ray at {address!r}: {error}") from None
-        started = True
+
+
+def connect_ray(address: str) -> bool:
+    """Connect to Ray unless this process already is; True if this call connected.
+
+    ``address`` is given to ``ray.init``: ``auto`` (the running cluster), ``host:port`` or
+    ``ray://host:port``; ``local`` starts a private Ray instance on this machine.
+    """
+    ray = _ray()
+    if ray.is_initialized():
+        return False
+    kwargs: dict[str, Any] = {"logging_level": "WARNING"}
+    if address == "local":
+        kwargs["include_dashboard"] = False
+    else:
+        kwargs["address"] = address
+    try:
+        ray.init(**kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        raise TournamentError(f"cannot connect to Ray at {address!r}: {error}") from None
+    return True
+
+
+def ray_results(tasks: Iterable[GameTask], address: str) -> Iterator[GameResult]:
+    """Play the games as Ray tasks on a cluster, yielding results as they finish.
+
+    Connects as :func:`connect_ray` does (and then disconnects at the end); a connection
+    already open in this process is used as it is. Closing the generator cancels the tasks
+    still in flight.
+    """
+    ray = _ray()
+    started = connect_ray(address)
     remote = ray.remote(num_cpus=1)(play_game)
     window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
     queue = iter(tasks)
@@ -254,12 +268,29 @@ def run_tournament(
     """Play the games of ``tournament`` not yet in ``out`` and save each record as it comes.
 
     ``workers``: processes of the local pool (default: the machine's cores; 1 plays in this
-    process). ``ray``: run as Ray tasks instead (see :func:`ray_results`). ``resume``: ``out``
+    process). ``ray``: run as Ray tasks instead, on the cluster at this address (see
+    :func:`connect_ray`; Ray is connected before anything is written). ``resume``: ``out``
     may already hold this tournament. Ctrl-C (``KeyboardInterrupt``) stops cleanly: the
     summary says ``interrupted`` and every finished game is on disk. A bot failure stops the
     tournament too: ``failure`` says which game and bot, and the failed game's partial record
     is kept as ``games/NNNNN.failed.json``.
     """
+    own_ray = ray is not None and connect_ray(ray)
+    try:
+        return _run(tournament, out, resume, workers, ray, on_game)
+    finally:
+        if own_ray:
+            _ray().shutdown()
+
+
+def _run(
+    tournament: Tournament,
+    out: Path,
+    resume: bool,
+    workers: int | None,
+    ray: str | None,
+    on_game: Progress | None,
+) -> RunSummary:
     if resume:
         if load_dir(out).to_json() != tournament.to_json():
             raise TournamentError(f"{out} holds a different tournament")
