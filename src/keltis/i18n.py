@@ -214,7 +214,7 @@ _EN: Final = {
     "name.player": "Player {n}",
     "name.bot": "{bot} bot {n}",
     "msg.welcome": (
-        "Welcome to Keltis, {names}! Type help at any prompt for the rules, symbols and commands."
+        "Welcome to Keltis! Type help at any prompt for the rules, symbols and commands."
     ),
     "msg.resumed": "Continuing the game from {path} ({count} moves recorded).",
     "msg.handover": "Next: {name}. Pass the keyboard on – the other hands stay hidden.",
@@ -424,9 +424,7 @@ _CS: Final = {
     "name.you": "Ty",
     "name.player": "Hráč {n}",
     "name.bot": "Bot {bot} {n}",
-    "msg.welcome": (
-        "Vítej v Keltisu, {names}! Pravidla, symboly a příkazy ukáže kdykoli příkaz help."
-    ),
+    "msg.welcome": "Vítej v Keltisu! Pravidla, symboly a příkazy ukáže kdykoli příkaz help.",
     "msg.resumed": "Pokračuje hra ze souboru {path} (zaznamenané tahy: {count}).",
     "msg.handover": "Na tahu: {name}. Předejte klávesnici – karty ostatních zůstanou skryté.",
     "msg.saved": "Záznam hry uložen: {path}",
@@ -637,9 +635,7 @@ _SK: Final = {
     "name.you": "Ty",
     "name.player": "Hráč {n}",
     "name.bot": "Bot {bot} {n}",
-    "msg.welcome": (
-        "Vitaj v Keltise, {names}! Pravidlá, symboly a príkazy ukáže kedykoľvek príkaz help."
-    ),
+    "msg.welcome": "Vitaj v Keltise! Pravidlá, symboly a príkazy ukáže kedykoľvek príkaz help.",
     "msg.resumed": "Pokračuje hra zo súboru {path} (zaznamenané ťahy: {count}).",
     "msg.handover": "Na ťahu: {name}. Odovzdajte klávesnicu – karty ostatných zostanú skryté.",
     "msg.saved": "Záznam hry uložený: {path}",
@@ -855,7 +851,7 @@ _ES: Final = {
     "name.player": "Jugador {n}",
     "name.bot": "Bot {bot} {n}",
     "msg.welcome": (
-        "¡Bienvenido a Keltis, {names}! Escribe help en cualquier momento para ver las "
+        "¡Bienvenido a Keltis! Escribe help en cualquier momento para ver las "
         "reglas, los símbolos y los comandos."
     ),
     "msg.resumed": "Se continúa la partida de {path} (jugadas registradas: {count}).",
@@ -1071,8 +1067,8 @@ _PL: Final = {
     "name.player": "Gracz {n}",
     "name.bot": "Bot {bot} {n}",
     "msg.welcome": (
-        "Witaj w grze Keltis, {names}! Wpisz help w dowolnej chwili, aby zobaczyć zasady, "
-        "symbole i polecenia."
+        "Witaj w grze Keltis! Wpisz help w dowolnej chwili, aby zobaczyć "
+        "zasady, symbole i polecenia."
     ),
     "msg.resumed": "Kontynuacja gry z pliku {path} (zapisane ruchy: {count}).",
     "msg.handover": (
@@ -1294,8 +1290,8 @@ _HU: Final = {
     "name.player": "{n}. játékos",
     "name.bot": "{bot} bot {n}",
     "msg.welcome": (
-        "Üdv a Keltisben, {names}! A help paranccsal bármikor megnézheted a szabályokat, "
-        "a jeleket és a parancsokat."
+        "Üdv a Keltisben! A help paranccsal bármikor megnézheted a "
+        "szabályokat, a jeleket és a parancsokat."
     ),
     "msg.resumed": "A játék folytatódik innen: {path} (rögzített lépések: {count}).",
     "msg.handover": (

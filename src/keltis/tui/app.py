@@ -153,8 +153,7 @@ def run_play(
             layout=layout,
         )
         save_to = Path(args.save) if args.save else default_record_path(args.game, env)
-        humans = [n for n, k in zip(names, seats, strict=True) if k == "human"]
-        notice = t("msg.welcome", names=", ".join(humans))
+        notice = t("msg.welcome")
     screen = make_screen(record.game, t, output, [p.name for p in record.players])
     bots = {
         seat: make_bot(p.kind, seat + (record.seed or 0))
