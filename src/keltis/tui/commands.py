@@ -1,13 +1,21 @@
 """The commands a player may type instead of a move: one table, one entry per command.
 
 A command is a word (with aliases) and a handler that gets the running session and the rest
-of the line. Adding a command — ``hint``, say — is adding one :class:`Command` to
-:data:`COMMANDS`::
+of the line. Adding a command is adding one :class:`Command` to :data:`COMMANDS`; a ``hint``
+(its messages ``cmd.hint`` and ``msg.hint`` are already translated) would be::
 
-    Command("hint", ("?h",), "cmd.hint", lambda session, arg: session.say(...))
+    def _hint(session: PlaySession, _argument: str) -> None:
+        view = session.view()
+        if view is not None:
+            move = suggest(view)  # from keltis.bots.hints: sees only this view
+            label = session.screen.action_label(view, move)
+            session.say(session.t("msg.hint", move=str(move), label=label))
 
-Handlers use the session's public methods only (``view()``, ``say()``, ``redraw()``,
-``show_help()``, ``quit()``) and so see what the human to move may see, nothing more.
+    Command("hint", (), "cmd.hint", _hint)
+
+Handlers use the session's public side only (``view()``, ``say()``, ``t``, ``screen``,
+``redraw()``, ``show_help()``, ``quit()``) and so see what the human to move may see, nothing
+more.
 """
 
 from __future__ import annotations
