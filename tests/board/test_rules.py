@@ -727,16 +727,24 @@ def test_every_action_outside_the_legal_list_is_refused_naming_its_rule(name: st
             refused(state, action, _expected_rule(state, action))
 
 
-def test_malformed_actions_are_refused_not_crashing() -> None:
+def test_malformed_actions_cannot_even_be_built() -> None:
+    for fields in [(ActionKind.LAY, -1), (ActionKind.DISCARD, 99)]:
+        with pytest.raises(ValueError, match="no such action"):
+            Action(*fields)
+    with pytest.raises(ValueError, match="no such action"):
+        Action(ActionKind.FIGURE, -1, -1, 7)
+    with pytest.raises(ValueError, match="no such action"):
+        Action(ActionKind.ADVANCE, -1, -1, 9)
+
+
+def test_card_game_actions_are_refused_in_the_board_game() -> None:
     state = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"])
-    refused(state, Action(ActionKind.LAY, -1), "B-1")
-    refused(state, Action(ActionKind.DISCARD, 99), "B-1")
-    play(state, "G1")
-    refused(state, Action(ActionKind.FIGURE, -1, -1, 7), "B-11")
-    clover = play(_clover_position(), "G2")
-    refused(clover, Action(ActionKind.ADVANCE, -1, -1, 9), "B-17")
+    refused(state, "*3", "B-1")
+    refused(state, "-GX", "B-1")
+    refused(state, "*5>G", "B-1")
+    refused(state, "wish G5 Y5", "B-10")
     drawing = play(new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"]), "-G1")
-    refused(drawing, Action(ActionKind.DRAW, -1, -1, 9), "B-15")
+    refused(drawing, "draw *", "B-15")
 
 
 # -- variants --------------------------------------------------------------------------------

@@ -85,3 +85,24 @@ def test_parse(text: str, expected: Action) -> None:
 def test_bad_notation_is_refused_with_a_reason(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         parse_action(text)
+
+
+@pytest.mark.parametrize(
+    ("kind", "card", "card2", "target"),
+    [
+        (ActionKind.DISCARD, 99, -1, -1),
+        (ActionKind.LAY, -5, -1, -1),
+        (ActionKind.LAY, 7, -1, 2),  # only point cards go onto another row
+        (ActionKind.CLAIM, 5, 7, -1),  # different values
+        (ActionKind.CLAIM, 10, 21, -1),  # value 10 has no wish stone
+        (ActionKind.FIGURE, -1, -1, 2),
+        (ActionKind.ADVANCE, -1, -1, 5),
+        (ActionKind.DRAW, -1, -1, 6),
+        (ActionKind.PASS, 3, -1, -1),
+    ],
+)
+def test_actions_outside_the_action_space_cannot_be_built(
+    kind: ActionKind, card: int, card2: int, target: int
+) -> None:
+    with pytest.raises(ValueError, match="no such action"):
+        Action(kind, card, card2, target)

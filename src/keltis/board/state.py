@@ -329,13 +329,9 @@ class BoardState(GameState):
         if phase == PLAY:
             card = action.card
             hand = self.hands[p]
-            if (
-                action.target >= 0
-                or card < 0
-                or (
-                    kind is not ActionKind.DISCARD
-                    and not (kind is ActionKind.LAY and self.layable[p] >> card & 1)
-                )
+            if action.target >= 0 or (
+                kind is not ActionKind.DISCARD
+                and not (kind is ActionKind.LAY and self.layable[p] >> card & 1)
             ):
                 self._check(action)
             try:
@@ -395,7 +391,7 @@ class BoardState(GameState):
                 if not 0 <= card < NUMBER_CARDS or action.target >= 0:
                     raise IllegalActionError(
                         "B-1",
-                        f"{_action_text(action)} is not a board-game card (only G0-B10 exist)",
+                        f"{action} is not a board-game card (only G0-B10 exist)",
                     )
                 if card not in self.hands[p]:
                     raise IllegalActionError("B-10", f"{CARD_TEXT[card]} is not in your hand")
@@ -466,7 +462,7 @@ class BoardState(GameState):
         raise IllegalActionError("B-19", "the game is over: five figures reached the goal area")
 
     def _wrong_phase(self, action: Action, rule: str, wanted: str) -> IllegalActionError:
-        return IllegalActionError(rule, f"now you must {wanted}, not {_action_text(action)}")
+        return IllegalActionError(rule, f"now you must {wanted}, not {action}")
 
     # -- effects -------------------------------------------------------------------------
 
@@ -643,13 +639,6 @@ class BoardState(GameState):
         """e.g. ``G: 3 3 6 (ascending)``."""
         cards = " ".join(str(CARD_VALUE[c]) for c in self.rows[p][colour]) or "-"
         return f"{COLOUR_LETTERS[colour]}: {cards} ({direction_name(self.dirs[p][colour])})"
-
-
-def _action_text(action: Action) -> str:
-    try:
-        return str(action)
-    except IndexError:  # an Action built by hand, with codes outside the action space
-        return f"{action.kind.name.lower()} (card {action.card}, target {action.target})"
 
 
 def _total(parts: dict[str, int]) -> int:

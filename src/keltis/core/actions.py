@@ -88,6 +88,13 @@ class Action:
     card2: int = -1
     target: int = -1
 
+    def __post_init__(self) -> None:
+        if not _valid(self.kind, self.card, self.card2, self.target):
+            raise ValueError(
+                f"no such action: kind {self.kind!r}, card {self.card}, card2 {self.card2}, "
+                f"target {self.target}"
+            )
+
     # -- constructors (cached: the same decision is always the same object) ---------------
 
     @staticmethod
@@ -207,6 +214,35 @@ class Action:
     def parse(text: str) -> Action:
         """Read an action from its notation. Raises :class:`NotationError` with the reason."""
         return parse_action(text)
+
+
+def _valid(kind: ActionKind, card: int, card2: int, target: int) -> bool:
+    """Whether the fields describe an action of the shared action space."""
+    if kind is ActionKind.LAY:
+        if not 0 <= card < NUM_CARD_CODES or card2 != -1:
+            return False
+        return target == -1 or (card >= POINT_BASE and 0 <= target < NUM_COLOURS)
+    if kind is ActionKind.DISCARD:
+        return 0 <= card < NUM_CARD_CODES and card2 == -1 and target == -1
+    if kind is ActionKind.CLAIM:
+        return (
+            0 <= card < NUM_CARD_CODES
+            and 0 <= card2 < NUM_CARD_CODES
+            and 1 <= CARD_VALUE[card] <= 9
+            and CARD_VALUE[card] == CARD_VALUE[card2]
+            and target == -1
+        )
+    if card != -1 or card2 != -1:
+        return False
+    if kind is ActionKind.FIGURE:
+        return target in (SMALL, BIG)
+    if kind is ActionKind.ADVANCE:
+        return 0 <= target < NUM_COLOURS
+    if kind is ActionKind.PASS:
+        return target == -1
+    if kind is ActionKind.DRAW:
+        return DECK <= target <= POINT_PILE
+    return False
 
 
 def _slot_card(slot: int, value: int) -> int:
