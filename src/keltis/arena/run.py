@@ -312,7 +312,7 @@ def _run(
     start = time.perf_counter()
     try:
         for result in results:
-            record, _ = GameRecord.loads(result.record)
+            record = GameRecord.from_json(json.loads(result.record))
             if result.error is not None:
                 write_atomic(out / GAMES_DIR / f"{result.index:05d}.failed.json", result.record)
                 summary.failure = result.error
