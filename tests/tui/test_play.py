@@ -269,6 +269,8 @@ def test_every_language_renders_a_screen(tmp_path: Path, lang: str, game: str) -
     phase = t(f"phase.{game}.play", name=t("name.you") + " (1)")
     assert phase.split(":")[0] in out
     assert not re.search(r"\{\w+(:\w+)?\}", out)  # no template left unfilled
+    wide = [line for line in out.splitlines() if len(line) > 80 and str(run.record) not in line]
+    assert wide == []  # 80 columns are enough (only a line naming the record may be longer)
     assert not re.search(r"\b(ev|act|phase|screen|players|board|cards|msg|err)\.\w+", out)
 
 

@@ -162,6 +162,7 @@ def run_play(
     }
     session = PlaySession(record, bots, screen, output, t, stdin, save_to)
     session.notice = notice
+    session.notice_whole = bool(args.resume)
     return session.run()
 
 
@@ -188,6 +189,9 @@ class PlaySession:
         self.save_to = save_to
         self.notes: list[TurnNote] = []
         self.notice = ""
+        """A message shown once, under the next screen (welcome, resumed)."""
+        self.notice_whole = False
+        """Keep the notice on one line (it names a file)."""
         self.shown_seat: int | None = None
         self._view: View | None = None
         self.humans = [s for s in range(len(record.players)) if s not in bots]
@@ -205,9 +209,10 @@ class PlaySession:
         """The view of the human now deciding (``None`` between decisions)."""
         return self._view
 
-    def say(self, text: str, style: str | None = None) -> None:
-        """Print one message (not wrapped by Rich, so paths and commands stay whole)."""
-        self.console.print(Text(text, style=style or ""), soft_wrap=True)
+    def say(self, text: str, style: str | None = None, *, whole: bool = False) -> None:
+        """Print one message, wrapped to the screen's width; ``whole`` keeps it on one line
+        (for paths and commands to copy)."""
+        self.console.print(Text(text, style=style or ""), soft_wrap=whole)
 
     def redraw(self) -> None:
         """Draw the current screen again."""
@@ -258,9 +263,9 @@ class PlaySession:
             self.console.print()
             if ending:
                 self.say(self.t(ending), EMPHASIS)
-            self.say(self.t("msg.saved", path=str(self.save_to)))
+            self.say(self.t("msg.saved", path=str(self.save_to)), whole=True)
             if not self.state.over:
-                self.say(self.t("msg.resume", path=str(self.save_to)))
+                self.say(self.t("msg.resume", path=str(self.save_to)), whole=True)
         return status
 
     def _human(self, seat: int) -> None:
@@ -361,7 +366,7 @@ class PlaySession:
         self._clear()
         self.console.print(self.screen.render(view, self.notes))
         if self.notice:
-            self.say(self.notice, EMPHASIS)
+            self.say(self.notice, EMPHASIS, whole=self.notice_whole)
             self.notice = ""
 
     def _handover(self, seat: int) -> None:
