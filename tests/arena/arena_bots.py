@@ -94,3 +94,19 @@ class ConfigBot(FirstBot):
         super().__init__(seed)
         self.settings = settings or Settings()
         self.verbose = verbose
+
+
+class DyingBot(Bot):
+    """Ends its whole process on its fifth decision, as a crash in native code would."""
+
+    name: ClassVar[str] = "dying"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.calls = 0
+
+    def choose(self, view: View) -> Action:
+        self.calls += 1
+        if self.calls == 5:
+            os._exit(3)
+        return view.legal[0]

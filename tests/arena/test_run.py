@@ -236,3 +236,18 @@ def test_both_games_with_more_seats_than_bots(tmp_path: Path, game: str) -> None
         record, _ = GameRecord.load(tmp_path / "serial" / "games" / f"{index:05d}.json")
         assert record.game == game
         assert record.replay().outcome().to_json() == record.result
+
+
+def test_a_dead_worker_process_stops_the_tournament_instead_of_hanging(tmp_path: Path) -> None:
+    tournament = Tournament.create(
+        "board", parse_bots(["random", "arena_bots:DyingBot"]), games=4, seed=1
+    )
+    summary = run_tournament(tournament, tmp_path, workers=2)
+    assert summary.failure is not None
+    assert re.fullmatch(
+        r"game [0-3]: its worker process died \(exit code 3: out of memory, killed, or a "
+        r"crash in native code\)",
+        summary.failure,
+    )
+    assert not summary.complete
+    assert not list((tmp_path / "games").glob("*.failed.json"))  # nothing to keep

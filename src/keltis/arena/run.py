@@ -13,6 +13,7 @@ import importlib
 import json
 import multiprocessing
 import os
+import queue
 import re
 import signal
 import time
@@ -146,30 +147,96 @@ def _check_record(path: Path, record: GameRecord, task: GameTask) -> None:
 # -- executors -------------------------------------------------------------------------------
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def safe_play(task: GameTask) -> GameResult:
+    """:func:`~keltis.arena.game.play_game`, turning any unexpected error into a failed
+    result (bot errors are already reported that way)."""
+    try:
+        return play_game(task)
+    except Exception as error:
+        return GameResult(task.index, "", f"game {task.index}: {type(error).__name__}: {error}")
 
 
 def serial_results(tasks: Iterable[GameTask]) -> Iterator[GameResult]:
     """Play the games one after another in this process."""
     for task in tasks:
-        yield play_game(task)
+        yield safe_play(task)
+
+
+def _worker(tasks: Any, results: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    pid = os.getpid()
+    while (task := tasks.get()) is not None:
+        results.put((pid, task.index, None))
+        results.put((pid, task.index, safe_play(task)))
 
 
 def pool_results(tasks: Iterable[GameTask], workers: int) -> Iterator[GameResult]:
     """Play the games on ``workers`` local processes, yielding results as they finish.
 
-    Workers ignore Ctrl-C; the driver stops them when it is interrupted (closing this
-    generator terminates the pool; games in flight are dropped, to be replayed on resume).
+    Workers ignore Ctrl-C; closing this generator (as the driver does when interrupted)
+    terminates them at once, dropping the games in flight, to be replayed on resume. A worker
+    that dies (killed, out of memory, a crash in native code) yields a failed result naming
+    its game instead of hanging the tournament.
     """
     context = multiprocessing.get_context("spawn")
-    pool = context.Pool(workers, initializer=_ignore_sigint)
+    todo = list(tasks)
+    task_queue = context.Queue()
+    result_queue = context.Queue()
+    for task in todo:
+        task_queue.put(task)
+    for _ in range(workers):
+        task_queue.put(None)
+    processes = [
+        context.Process(target=_worker, args=(task_queue, result_queue), daemon=True)
+        for _ in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    playing: dict[int, int] = {}
+    remaining = len(todo)
     try:
-        yield from pool.imap_unordered(play_game, tasks, chunksize=1)
-        pool.close()
+        while remaining:
+            try:
+                pid, index, result = result_queue.get(timeout=0.5)
+            except queue.Empty:
+                dead = next((p for p in processes if p.exitcode not in (None, 0)), None)
+                if dead is None:
+                    continue
+                yield from _drain(result_queue)
+                game = playing.get(dead.pid or -1, -1)
+                where = f"game {game}: its worker process" if game >= 0 else "a worker process"
+                yield GameResult(
+                    game,
+                    "",
+                    f"{where} died (exit code {dead.exitcode}: out of memory, killed, or a "
+                    "crash in native code)",
+                )
+                return
+            if result is None:
+                playing[pid] = index
+            else:
+                playing.pop(pid, None)
+                remaining -= 1
+                yield result
     finally:
-        pool.terminate()
-        pool.join()
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join()
+        task_queue.cancel_join_thread()
+        result_queue.cancel_join_thread()
+
+
+def _drain(results: Any) -> Iterator[GameResult]:
+    """The finished games still waiting in a worker result queue."""
+    while True:
+        try:
+            _, _, result = results.get(timeout=0.1)
+        except queue.Empty:
+            return
+        if result is not None:
+            yield result
 
 
 def _ray() -> Any:
@@ -211,21 +278,28 @@ def ray_results(tasks: Iterable[GameTask], address: str) -> Iterator[GameResult]
     """
     ray = _ray()
     started = connect_ray(address)
-    remote = ray.remote(num_cpus=1)(play_game)
+    remote = ray.remote(num_cpus=1)(safe_play)
     window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
-    queue = iter(tasks)
+    waiting = iter(tasks)
     pending: list[Any] = []
+    index_of: dict[Any, int] = {}
     try:
-        for task in queue:
+        for task in waiting:
             pending.append(remote.remote(task))
+            index_of[pending[-1]] = task.index
             if len(pending) >= window:
                 break
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                yield ray.get(ref)
-            for task in queue:
+                index = index_of.pop(ref)
+                try:
+                    yield ray.get(ref)
+                except ray.exceptions.RayError as error:
+                    yield GameResult(index, "", f"game {index}: its Ray task failed: {error}")
+            for task in waiting:
                 pending.append(remote.remote(task))
+                index_of[pending[-1]] = task.index
                 break
     finally:
         for ref in pending:
@@ -312,11 +386,12 @@ def _run(
     start = time.perf_counter()
     try:
         for result in results:
-            record = GameRecord.from_json(json.loads(result.record))
             if result.error is not None:
-                write_atomic(out / GAMES_DIR / f"{result.index:05d}.failed.json", result.record)
+                if result.record:
+                    write_atomic(failed_path(out, result.index), result.record)
                 summary.failure = result.error
                 break
+            record = GameRecord.from_json(json.loads(result.record))
             write_atomic(game_path(out, result.index), result.record)
             failed_path(out, result.index).unlink(missing_ok=True)
             records[result.index] = record
