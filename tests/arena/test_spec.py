@@ -70,6 +70,12 @@ def test_options_naming_fields_of_a_dataclass_parameter_fill_that_dataclass() ->
         BotSpec.parse("arena_bots:ConfigBot:depth=0").check()
 
 
+def test_option_names() -> None:
+    assert BotSpec.parse("arena_bots:ConfigBot").option_names() == ["verbose", "depth", "width"]
+    assert BotSpec.parse("arena_bots:FirstBot").option_names() == ["pick"]
+    assert BotSpec.parse("random").option_names() == []
+
+
 def test_import_path_of_a_library_bot() -> None:
     assert isinstance(BotSpec.parse("keltis.bots.base:RandomBot").build(1), RandomBot)
 

@@ -107,7 +107,7 @@ def run_arena(
 
     from keltis.arena.report import print_table, write_report
     from keltis.arena.run import RESULTS_FILE, default_out_dir, load_dir
-    from keltis.arena.spec import parse_bots
+    from keltis.arena.spec import BotSpec, parse_bots
     from keltis.arena.tournament import TournamentError
     from keltis.bots import BOTS
 
@@ -116,6 +116,9 @@ def run_arena(
     if args.list_bots:
         for name, factory in BOTS.items():
             out.write(f"{name:10} {getattr(factory, 'description', '')}\n")
+            options = BotSpec(name).option_names()
+            if options:
+                out.write(f"{'':10} options: {', '.join(options)}\n")
         out.write("or package.module:ClassName (a keltis.bots.Bot subclass)\n")
         return 0
     needed = ["openskill"] + ([] if args.no_plot else ["matplotlib"])

@@ -175,21 +175,37 @@ class BotSpec:
         """Refuse an unknown bot or an option the bot does not take, before any game."""
         self.arguments()
 
+    def _parameters(self) -> tuple[list[str], dict[str, type]] | None:
+        """The bot's plain option parameters and its dataclass parameters (by name), or
+        ``None`` if it takes any keyword (``**kwargs``)."""
+        factory = self.factory()
+        try:
+            params = list(inspect.signature(factory).parameters.values())[1:]
+        except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+            return None
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+            return None
+        named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        configs = _dataclass_parameters(factory)
+        direct = [p.name for p in params if p.kind in named and p.name not in configs]
+        return direct, configs
+
+    def option_names(self) -> list[str] | None:
+        """The options this bot takes (``None``: any, it takes ``**kwargs``)."""
+        found = self._parameters()
+        if found is None:
+            return None
+        direct, configs = found
+        return direct + [f for c in configs.values() for f in _fields(c)]
+
     def arguments(self) -> dict[str, Any]:
         """The keyword arguments the options become (see the module docstring): an option
         that names a parameter of the bot is passed as it is; an option that names a field of
         a dataclass parameter (such as ``config: SearchConfig``) goes into that dataclass."""
-        factory = self.factory()
-        try:
-            signature = inspect.signature(factory)
-        except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        found = self._parameters()
+        if found is None:
             return dict(self.options)
-        params = list(signature.parameters.values())[1:]
-        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
-            return dict(self.options)
-        named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        configs = _dataclass_parameters(factory)
-        direct = [p.name for p in params if p.kind in named and p.name not in configs]
+        direct, configs = found
         kwargs: dict[str, Any] = {}
         grouped: dict[str, dict[str, Any]] = {}
         for key, value in self.options:
@@ -198,7 +214,7 @@ class BotSpec:
                 continue
             owner = next((name for name, c in configs.items() if key in _fields(c)), None)
             if owner is None:
-                known = direct + [f for c in configs.values() for f in _fields(c)]
+                known = self.option_names() or []
                 takes = f"its options are {', '.join(known)}" if known else "it has none"
                 raise BotSpecError(f"bot {self.target!r} has no option {key!r} ({takes})")
             grouped.setdefault(owner, {})[key] = value
