@@ -105,17 +105,6 @@ def test_an_illegal_action_changes_nothing(players: int, seed: int) -> None:
             with pytest.raises(IllegalActionError) as caught:
                 state.apply(action)
             assert caught.value.rule.startswith("C-")
-        weird = (
-            Action(ActionKind.LAY, -1),
-            Action(ActionKind.LAY, 500),
-            Action(ActionKind.LAY, 60, -1, 9),
-            Action(ActionKind.DISCARD, -3),
-            Action(ActionKind.CLAIM, 5, 500),
-            Action(ActionKind.DRAW, -1, -1, -5),
-        )
-        for action in weird:
-            with pytest.raises(IllegalActionError):
-                state.apply(action)
         assert snapshot(state) == before
 
 
