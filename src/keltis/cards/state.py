@@ -545,7 +545,7 @@ class CardState(GameState):
         if target < 0:
             if not allowed >> card & 1:
                 self._check(action)
-        elif card < POINT_BASE or not 0 <= target < NUM_COLOURS or self.onto[p][target] != card:
+        elif self.onto[p][target] != card:  # Action allows a target only for point cards
             self._check(action)
         hand = self.hands[p]
         try:
