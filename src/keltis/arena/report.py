@@ -90,6 +90,10 @@ def _ranked(results: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(results["bots"], key=lambda b: b["rank"])
 
 
+def _ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{1000 * seconds:.3g}"
+
+
 def _num(value: float | None, digits: int = 1) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -107,7 +111,7 @@ def print_table(results: dict[str, Any], console: Any = None) -> None:
     headers = ["#", "bot", "games", "seats", "win rate", "95% CI", "score", "margin", "μ ± σ"]
     if not doubled:
         headers.remove("seats")
-    for header in [*headers, "ord"]:
+    for header in [*headers, "ord", "ms/move"]:
         table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=True)
     for bot in ranked:
         ci = bot["win_rate_ci95"]
@@ -123,6 +127,7 @@ def print_table(results: dict[str, Any], console: Any = None) -> None:
             _num(bot["mean_margin"]),
             f"{rating['mu']:.1f} ± {rating['sigma']:.1f}",
             _num(rating["ordinal"]),
+            _ms(results["timing"]["seconds_per_decision"].get(bot["name"])),
         )
     console.print(table)
     ends = ", ".join(f"{k} {v}" for k, v in results["end_reasons"].items())
