@@ -17,6 +17,7 @@ from keltis.arena import (
     run_tournament,
     write_report,
 )
+from keltis.cli import main
 from keltis.record import GameRecord
 
 
@@ -103,7 +104,9 @@ def test_extending_a_tournament_plays_only_the_new_games(tmp_path: Path) -> None
         load_dir(out, games=10)
 
 
-def test_records_replay_to_their_stored_results(tmp_path: Path) -> None:
+def test_records_replay_to_their_stored_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "t"
     tournament = small_tournament()
     run(out, tournament, workers=1)
@@ -124,6 +127,8 @@ def test_records_replay_to_their_stored_results(tmp_path: Path) -> None:
         assert state.outcome().to_json() == record.result
         seats_seen.add(tuple(p.name for p in record.players))
     assert len(seats_seen) == 6  # 9 games of 3 bots in 3 seats: every seating order
+    assert main(["replay", str(out / "games" / "00004.json")]) == 0
+    assert "Game over" in capsys.readouterr().out
 
 
 def test_results_fields(tmp_path: Path) -> None:
