@@ -20,7 +20,8 @@ def describe(before: View, action: Action, after: View) -> list[Event]:
 
     Event keys: ``lay``, ``lay_onto``, ``discard``, ``claim``, ``draw_deck``, ``draw_pile``,
     ``figure``, ``advance``, ``pass``, ``moved``, ``points``, ``wish``, ``clover``,
-    ``wish_card``, ``end``.
+    ``end`` (the game ended; in the card game when C-13 or C-14 strikes) and ``final`` (the
+    card game's last lays, C-15, begin).
     """
     events: list[Event] = []
     kind = action.kind
@@ -65,7 +66,15 @@ def describe(before: View, action: Action, after: View) -> list[Event]:
         events.append(("pass", {}))
     if before.game == "board" and seat >= 0:
         events.extend(_board_effects(before, after, seat))
-    if after.over and not before.over and after.outcome is not None:
+    ender_before = getattr(before, "ender", -1)
+    ender_after = getattr(after, "ender", -1)
+    if ender_before < 0 <= ender_after:
+        # Card game: C-13 or C-14 ended the game; C-15's last lays may follow.
+        reason = "deck" if after.deck_size == 0 else "closed"
+        events.append(("end", {"reason": reason}))
+        if after.phase == "final":
+            events.append(("final", {}))
+    elif after.over and not before.over and ender_after < 0 and after.outcome is not None:
         events.append(("end", {"reason": after.outcome.end_reason.value}))
     return events
 

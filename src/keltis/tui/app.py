@@ -318,8 +318,6 @@ class PlaySession:
         self.state.apply(action)
         after = self.state.view(None)
         phrase = self.t.events(describe(before, action, after))
-        if after.phase == "final" and before.phase != "final":  # the card game's C-15
-            phrase = f"{phrase}; {self.t('ev.final')}"
         if not self.notes or self.notes[-1].seat != seat:
             self.notes.append(TurnNote(seat))
             del self.notes[:-8]
