@@ -150,3 +150,16 @@ def test_ctrl_c_keeps_the_finished_games_and_resume_completes_them(tmp_path: Pat
     assert arena("--resume", str(out), "--workers", "1", "--no-plot") == 0
     assert arena(*command[4:-4], "--workers", "1", "--out", str(whole), "--no-plot") == 0
     assert played(out) == played(whole)
+
+
+def test_ctrl_c_while_setting_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import keltis.arena.cli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(keltis.arena.cli, "run_tournament", interrupted)
+    assert arena("greedy", "random", "--out", str(tmp_path / "t")) == 130
+    assert capsys.readouterr().err == "Interrupted.\n"

@@ -167,9 +167,15 @@ def run_arena(
             "multiple, so some bots sit in some seats more often.\n"
         )
     console = Console(file=err, stderr=True)
-    summary = _run_with_progress(
-        tournament, directory, resume, args, console=console, show=not args.quiet
-    )
+    try:
+        summary = _run_with_progress(
+            tournament, directory, resume, args, console=console, show=not args.quiet
+        )
+    except KeyboardInterrupt:  # while setting up, before the games started
+        err.write("Interrupted.\n")
+        if (directory / "tournament.json").exists():
+            err.write(f"Continue with keltis arena --resume {directory}\n")
+        return 130
     results = write_report(summary, plot=not args.no_plot)
     results_path = directory / RESULTS_FILE
     if args.json:
