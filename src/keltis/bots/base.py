@@ -23,6 +23,8 @@ class Bot(ABC):
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+        self.level: str | None = None
+        """The level (``easy``, ``medium``, ``hard``) this bot was made for, if any."""
 
     @abstractmethod
     def choose(self, view: View) -> Action:

@@ -1,0 +1,36 @@
+"""The heuristic bot: a sensible human strategy for each game (rules in ``docs/bots.md``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from keltis.bots.base import Bot
+from keltis.bots.policies import heuristics
+from keltis.core.actions import Action
+from keltis.core.protocol import View
+from keltis.games import get_game
+
+
+class HeuristicBot(Bot):
+    """Plays by the game's heuristic policy (``keltis.bots.board_policy`` or
+    ``keltis.bots.cards_policy``).
+
+    The policy is run on a state sampled from the view: it reads only the bot's own hand and
+    public information, so the sampled hidden cards never change its choice, and nothing
+    beyond the view can reach it.
+    """
+
+    name: ClassVar[str] = "heuristic"
+    description: ClassVar[str] = "a sensible human strategy: plans rows from the hand, no search"
+
+    def choose(self, view: View) -> Action:
+        """The heuristic's choice for ``view`` (the only legal action if there is one)."""
+        if not view.legal:
+            raise ValueError("the bot was asked to move with no legal action in its view")
+        if len(view.legal) == 1:
+            return view.legal[0]
+        state = get_game(view.game).sample_state(view, self.rng)
+        action = heuristics(view.game).policy(state, self.rng)
+        if action not in view.legal:  # pragma: no cover - a policy bug, never expected
+            raise RuntimeError(f"heuristic chose {action}, which is not legal here")
+        return action

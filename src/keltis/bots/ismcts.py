@@ -1,0 +1,380 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS), for both games.
+
+Each iteration deals the cards the searching player cannot see at random, consistently with
+their view (``Game.sample_state``: own hand, every laid and discarded card, the size of every
+hidden zone), then walks one shared tree of decisions by UCB1 over the actions legal in that
+deal (the availability-count form of Cowling, Powley and Whitehouse, 2012), adds one node,
+plays the game on with a playout policy (the heuristic or uniform random), and credits each
+decision on the path with the outcome *for the player who took it*.
+
+A playout runs to the end of the game or is cut off after ``playout_turns`` turns and judged
+by the heuristic's projection of every player's final score. The reward of a player mixes a
+win (1, or 1/k when k players share the victory; for a cut-off playout, a logistic function of
+the projected margin) with the score margin over the best other player.
+
+The search uses only the view, ``Game.sample_state`` and the state protocol, so it works for
+any game that implements them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+from keltis.bots.base import Bot
+from keltis.bots.policies import GamePolicies, Policy, heuristics, random_policy
+from keltis.core.actions import Action
+from keltis.core.protocol import Game, GameState, View
+from keltis.games import get_game
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How hard and how the search works.
+
+    ``iterations`` (playouts) and ``seconds`` are budgets: the search stops at whichever comes
+    first (``None``: no limit of that kind; at least one must be set). With only an iteration
+    budget the search is reproducible from the bot's seed on any machine.
+    """
+
+    iterations: int | None = 400
+    seconds: float | None = None
+    playout: str = "heuristic"
+    """``heuristic`` or ``random``."""
+    playout_rounds: int | None = 2
+    """Cut playouts off after this many rounds (one turn of every player) and judge the
+    position by the heuristic's projection of the final scores (``None``: play to the end)."""
+    width: int | None = 6
+    """Search only this many of the heuristic's best actions at the root (``None``: all)."""
+    tree_depth: int = 2
+    """Decisions below the root chosen by the tree (UCB1 over the actions available in each
+    deal); deeper decisions follow the playout policy."""
+    exploration: float = 0.5
+    """UCB1 constant (rewards lie in 0…1)."""
+    widening: float = 0.25
+    """Progressive widening below the root: a node seen n times may have
+    ``1 + widening * sqrt(n)`` children, added in the heuristic's order."""
+    margin_scale: float = 8.0
+    """Points of margin that count as clearly ahead (logistic scale of the reward)."""
+    win_weight: float = 0.5
+    """Share of the reward of a finished playout given by the win (the rest by the margin)."""
+    prune_z: float = 2.0
+    """Drop a root action once it trails the best by this many standard errors (paired)."""
+    min_rounds: int = 8
+    """Deals every root action sees before any is dropped."""
+    race: bool = True
+    """Drop clearly worse root actions and stop once one is left (``False``: spend the
+    whole budget on every root action, for estimates of each — hints do this)."""
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a search needs a budget: iterations, seconds or both")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"seconds must be positive, not {self.seconds}")
+        if self.playout not in ("heuristic", "random"):
+            raise ValueError(f"playout must be 'heuristic' or 'random', not {self.playout!r}")
+        if self.playout_rounds is not None and self.playout_rounds < 0:
+            raise ValueError(f"playout_rounds must be 0 or more, not {self.playout_rounds}")
+        if self.width is not None and self.width < 1:
+            raise ValueError(f"width must be at least 1, not {self.width}")
+        if self.tree_depth < 0:
+            raise ValueError(f"tree_depth must be 0 or more, not {self.tree_depth}")
+        if self.exploration < 0:
+            raise ValueError("exploration must not be negative")
+        if self.widening < 0:
+            raise ValueError("widening must not be negative")
+        if not self.margin_scale > 0:
+            raise ValueError("margin_scale must be positive")
+        if not 0.0 <= self.win_weight <= 1.0:
+            raise ValueError("win_weight must lie in 0…1")
+        if self.prune_z < 0:
+            raise ValueError("prune_z must not be negative")
+        if self.min_rounds < 1:
+            raise ValueError("min_rounds must be at least 1")
+
+
+class Node:
+    """A decision in a shared tree: statistics of the action that led here, from the
+    point of view of the player who took it."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+
+
+@dataclass
+class ActionStats:
+    """What the search found out about one action at the root."""
+
+    action: Action
+    visits: int
+    """Playouts that began with this action."""
+    win: float
+    """Estimated chance to win (share of playouts won; a cut-off playout counts the
+    logistic estimate of its projected margin)."""
+    margin: float
+    """Mean score margin over the best other player, in points (projected for cut-off
+    playouts)."""
+    value: float
+    """Mean reward (what the search maximises)."""
+    heuristic: float
+    """The heuristic's own score of the action."""
+    dropped: bool
+    """Whether the search stopped looking at it because it was clearly worse."""
+
+
+@dataclass
+class SearchResult:
+    """The root statistics of a finished search, best action first."""
+
+    stats: list[ActionStats]
+    iterations: int
+    deals: int
+    seconds: float
+
+    @property
+    def best(self) -> Action:
+        """The action the search recommends."""
+        return self.stats[0].action
+
+
+class _Judge:
+    """Turns a finished or cut-off state into (reward, win, margin) per player."""
+
+    def __init__(self, config: SearchConfig, policies: GamePolicies) -> None:
+        self.weight = config.win_weight
+        self.scale = config.margin_scale
+        self.projection = policies.projection
+
+    def __call__(self, state: GameState) -> tuple[list[float], list[float], list[float]]:
+        n = state.num_players
+        finished = state.over
+        if finished:
+            outcome = state.outcome()
+            scores: list[float] = [float(s) for s in outcome.scores]
+        else:
+            scores = self.projection(state)
+        margins = []
+        for p in range(n):
+            best_other = max(s for q, s in enumerate(scores) if q != p)
+            margins.append(scores[p] - best_other)
+        scale = self.scale
+        soft = [1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -m / scale)))) for m in margins]
+        if not finished:
+            return soft, soft, margins
+        winners = outcome.winners
+        share = 1.0 / len(winners)
+        wins = [share if p in winners else 0.0 for p in range(n)]
+        w = self.weight
+        return [w * wins[p] + (1.0 - w) * soft[p] for p in range(n)], wins, margins
+
+
+class _Arm:
+    """One root action: its subtree and the reward of each deal it was tried on."""
+
+    __slots__ = ("action", "alive", "heuristic", "margin", "node", "rewards", "win")
+
+    def __init__(self, action: Action, heuristic: float) -> None:
+        self.action = action
+        self.heuristic = heuristic
+        self.node = Node()
+        self.rewards: list[float] = []
+        self.win = 0.0
+        self.margin = 0.0
+        self.alive = True
+
+
+def search(
+    view: View,
+    config: SearchConfig,
+    rng: random.Random,
+    game: Game | None = None,
+) -> SearchResult:
+    """Search from ``view`` (the searching player's own view, with legal actions) and return
+    the statistics of every root action looked at, the recommended one first.
+
+    Each *deal* samples the hidden cards once; every root action still in the race is then
+    tried on a copy of that same deal (so actions are compared on equal luck), walking its own
+    ISMCTS subtree for ``tree_depth`` decisions and then playing out. After ``min_rounds``
+    deals, an action that trails the best by ``prune_z`` paired standard errors is dropped;
+    the search ends when the budget is spent or one action is left.
+    """
+    if view.viewer is None or not view.legal:
+        raise ValueError("search needs the view of the player to move (with legal actions)")
+    game = game or get_game(view.game)
+    policies = heuristics(view.game)
+    playout: Policy = policies.policy if config.playout == "heuristic" else random_policy
+    judge = _Judge(config, policies)
+    me = view.viewer
+    clock = time.perf_counter
+    start = clock()
+
+    probe = game.sample_state(view, rng)
+    scored = {a: s for s, a in policies.scores(probe)}
+    ranked = sorted(view.legal, key=lambda a: -scored.get(a, -math.inf))
+    if config.width is not None:
+        ranked = ranked[: config.width]
+    arms = [_Arm(a, scored.get(a, -math.inf)) for a in ranked]
+
+    deadline = start + config.seconds if config.seconds is not None else math.inf
+    limit = config.iterations if config.iterations is not None else 2**62
+    rounds_per_player = config.playout_rounds
+    cut = None if rounds_per_player is None else rounds_per_player * view.num_players
+    depth = config.tree_depth
+    widen = config.widening
+    heuristic = policies.policy
+    scores_of = policies.scores
+    c = config.exploration
+    log = math.log
+    sqrt = math.sqrt
+    iterations = 0
+    deals = 0
+    alive = arms
+    race = config.race
+    while len(alive) > 1 or deals == 0 or not race:
+        if iterations + len(alive) > limit and deals > 0:
+            break
+        if deals > 0 and clock() >= deadline:
+            break
+        deals += 1
+        deal = game.sample_state(view, rng)
+        seed = rng.getrandbits(32)
+        for arm in alive:
+            iterations += 1
+            state = deal.clone()
+            state.apply(arm.action)
+            node = arm.node
+            path = [node]
+            players = [me]
+            steps = 0
+            while steps < depth and not state.over:
+                steps += 1
+                legal = state.legal_actions()
+                player = state.current_player
+                children = node.children
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    available = [a for a in legal if a in children]
+                    if not available or len(children) < 1 + widen * sqrt(node.visits):
+                        action = heuristic(state, rng)
+                        if action in children:
+                            action = _best_untried(scores_of(state), children, action)
+                    else:
+                        best_value = -math.inf
+                        action = available[0]
+                        for a in available:
+                            ch = children[a]
+                            ch.avail += 1
+                            value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                            if value > best_value:
+                                best_value = value
+                                action = a
+                child = children.get(action)
+                new = child is None
+                if child is None:
+                    child = children[action] = Node()
+                path.append(child)
+                players.append(player)
+                state.apply(action)
+                node = child
+                if new:
+                    break
+            local = random.Random(seed)
+            if cut is None:
+                while not state.over:
+                    state.apply(playout(state, local))
+            else:
+                stop = state.turn + cut
+                while not state.over and state.turn < stop:
+                    state.apply(playout(state, local))
+            rewards, wins, margins = judge(state)
+            for n_, p_ in zip(path, players, strict=True):
+                n_.visits += 1
+                n_.total += rewards[p_]
+            arm.rewards.append(rewards[me])
+            arm.win += wins[me]
+            arm.margin += margins[me]
+        if race and deals >= config.min_rounds and len(alive) > 1:
+            alive = _prune(alive, config.prune_z)
+    elapsed = clock() - start
+    stats = [
+        ActionStats(
+            action=arm.action,
+            visits=len(arm.rewards),
+            win=arm.win / len(arm.rewards),
+            margin=arm.margin / len(arm.rewards),
+            value=sum(arm.rewards) / len(arm.rewards),
+            heuristic=arm.heuristic,
+            dropped=not arm.alive,
+        )
+        for arm in arms
+        if arm.rewards
+    ]
+    stats.sort(key=lambda s: (s.dropped, -s.value, -s.heuristic))
+    return SearchResult(stats=stats, iterations=iterations, deals=deals, seconds=elapsed)
+
+
+def _best_untried(
+    scored: list[tuple[float, Action]], children: dict[Action, Node], fallback: Action
+) -> Action:
+    """The best-scored action that is not yet a child (``fallback`` if all are)."""
+    best = -math.inf
+    out = fallback
+    for score, action in scored:
+        if score > best and action not in children:
+            best = score
+            out = action
+    return out
+
+
+def _prune(alive: list[_Arm], z: float) -> list[_Arm]:
+    """Drop the arms that trail the best by more than ``z`` paired standard errors."""
+    n = len(alive[0].rewards)
+    best = max(alive, key=lambda arm: sum(arm.rewards))
+    top = best.rewards
+    keep = []
+    for arm in alive:
+        if arm is best:
+            keep.append(arm)
+            continue
+        diffs = [a - b for a, b in zip(arm.rewards, top, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        if mean < 0 and mean * mean * n > z * z * var and var >= 0:
+            arm.alive = False
+        else:
+            keep.append(arm)
+    return keep
+
+
+class IsmctsBot(Bot):
+    """Chooses by information-set Monte Carlo tree search (see the module docstring)."""
+
+    name: ClassVar[str] = "ismcts"
+    description: ClassVar[str] = "information-set Monte Carlo tree search with heuristic playouts"
+
+    def __init__(self, seed: int | None = None, config: SearchConfig | None = None) -> None:
+        super().__init__(seed)
+        self.config = config or SearchConfig()
+        self.last_result: SearchResult | None = None
+
+    def choose(self, view: View) -> Action:
+        """The action a search from ``view`` recommends."""
+        if not view.legal:
+            raise ValueError("the bot was asked to move with no legal action in its view")
+        if len(view.legal) == 1:
+            self.last_result = None
+            return view.legal[0]
+        result = search(view, self.config, self.rng)
+        self.last_result = result
+        return result.best
