@@ -52,10 +52,9 @@ from keltis.core.cards import (
     COLOUR_NAMES,
     NUM_COLOURS,
     NUMBER_CARDS,
-    parse_card,
 )
-from keltis.core.errors import IllegalActionError, NotationError, SetupError
-from keltis.core.protocol import JSON, EndReason, GameState, Outcome, winners_of
+from keltis.core.errors import IllegalActionError, SetupError
+from keltis.core.protocol import JSON, EndReason, GameState
 from keltis.core.scoring import (
     ASCENDING,
     BOARD_ROW_VALUES,
@@ -67,6 +66,15 @@ from keltis.core.scoring import (
     UNDECIDED,
     direction_name,
     wish_points,
+)
+from keltis.core.setup import (
+    check_turn_cap,
+    read_cards,
+    read_int,
+    read_per_colour,
+    read_per_player,
+    read_turn_cap,
+    refuse_unknown,
 )
 
 if TYPE_CHECKING:
@@ -130,8 +138,7 @@ class BoardVariant:
     turn_cap: int | None = None
 
     def __post_init__(self) -> None:
-        if self.turn_cap is not None and self.turn_cap < 1:
-            raise SetupError(f"turn_cap must be at least 1, not {self.turn_cap}")
+        check_turn_cap(self.turn_cap)
 
     def to_json(self) -> JSON:
         """The record form."""
@@ -141,12 +148,8 @@ class BoardVariant:
     def from_json(cls, data: JSON | None) -> BoardVariant:
         """Read the record form; unknown switches are refused."""
         data = dict(data or {})
-        unknown = set(data) - {"no_take_back", "turn_cap"}
-        if unknown:
-            raise SetupError(f"unknown board-game variant switch(es): {', '.join(sorted(unknown))}")
-        cap = data.get("turn_cap")
-        if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool)):
-            raise SetupError(f"turn_cap must be a whole number or null, not {cap!r}")
+        refuse_unknown(data, {"no_take_back", "turn_cap"}, "unknown board-game variant switch(es):")
+        cap = read_turn_cap(data.get("turn_cap"))
         take_back = data.get("no_take_back", False)
         if not isinstance(take_back, bool):
             raise SetupError(f"no_take_back must be true or false, not {take_back!r}")
@@ -569,35 +572,13 @@ class BoardState(GameState):
             "wish_count": self.wishes[p],
         }
 
-    def scores(self) -> list[int]:
-        """Totals by seat, as if the game ended now."""
-        return [_total(self.breakdown(p)) for p in range(self.num_players)]
-
-    def outcome(self) -> Outcome:
-        """Scores, breakdown, winners (B-24) and end reason (current standings if not over)."""
-        parts = tuple(self.breakdown(p) for p in range(self.num_players))
-        scores = tuple(_total(b) for b in parts)
-        reason = self.end_reason if self.end_reason is not None else EndReason.TRUNCATED
-        return Outcome(scores, parts, winners_of(scores), reason)
-
     # -- copies and views ----------------------------------------------------------------
 
     def clone(self) -> Self:
         """An independent copy (cheap: lists of ints)."""
         new = object.__new__(type(self))
-        new.num_players = self.num_players
-        new.current_player = self.current_player
-        new.over = self.over
-        new.turn = self.turn
-        new.phase = self.phase
-        new.end_reason = self.end_reason
-        new.history = self.history[:]
-        new.actors = self.actors[:]
-        new.variant = self.variant
+        self._copy_common(new)
         new.layout = self.layout
-        new.hands = [h[:] for h in self.hands]
-        new.deck = self.deck[:]
-        new.removed = self.removed[:]
         new.piles = [p[:] for p in self.piles]
         new.rows = [[r[:] for r in rows] for rows in self.rows]
         new.last = [x[:] for x in self.last]
@@ -611,8 +592,6 @@ class BoardState(GameState):
         new.goal = self.goal
         new.pending = self.pending
         new.discarded_pile = self.discarded_pile
-        new.known = [k[:] for k in self.known]
-        new.first_player = self.first_player
         new.layable = self.layable[:]
         return new
 
@@ -621,15 +600,6 @@ class BoardState(GameState):
         from keltis.board.view import board_view
 
         return board_view(self, player)
-
-    def to_json(self) -> JSON:
-        """Everything, hidden cards included (for finished games, debugging and tests): the
-        spectator's view plus ``hands``, ``deck`` (top first) and ``removed``."""
-        out = self.view(None).to_json()
-        out["hands"] = [[CARD_TEXT[c] for c in h] for h in self.hands]
-        out["deck"] = [CARD_TEXT[c] for c in reversed(self.deck)]
-        out["removed"] = [CARD_TEXT[c] for c in self.removed]
-        return out
 
     def direction(self, p: int, colour: int) -> int:
         """Direction of ``p``'s row of ``colour`` (UNDECIDED, ASCENDING, DESCENDING)."""
@@ -641,54 +611,11 @@ class BoardState(GameState):
         return f"{COLOUR_LETTERS[colour]}: {cards} ({direction_name(self.dirs[p][colour])})"
 
 
-def _total(parts: dict[str, int]) -> int:
-    return sum(v for k, v in parts.items() if not k.endswith("_count"))
-
-
 # -- set-up ------------------------------------------------------------------------------
 
 
-def _cards(data: Any, what: str) -> list[int]:
-    if not isinstance(data, list):
-        raise SetupError(f"{what} must be a list of cards like ['G7', 'B10']")
-    out = []
-    for item in data:
-        if not isinstance(item, str):
-            raise SetupError(f"{what}: {item!r} is not a card")
-        try:
-            card = parse_card(item)
-        except NotationError as error:
-            raise SetupError(f"{what}: {error}") from None
-        if card >= NUMBER_CARDS:
-            raise SetupError(f"{what}: {item} is not a board-game card")
-        out.append(card)
-    return out
-
-
-def _per_colour(data: Any, what: str) -> dict[int, Any]:
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise SetupError(f"{what} must be an object keyed by colour letter (G, Y, R, P, B)")
-    out: dict[int, Any] = {}
-    for key, value in data.items():
-        index = COLOUR_LETTERS.find(str(key).upper()) if len(str(key)) == 1 else -1
-        if index < 0:
-            raise SetupError(f"{what}: {key!r} is not a colour letter (G, Y, R, P, B)")
-        out[index] = value
-    return out
-
-
-def _per_player(data: Any, players: int, what: str) -> list[Any]:
-    if not isinstance(data, list) or len(data) != players:
-        raise SetupError(f"{what} must be a list with one entry per player ({players})")
-    return data
-
-
-def _int(data: Any, what: str, low: int, high: int) -> int:
-    if not isinstance(data, int) or isinstance(data, bool) or not low <= data <= high:
-        raise SetupError(f"{what} must be a whole number {low}-{high}, not {data!r}")
-    return data
+def _numbers(data: Any, what: str) -> list[int]:
+    return read_cards(data, what, numbers_only=True)
 
 
 @dataclass
@@ -794,23 +721,21 @@ class BoardSetup:
             "hands", "deck", "removed", "tiles", "first_player", "discards", "rows",
             "positions", "big", "tile_points", "wishes", "known", "fill_seed",
         }  # fmt: skip
-        unknown = set(data) - known_keys
-        if unknown:
-            raise SetupError(f"set-up: unknown entries {', '.join(sorted(unknown))}")
+        refuse_unknown(data, known_keys, "set-up: unknown entries")
         if "hands" not in data:
             raise SetupError("set-up: 'hands' is required (one list of 8 cards per player)")
         hands = [
-            _cards(h, f"hand of player {i}")
-            for i, h in enumerate(_per_player(data["hands"], players, "hands"))
+            _numbers(h, f"hand of player {i}")
+            for i, h in enumerate(read_per_player(data["hands"], players, "hands"))
         ]
         setup = cls(hands=hands)
         if "deck" in data:
-            setup.deck = _cards(data["deck"], "deck")
+            setup.deck = _numbers(data["deck"], "deck")
         if "removed" in data:
-            setup.removed = _cards(data["removed"], "removed")
+            setup.removed = _numbers(data["removed"], "removed")
         if "tiles" in data:
             tiles = [[NO_TILE] * (LAST_ROW + 1) for _ in range(NUM_COLOURS)]
-            for colour, text in _per_colour(data["tiles"], "tiles").items():
+            for colour, text in read_per_colour(data["tiles"], "tiles").items():
                 if not isinstance(text, str) or len(text) != LAST_ROW:
                     raise SetupError(
                         f"tiles of path {COLOUR_LETTERS[colour]} must be 9 characters "
@@ -824,31 +749,31 @@ class BoardSetup:
                         )
                     tiles[colour][row] = TILE_LETTERS.index(letter)
             setup.tiles = tiles
-        setup.first_player = _int(data.get("first_player", 0), "first_player", 0, players - 1)
+        setup.first_player = read_int(data.get("first_player", 0), "first_player", 0, players - 1)
         if "discards" in data:
             piles: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
-            for colour, cards in _per_colour(data["discards"], "discards").items():
-                piles[colour] = _cards(cards, f"discard pile {COLOUR_LETTERS[colour]}")
+            for colour, cards in read_per_colour(data["discards"], "discards").items():
+                piles[colour] = _numbers(cards, f"discard pile {COLOUR_LETTERS[colour]}")
             setup.piles = piles
         if "rows" in data:
             rows: list[list[list[int]]] = []
-            for i, entry in enumerate(_per_player(data["rows"], players, "rows")):
+            for i, entry in enumerate(read_per_player(data["rows"], players, "rows")):
                 mine: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
-                for colour, cards in _per_colour(entry, f"rows of player {i}").items():
-                    mine[colour] = _cards(cards, f"row {COLOUR_LETTERS[colour]} of player {i}")
+                for colour, cards in read_per_colour(entry, f"rows of player {i}").items():
+                    mine[colour] = _numbers(cards, f"row {COLOUR_LETTERS[colour]} of player {i}")
                 rows.append(mine)
             setup.rows = rows
         if "positions" in data:
             positions: list[list[int]] = []
-            for i, entry in enumerate(_per_player(data["positions"], players, "positions")):
+            for i, entry in enumerate(read_per_player(data["positions"], players, "positions")):
                 mine_pos = [0] * NUM_COLOURS
-                for colour, row in _per_colour(entry, f"positions of player {i}").items():
-                    mine_pos[colour] = _int(row, f"position {COLOUR_LETTERS[colour]}", 0, 9)
+                for colour, row in read_per_colour(entry, f"positions of player {i}").items():
+                    mine_pos[colour] = read_int(row, f"position {COLOUR_LETTERS[colour]}", 0, 9)
                 positions.append(mine_pos)
             setup.positions = positions
         if "big" in data:
             bigs = []
-            for i, letter in enumerate(_per_player(data["big"], players, "big")):
+            for i, letter in enumerate(read_per_player(data["big"], players, "big")):
                 if letter is None:
                     bigs.append(-1)
                 else:
@@ -861,20 +786,21 @@ class BoardSetup:
             setup.big = bigs
         if "tile_points" in data:
             setup.points = [
-                _int(x, "tile_points", 0, 10_000)
-                for x in _per_player(data["tile_points"], players, "tile_points")
+                read_int(x, "tile_points", 0, 10_000)
+                for x in read_per_player(data["tile_points"], players, "tile_points")
             ]
         if "wishes" in data:
             setup.wishes = [
-                _int(x, "wishes", 0, 9) for x in _per_player(data["wishes"], players, "wishes")
+                read_int(x, "wishes", 0, 9)
+                for x in read_per_player(data["wishes"], players, "wishes")
             ]
         if "known" in data:
             setup.known = [
-                _cards(k, f"known cards of player {i}")
-                for i, k in enumerate(_per_player(data["known"], players, "known"))
+                _numbers(k, f"known cards of player {i}")
+                for i, k in enumerate(read_per_player(data["known"], players, "known"))
             ]
         if "fill_seed" in data:
-            setup.fill_seed = _int(data["fill_seed"], "fill_seed", 0, 2**63)
+            setup.fill_seed = read_int(data["fill_seed"], "fill_seed", 0, 2**63)
         return setup
 
     # -- building the state --------------------------------------------------------------

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from keltis.board.layout import TILE_LETTERS, Layout
-from keltis.core.cards import CARD_TEXT, CARD_VALUE, COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.cards import CARD_VALUE, COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.errors import SetupError
-from keltis.core.protocol import JSON, View
+from keltis.core.protocol import JSON, View, cards_json
 from keltis.core.scoring import direction_name
 
 if TYPE_CHECKING:
@@ -54,35 +54,19 @@ class BoardView(View):
     def to_json(self) -> JSON:
         """A JSON-ready dict: cards and actions as notation."""
 
-        def cards(xs: tuple[int, ...]) -> list[str]:
-            return [CARD_TEXT[c] for c in xs]
-
         return {
-            "game": self.game,
-            "viewer": self.viewer,
-            "num_players": self.num_players,
-            "current_player": self.current_player,
-            "phase": self.phase,
-            "turn": self.turn,
-            "legal": [str(a) for a in self.legal],
-            "hand": cards(self.hand) if self.hand is not None else None,
-            "hand_sizes": list(self.hand_sizes),
-            "deck_size": self.deck_size,
-            "removed_count": self.removed_count,
-            "known_cards": [cards(k) for k in self.known_cards],
-            "recent": [[p, a] for p, a in self.recent],
-            "over": self.over,
-            "outcome": self.outcome.to_json() if self.outcome else None,
-            "variant": dict(self.variant),
+            **self.base_json(),
             "layout": self.layout.to_json(),
             "tiles": {
                 COLOUR_LETTERS[c]: "".join(TILE_LETTERS[t] for t in self.tiles[c][1:])
                 for c in range(NUM_COLOURS)
             },
-            "discards": {COLOUR_LETTERS[c]: cards(p) for c, p in enumerate(self.piles)},
+            "discards": {COLOUR_LETTERS[c]: cards_json(p) for c, p in enumerate(self.piles)},
             "players": [
                 {
-                    "rows": {COLOUR_LETTERS[c]: cards(self.rows[p][c]) for c in range(NUM_COLOURS)},
+                    "rows": {
+                        COLOUR_LETTERS[c]: cards_json(self.rows[p][c]) for c in range(NUM_COLOURS)
+                    },
                     "directions": {
                         COLOUR_LETTERS[c]: direction_name(self.directions[p][c])
                         for c in range(NUM_COLOURS)
@@ -107,34 +91,8 @@ class BoardView(View):
 
 def board_view(state: BoardState, player: int | None) -> BoardView:
     """The view of ``state`` for seat ``player``, or for a spectator (``None``)."""
-    n = state.num_players
-    if player is not None and not 0 <= player < n:
-        raise ValueError(f"no seat {player} in a {n}-player game")
-    start = max(0, len(state.history) - RECENT_MOVES)
-    recent = tuple(
-        (state.actors[i], str(state.history[i])) for i in range(start, len(state.history))
-    )
     return BoardView(
-        game="board",
-        viewer=player,
-        num_players=n,
-        current_player=state.current_player,
-        phase=state.phase_name,
-        turn=state.turn,
-        legal=(
-            tuple(state.legal_actions())
-            if player is not None and player == state.current_player
-            else ()
-        ),
-        hand=tuple(state.hands[player]) if player is not None else None,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        deck_size=len(state.deck),
-        removed_count=len(state.removed),
-        known_cards=tuple(tuple(sorted(k)) for k in state.known),
-        recent=recent,
-        over=state.over,
-        outcome=state.outcome() if state.over else None,
-        variant=state.variant.to_json(),
+        **state.view_fields(player, RECENT_MOVES),
         layout=state.layout,
         tiles=tuple(tuple(t) for t in state.tiles),
         piles=tuple(tuple(p) for p in state.piles),

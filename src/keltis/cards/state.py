@@ -35,10 +35,9 @@ from keltis.core.cards import (
     NUM_COLOURS,
     NUMBER_CARDS,
     POINT_BASE,
-    parse_card,
 )
-from keltis.core.errors import IllegalActionError, NotationError, SetupError
-from keltis.core.protocol import JSON, EndReason, GameState, Outcome, winners_of
+from keltis.core.errors import IllegalActionError, SetupError
+from keltis.core.protocol import JSON, EndReason, GameState
 from keltis.core.scoring import (
     ASCENDING,
     CARD_WISH_POINTS,
@@ -47,6 +46,15 @@ from keltis.core.scoring import (
     card_row_points,
     direction_name,
     wish_points,
+)
+from keltis.core.setup import (
+    check_turn_cap,
+    colour_key,
+    read_cards,
+    read_int,
+    read_per_player,
+    read_turn_cap,
+    refuse_unknown,
 )
 
 if TYPE_CHECKING:
@@ -160,8 +168,7 @@ class CardVariant:
     turn_cap: int | None = None
 
     def __post_init__(self) -> None:
-        if self.turn_cap is not None and self.turn_cap < 1:
-            raise SetupError(f"turn_cap must be at least 1, not {self.turn_cap}")
+        check_turn_cap(self.turn_cap)
 
     def to_json(self) -> JSON:
         """The record form."""
@@ -175,17 +182,13 @@ class CardVariant:
         taking back a card discarded this turn (C-12).
         """
         data = dict(data or {})
-        unknown = set(data) - {"turn_cap", "no_take_back"}
-        if unknown:
-            raise SetupError(f"unknown card-game variant switch(es): {', '.join(sorted(unknown))}")
+        refuse_unknown(data, {"turn_cap", "no_take_back"}, "unknown card-game variant switch(es):")
         if data.get("no_take_back", True) is not True:
             raise SetupError(
                 "the card game always forbids drawing a card discarded this turn (C-12): "
                 "no_take_back cannot be switched off"
             )
-        cap = data.get("turn_cap")
-        if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool)):
-            raise SetupError(f"turn_cap must be a whole number or null, not {cap!r}")
+        cap = read_turn_cap(data.get("turn_cap"))
         return cls(turn_cap=cap)
 
 
@@ -808,34 +811,16 @@ class CardState(GameState):
             "wish_count": stones,
         }
 
-    def scores(self) -> list[int]:
-        """Totals by seat, as if the game ended now."""
-        return [_total(self.breakdown(p)) for p in range(self.num_players)]
-
-    def outcome(self) -> Outcome:
-        """Scores, breakdown, winners (C-19) and end reason (current standings if not over)."""
-        parts = tuple(self.breakdown(p) for p in range(self.num_players))
-        scores = tuple(_total(b) for b in parts)
-        reason = self.end_reason or self.ending or EndReason.TRUNCATED
-        return Outcome(scores, parts, winners_of(scores), reason)
+    def _standing_reason(self) -> EndReason:
+        """During the final lays (C-15) the reason that ended the game; else truncated."""
+        return self.ending or EndReason.TRUNCATED
 
     # -- copies and views ----------------------------------------------------------------
 
     def clone(self) -> Self:
         """An independent copy (cheap: lists of ints)."""
         new = object.__new__(type(self))
-        new.num_players = self.num_players
-        new.current_player = self.current_player
-        new.over = self.over
-        new.turn = self.turn
-        new.phase = self.phase
-        new.end_reason = self.end_reason
-        new.history = self.history[:]
-        new.actors = self.actors[:]
-        new.variant = self.variant
-        new.hands = [h[:] for h in self.hands]
-        new.deck = self.deck[:]
-        new.removed = self.removed[:]
+        self._copy_common(new)
         new.piles = [x[:] for x in self.piles]
         new.rows = [[r[:] for r in rows] for rows in self.rows]
         new.point_rows = [x[:] for x in self.point_rows]
@@ -853,8 +838,6 @@ class CardState(GameState):
         new.lays_left = self.lays_left
         new.ender = self.ender
         new.ending = self.ending
-        new.known = [k[:] for k in self.known]
-        new.first_player = self.first_player
         return new
 
     def view(self, player: int | None) -> CardView:
@@ -862,15 +845,6 @@ class CardState(GameState):
         from keltis.cards.view import card_view
 
         return card_view(self, player)
-
-    def to_json(self) -> JSON:
-        """Everything, hidden cards included (for finished games, debugging and tests): the
-        spectator's view plus ``hands``, ``deck`` (top first) and ``removed``."""
-        out = self.view(None).to_json()
-        out["hands"] = [[CARD_TEXT[c] for c in h] for h in self.hands]
-        out["deck"] = [CARD_TEXT[c] for c in reversed(self.deck)]
-        out["removed"] = [CARD_TEXT[c] for c in self.removed]
-        return out
 
     @property
     def wish_row(self) -> list[int]:
@@ -890,10 +864,6 @@ class CardState(GameState):
 def pile_mask(piles: list[list[int]]) -> int:
     """Bits of the discard piles that hold cards."""
     return sum(1 << i for i, pile in enumerate(piles) if pile)
-
-
-def _total(parts: dict[str, int]) -> int:
-    return sum(v for k, v in parts.items() if not k.endswith("_count"))
 
 
 def _pile_name(pile: int) -> str:
@@ -961,43 +931,6 @@ def derive_rows(state: CardState) -> None:
 
 
 # -- set-up ------------------------------------------------------------------------------
-
-
-def _cards(data: Any, what: str) -> list[int]:
-    if not isinstance(data, list):
-        raise SetupError(f"{what} must be a list of cards like ['G7', 'RX', '*3']")
-    out = []
-    for item in data:
-        if not isinstance(item, str):
-            raise SetupError(f"{what}: {item!r} is not a card")
-        try:
-            out.append(parse_card(item))
-        except NotationError as error:
-            raise SetupError(f"{what}: {error}") from None
-    return out
-
-
-def _per_player(data: Any, players: int, what: str) -> list[Any]:
-    if not isinstance(data, list) or len(data) != players:
-        raise SetupError(f"{what} must be a list with one entry per player ({players})")
-    return data
-
-
-def _int(data: Any, what: str, low: int, high: int) -> int:
-    if not isinstance(data, int) or isinstance(data, bool) or not low <= data <= high:
-        raise SetupError(f"{what} must be a whole number {low}-{high}, not {data!r}")
-    return data
-
-
-def _key_index(key: Any, what: str, *, point_pile: bool) -> int:
-    text = str(key).upper()
-    if point_pile and text == "*":
-        return POINT_PILE
-    index = COLOUR_LETTERS.find(text) if len(text) == 1 else -1
-    if index < 0:
-        extra = " or * for the point-card pile" if point_pile else ""
-        raise SetupError(f"{what}: {key!r} is not a colour letter (G, Y, R, P, B){extra}")
-    return index
 
 
 @dataclass
@@ -1084,62 +1017,60 @@ class CardSetup:
             "hands", "deck", "removed", "first_player", "discards", "rows", "point_rows",
             "wish_stones", "known", "fill_seed",
         }  # fmt: skip
-        unknown = set(data) - known_keys
-        if unknown:
-            raise SetupError(f"set-up: unknown entries {', '.join(sorted(unknown))}")
+        refuse_unknown(data, known_keys, "set-up: unknown entries")
         if "hands" not in data:
             raise SetupError("set-up: 'hands' is required (one list of 8 cards per player)")
         hands = [
-            _cards(h, f"hand of player {i}")
-            for i, h in enumerate(_per_player(data["hands"], players, "hands"))
+            read_cards(h, f"hand of player {i}")
+            for i, h in enumerate(read_per_player(data["hands"], players, "hands"))
         ]
         setup = cls(hands=hands)
         if "deck" in data:
-            setup.deck = _cards(data["deck"], "deck")
+            setup.deck = read_cards(data["deck"], "deck")
         if "removed" in data:
-            setup.removed = _cards(data["removed"], "removed")
-        setup.first_player = _int(data.get("first_player", 0), "first_player", 0, players - 1)
+            setup.removed = read_cards(data["removed"], "removed")
+        setup.first_player = read_int(data.get("first_player", 0), "first_player", 0, players - 1)
         if "discards" in data:
             piles: list[list[int]] = [[] for _ in range(NUM_PILES)]
             discards = data["discards"]
             if not isinstance(discards, dict):
                 raise SetupError("discards must be an object keyed by G, Y, R, P, B and *")
             for key, cards in discards.items():
-                pile = _key_index(key, "discards", point_pile=True)
-                piles[pile] = _cards(cards, f"discard pile {key}")
+                pile = colour_key(key, "discards", point_pile=True)
+                piles[pile] = read_cards(cards, f"discard pile {key}")
             setup.piles = piles
         if "rows" in data:
             rows: list[list[list[int]]] = []
-            for i, entry in enumerate(_per_player(data["rows"], players, "rows")):
+            for i, entry in enumerate(read_per_player(data["rows"], players, "rows")):
                 if entry is None:
                     entry = {}
                 if not isinstance(entry, dict):
                     raise SetupError(f"rows of player {i} must be an object keyed by colour letter")
                 mine: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
                 for key, cards in entry.items():
-                    colour = _key_index(key, f"rows of player {i}", point_pile=False)
-                    mine[colour] = _cards(cards, f"row {key} of player {i}")
+                    colour = colour_key(key, f"rows of player {i}", point_pile=False)
+                    mine[colour] = read_cards(cards, f"row {key} of player {i}")
                 rows.append(mine)
             setup.rows = rows
         if "point_rows" in data:
             setup.point_rows = [
-                _cards(r, f"point row of player {i}")
-                for i, r in enumerate(_per_player(data["point_rows"], players, "point_rows"))
+                read_cards(r, f"point row of player {i}")
+                for i, r in enumerate(read_per_player(data["point_rows"], players, "point_rows"))
             ]
         if "wish_stones" in data:
             stones: list[list[int]] = []
-            for i, entry in enumerate(_per_player(data["wish_stones"], players, "wish_stones")):
+            for i, entry in enumerate(read_per_player(data["wish_stones"], players, "wish_stones")):
                 if not isinstance(entry, list):
                     raise SetupError(f"wish_stones of player {i} must be a list of values 1-9")
-                stones.append([_int(v, f"wish stone of player {i}", 1, 9) for v in entry])
+                stones.append([read_int(v, f"wish stone of player {i}", 1, 9) for v in entry])
             setup.wish_stones = stones
         if "known" in data:
             setup.known = [
-                _cards(k, f"known cards of player {i}")
-                for i, k in enumerate(_per_player(data["known"], players, "known"))
+                read_cards(k, f"known cards of player {i}")
+                for i, k in enumerate(read_per_player(data["known"], players, "known"))
             ]
         if "fill_seed" in data:
-            setup.fill_seed = _int(data["fill_seed"], "fill_seed", 0, 2**63)
+            setup.fill_seed = read_int(data["fill_seed"], "fill_seed", 0, 2**63)
         return setup
 
     # -- building the state --------------------------------------------------------------

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from keltis.core.actions import POINT_PILE
-from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.errors import SetupError
-from keltis.core.protocol import JSON, EndReason, View
+from keltis.core.protocol import JSON, EndReason, View, cards_json
 from keltis.core.scoring import direction_name
 
 if TYPE_CHECKING:
@@ -62,36 +62,20 @@ class CardView(View):
     def to_json(self) -> JSON:
         """A JSON-ready dict: cards and actions as notation, piles and rows keyed by letter."""
 
-        def cards(xs: tuple[int, ...]) -> list[str]:
-            return [CARD_TEXT[c] for c in xs]
-
         return {
-            "game": self.game,
-            "viewer": self.viewer,
-            "num_players": self.num_players,
-            "current_player": self.current_player,
-            "phase": self.phase,
-            "turn": self.turn,
-            "legal": [str(a) for a in self.legal],
-            "hand": cards(self.hand) if self.hand is not None else None,
-            "hand_sizes": list(self.hand_sizes),
-            "deck_size": self.deck_size,
-            "removed_count": self.removed_count,
-            "known_cards": [cards(k) for k in self.known_cards],
-            "recent": [[p, a] for p, a in self.recent],
-            "over": self.over,
-            "outcome": self.outcome.to_json() if self.outcome else None,
-            "variant": dict(self.variant),
+            **self.base_json(),
             "wish_row": list(self.wish_row),
-            "discards": {pile_letter(i): cards(p) for i, p in enumerate(self.piles)},
+            "discards": {pile_letter(i): cards_json(p) for i, p in enumerate(self.piles)},
             "players": [
                 {
-                    "rows": {COLOUR_LETTERS[c]: cards(self.rows[p][c]) for c in range(NUM_COLOURS)},
+                    "rows": {
+                        COLOUR_LETTERS[c]: cards_json(self.rows[p][c]) for c in range(NUM_COLOURS)
+                    },
                     "directions": {
                         COLOUR_LETTERS[c]: direction_name(self.directions[p][c])
                         for c in range(NUM_COLOURS)
                     },
-                    "point_row": cards(self.point_rows[p]),
+                    "point_row": cards_json(self.point_rows[p]),
                     "wish_stones": list(self.wish_stones[p]),
                     "score": self.scores[p],
                 }
@@ -107,34 +91,9 @@ class CardView(View):
 
 def card_view(state: CardState, player: int | None) -> CardView:
     """The view of ``state`` for seat ``player``, or for a spectator (``None``)."""
-    n = state.num_players
-    if player is not None and not 0 <= player < n:
-        raise ValueError(f"no seat {player} in a {n}-player game")
-    history = state.history
-    start = max(0, len(history) - RECENT_MOVES)
-    recent = tuple((state.actors[i], str(history[i])) for i in range(start, len(history)))
     final = state.phase_name == "final"
     return CardView(
-        game="cards",
-        viewer=player,
-        num_players=n,
-        current_player=state.current_player,
-        phase=state.phase_name,
-        turn=state.turn,
-        legal=(
-            tuple(state.legal_actions())
-            if player is not None and player == state.current_player
-            else ()
-        ),
-        hand=tuple(state.hands[player]) if player is not None else None,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        deck_size=len(state.deck),
-        removed_count=len(state.removed),
-        known_cards=tuple(tuple(sorted(k)) for k in state.known),
-        recent=recent,
-        over=state.over,
-        outcome=state.outcome() if state.over else None,
-        variant=state.variant.to_json(),
+        **state.view_fields(player, RECENT_MOVES),
         wish_row=tuple(state.wish_row),
         piles=tuple(tuple(p) for p in state.piles),
         rows=tuple(tuple(tuple(r) for r in mine) for mine in state.rows),

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self
 
 from keltis.core.actions import Action, parse_action
+from keltis.core.cards import CARD_TEXT
 from keltis.core.errors import IllegalActionError
 
 JSON = dict[str, Any]
@@ -104,6 +105,48 @@ class View:
         """A JSON-ready dict, cards and actions as notation."""
         raise NotImplementedError
 
+    def base_json(self) -> JSON:
+        """The JSON form of the fields every game's view has (``to_json`` extends it)."""
+        return {
+            "game": self.game,
+            "viewer": self.viewer,
+            "num_players": self.num_players,
+            "current_player": self.current_player,
+            "phase": self.phase,
+            "turn": self.turn,
+            "legal": [str(a) for a in self.legal],
+            "hand": cards_json(self.hand) if self.hand is not None else None,
+            "hand_sizes": list(self.hand_sizes),
+            "deck_size": self.deck_size,
+            "removed_count": self.removed_count,
+            "known_cards": [cards_json(k) for k in self.known_cards],
+            "recent": [[p, a] for p, a in self.recent],
+            "over": self.over,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "variant": dict(self.variant),
+        }
+
+
+def cards_json(cards: Iterable[int]) -> list[str]:
+    """Cards as notation strings."""
+    return [CARD_TEXT[c] for c in cards]
+
+
+def total_points(parts: Mapping[str, int]) -> int:
+    """The total of a score breakdown (keys ending in ``_count`` are counts, not points)."""
+    return sum(v for k, v in parts.items() if not k.endswith("_count"))
+
+
+class Variant(Protocol):
+    """A game's rule switches: every variant has a turn cap and a JSON form."""
+
+    @property
+    def turn_cap(self) -> int | None:
+        """Turns after which the game ends as truncated (``None``: no cap)."""
+
+    def to_json(self) -> JSON:
+        """The record form."""
+
 
 class GameState(ABC):
     """A position of a game in progress (full information: never show it to a player).
@@ -124,6 +167,14 @@ class GameState(ABC):
     end_reason: EndReason | None
     history: list[Action]
     actors: list[int]
+    variant: Variant
+    hands: list[list[int]]
+    deck: list[int]
+    """The draw pile; its top is the *end* of the list."""
+    removed: list[int]
+    known: list[list[int]]
+    """Per seat: cards everyone saw that seat take from a discard pile, still in its hand."""
+    first_player: int
 
     @abstractmethod
     def legal_actions(self) -> list[Action]:
@@ -141,16 +192,87 @@ class GameState(ABC):
         """An independent copy."""
 
     @abstractmethod
+    def breakdown(self, p: int) -> dict[str, int]:
+        """The score parts of seat ``p`` as if the game ended now (and counts, ``*_count``)."""
+
+    def scores(self) -> list[int]:
+        """Totals by seat, as if the game ended now."""
+        return [total_points(self.breakdown(p)) for p in range(self.num_players)]
+
     def outcome(self) -> Outcome:
         """Scores with breakdown, winners and end reason (current standings while running)."""
+        parts = tuple(self.breakdown(p) for p in range(self.num_players))
+        scores = tuple(total_points(b) for b in parts)
+        reason = self.end_reason if self.end_reason is not None else self._standing_reason()
+        return Outcome(scores, parts, winners_of(scores), reason)
+
+    def _standing_reason(self) -> EndReason:
+        """The end reason reported for a game that is not over yet."""
+        return EndReason.TRUNCATED
+
+    def _copy_common(self, new: GameState) -> None:
+        """Copy the attributes every game has into ``new`` (for ``clone``)."""
+        new.num_players = self.num_players
+        new.current_player = self.current_player
+        new.over = self.over
+        new.turn = self.turn
+        new.phase = self.phase
+        new.end_reason = self.end_reason
+        new.history = self.history[:]
+        new.actors = self.actors[:]
+        new.variant = self.variant
+        new.hands = [h[:] for h in self.hands]
+        new.deck = self.deck[:]
+        new.removed = self.removed[:]
+        new.known = [k[:] for k in self.known]
+        new.first_player = self.first_player
 
     @abstractmethod
     def view(self, player: int | None) -> View:
         """What ``player`` may see (``None``: a spectator)."""
 
-    @abstractmethod
+    def view_fields(self, player: int | None, recent_moves: int = 12) -> dict[str, Any]:
+        """The fields every game's :class:`View` has, for ``player`` (``None``: spectator).
+
+        Views of a seat carry its hand and, if it is to decide, the legal actions.
+        """
+        n = self.num_players
+        if player is not None and not 0 <= player < n:
+            raise ValueError(f"no seat {player} in a {n}-player game")
+        start = max(0, len(self.history) - recent_moves)
+        return {
+            "game": self.game_name,
+            "viewer": player,
+            "num_players": n,
+            "current_player": self.current_player,
+            "phase": self.phase_name,
+            "turn": self.turn,
+            "legal": (
+                tuple(self.legal_actions())
+                if player is not None and player == self.current_player
+                else ()
+            ),
+            "hand": tuple(self.hands[player]) if player is not None else None,
+            "hand_sizes": tuple(len(h) for h in self.hands),
+            "deck_size": len(self.deck),
+            "removed_count": len(self.removed),
+            "known_cards": tuple(tuple(sorted(k)) for k in self.known),
+            "recent": tuple(
+                (self.actors[i], str(self.history[i])) for i in range(start, len(self.history))
+            ),
+            "over": self.over,
+            "outcome": self.outcome() if self.over else None,
+            "variant": self.variant.to_json(),
+        }
+
     def to_json(self) -> JSON:
-        """Everything about the state, hidden cards included, as a JSON-ready dict."""
+        """Everything about the state, hidden cards included (for finished games, debugging
+        and tests): the spectator's view plus ``hands``, ``deck`` (top first), ``removed``."""
+        out = self.view(None).to_json()
+        out["hands"] = [cards_json(h) for h in self.hands]
+        out["deck"] = cards_json(reversed(self.deck))
+        out["removed"] = cards_json(self.removed)
+        return out
 
     @abstractmethod
     def check_action(self, action: Action) -> None:
