@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from typing import Any
-
-import pytest
 
 from keltis.cards import CardGame, CardState
 from keltis.cards.state import FULL_DECK
 from keltis.core.actions import Action
 from keltis.core.errors import IllegalActionError
 from keltis.games import get_game
+from support import legal as legal
+from support import play as play
+from support import refused as _refused
+from support import rehide
 
 GAME = get_game("cards")
 assert isinstance(GAME, CardGame)
@@ -56,13 +57,6 @@ def new(
     return GAME.new_game(players, setup=data, variant=variant)
 
 
-def play(state: CardState, *moves: str) -> CardState:
-    """Apply ``moves`` (notation) in order; returns the state."""
-    for move in moves:
-        state.apply(Action.parse(move))
-    return state
-
-
 def snapshot(state: CardState) -> str:
     """Everything about a state, history and internal bookkeeping included, as one text."""
     data = state.to_json()
@@ -82,25 +76,6 @@ def snapshot(state: CardState) -> str:
         str(state.ending),
     ]
     return json.dumps(data, sort_keys=True)
-
-
-def refused(state: CardState, move: str | Action, rule: str) -> IllegalActionError:
-    """Assert that ``move`` is refused citing ``rule`` and leaves ``state`` unchanged."""
-    action = Action.parse(move) if isinstance(move, str) else move
-    before = snapshot(state)
-    assert action not in state.legal_actions()
-    assert not state.is_legal(action)
-    with pytest.raises(IllegalActionError) as caught:
-        state.apply(action)
-    assert caught.value.rule == rule, str(caught.value)
-    assert str(caught.value).startswith(f"{rule}: ")
-    assert snapshot(state) == before
-    return caught.value
-
-
-def legal(state: CardState) -> list[str]:
-    """The legal actions in notation."""
-    return [str(a) for a in state.legal_actions()]
 
 
 def text(cards: list[int] | tuple[int, ...]) -> str:
@@ -150,24 +125,10 @@ def check_invariants(state: CardState) -> None:
     assert state.filled == sum(1 << i for i, pile in enumerate(state.piles) if pile)
 
 
-def rehidden(state: CardState, viewer: int | None, rng: random.Random) -> CardState:
-    """A copy with every card ``viewer`` cannot see dealt anew (sizes kept): the other hands'
-    cards not known to all, the draw pile and the removed cards."""
-    other = state.clone()
-    pool: list[int] = []
-    counts: list[int] = []
-    for seat, hand in enumerate(other.hands):
-        hidden = (
-            [] if seat == viewer else list((Counter(hand) - Counter(other.known[seat])).elements())
-        )
-        counts.append(len(hidden))
-        pool += hidden
-    pool += other.deck + other.removed
-    rng.shuffle(pool)
-    for seat, count in enumerate(counts):
-        if count:
-            other.hands[seat] = sorted([*other.known[seat], *pool[:count]])
-            del pool[:count]
-    other.deck = pool[: len(state.deck)]
-    other.removed = pool[len(state.deck) :]
-    return other
+def refused(state: CardState, move: str | Action, rule: str) -> IllegalActionError:
+    """Assert that ``move`` is refused citing ``rule`` and changes nothing, internal
+    bookkeeping included."""
+    return _refused(state, move, rule, snapshot)
+
+
+rehidden = rehide

@@ -14,17 +14,14 @@ view unchanged, and no view holds another seat's hand, the draw pile or the remo
 
 from __future__ import annotations
 
-import json
 import random
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from keltis.bots import make_bot
 from keltis.cards import CardState
-from keltis.core.cards import CARD_TEXT
+from support import assert_no_leak, bot_states, compact
 
 from .helpers import GAME, rehidden
 
@@ -56,53 +53,6 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 
-def _compact(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-
-
-def _states(spec: dict[str, Any]) -> Iterator[tuple[CardState, int, str | None]]:
-    """Each state of the game with the seat that acted last and its action (None first)."""
-    players = spec["players"]
-    state = GAME.new_game(
-        players, seed=spec.get("seed"), setup=spec.get("setup"), variant=spec["variant"]
-    )
-    base = spec.get("seed", 0) * 10
-    bots = [make_bot("random", base + p) for p in range(players)]
-    yield state, -1, None
-    while not state.over:
-        seat = state.current_player
-        action = bots[seat].choose(state.view(seat))
-        state.apply(action)
-        yield state, seat, str(action)
-
-
-def _lists(data: Any) -> Iterator[list[Any]]:
-    if isinstance(data, list):
-        yield data
-        for item in data:
-            yield from _lists(item)
-    elif isinstance(data, dict):
-        for item in data.values():
-            yield from _lists(item)
-
-
-def _assert_no_leak(state: CardState, viewer: int | None, view: dict[str, Any]) -> None:
-    assert not {"hands", "deck", "removed"} & set(view)
-    own = [CARD_TEXT[c] for c in state.hands[viewer]] if viewer is not None else None
-    assert view["hand"] == own
-    secrets = []
-    for seat, hand in enumerate(state.hands):
-        if seat != viewer and Counter(hand) != Counter(state.known[seat]):
-            secrets.append([CARD_TEXT[c] for c in hand])
-    if len(state.deck) > 1:
-        deck = [CARD_TEXT[c] for c in state.deck]
-        secrets += [deck, deck[::-1]]
-    if len(state.removed) > 1:
-        secrets.append([CARD_TEXT[c] for c in state.removed])
-    for found in _lists(view):
-        assert found not in secrets, f"view of seat {viewer} shows hidden cards {found}"
-
-
 @pytest.mark.parametrize("name", list(GAMES))
 def test_golden_playthrough(name: str, golden: Golden) -> None:
     spec = GAMES[name]
@@ -111,13 +61,13 @@ def test_golden_playthrough(name: str, golden: Golden) -> None:
     steps = []
     phases: set[str] = set()
     final: CardState | None = None
-    for state, actor, action in _states(spec):
+    for state, actor, action in bot_states(GAME, spec):
         views = []
         for viewer in viewers:
             view = state.view(viewer).to_json()
-            _assert_no_leak(state, viewer, view)
+            assert_no_leak(state, viewer, view)
             assert rehidden(state, viewer, rng).view(viewer).to_json() == view
-            views.append(_compact(view))
+            views.append(compact(view))
         steps.append({"actor": actor, "action": action, "views": views})
         phases.add(state.phase_name)
         final = state
