@@ -100,6 +100,9 @@ class BoardTuning:
     """Expected worth of an unknown card from the draw pile."""
     open_margin: float = 0.5
     """Extra worth a new row must promise before it is opened."""
+    open_future_share: float = 0.5
+    """How much of the expected fitting draws a row not yet opened may count on (the rest
+    must come from the hand)."""
 
     def __init__(self, **changes: float) -> None:
         for key, value in changes.items():
@@ -142,6 +145,7 @@ class _Me:
         "by_colour",
         "fh",
         "fut",
+        "fut_open",
         "mult",
         "p",
         "state",
@@ -186,6 +190,7 @@ class _Me:
             share = min(share, t * tuning.lay_rate / supply)
         self.fh = share
         self.fut = fut * share
+        self.fut_open = self.fut * tuning.open_future_share
         big = state.big[p]
         self.big_waiting = big < 0
         self.mult = [2.0 if c == big else 1.0 for c in range(NUM_COLOURS)]
@@ -215,7 +220,7 @@ class _Me:
             if not n:
                 return 0.0
             room = max(11 - vals[0], vals[-1] + 1)
-            steps = self.fh * n + self.fut * room
+            steps = self.fh * n + self.fut_open * room
             x = _interp(steps)
             if x <= 0.0:
                 return 0.0
@@ -233,9 +238,10 @@ class _Me:
             down = bisect_right(vals, last)
             h = up if up > down else down
             room = 11 - last if 11 - last > last + 1 else last + 1
-        steps = pos + self.fh * h + self.fut * room
+        opening = not self.state.pos[self.p][colour]
+        steps = pos + self.fh * h + (self.fut_open if opening else self.fut) * room
         x = _interp(steps)
-        if self.big_waiting and steps >= self.tuning.big_min and not self.state.pos[self.p][colour]:
+        if self.big_waiting and steps >= self.tuning.big_min and opening:
             x += x  # a row opened now takes the big figure if it promises to go far
         elif self.mult[colour] == 2.0:
             x += x

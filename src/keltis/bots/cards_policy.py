@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
+from math import sqrt
 from typing import Final
 
 from keltis.cards.state import (
@@ -78,6 +79,8 @@ class CardTuning:
     """Extra worth a new row must promise before it is opened."""
     close_margin: float = 0.3
     """Extra worth a row must gain before a closing card shuts it."""
+    spread: float = 0.7
+    """Uncertainty of the cards a row still expects (see ``_Me._spread``)."""
 
     def __init__(self, **changes: float) -> None:
         for key, value in changes.items():
@@ -216,12 +219,22 @@ class _Me:
             n = len(vals)
             if not n:
                 return 0.0
-            steps = self.fh * n + self.fut * max(_ROOM_UP[vals[0]], _ROOM_DOWN[vals[-1]])
-            x = _row_points(steps)
+            hand = self.fh * n
+            future = self.fut * max(_ROOM_UP[vals[0]], _ROOM_DOWN[vals[-1]])
+            x = self._spread(hand + future, hand, future)
             return x if x > 0.0 else 0.0
-        steps = count + self.fh * (_fit_count(vals, last, direction) + self.closers[colour])
-        steps += self.fut * _room(last, direction)
-        return _row_points(steps)
+        hand = self.fh * (_fit_count(vals, last, direction) + self.closers[colour])
+        future = self.fut * _room(last, direction)
+        return self._spread(count + hand + future, hand, future)
+
+    def _spread(self, steps: float, hand: float, future: float) -> float:
+        """The row points of an uncertain card count: the mean of three readings around
+        ``steps``, so that cards in hand and to come are worth less than cards laid, also
+        near the table's flat top."""
+        spread = self.tuning.spread * sqrt(future + 0.3 * hand)
+        return 0.5 * _row_points(steps) + 0.25 * (
+            _row_points(steps - spread) + _row_points(steps + spread)
+        )
 
     def base_row(self, colour: int) -> float:
         """Projected points of my row of ``colour`` as it stands."""
