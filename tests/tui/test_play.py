@@ -204,6 +204,20 @@ def test_help_and_redraw_commands(tmp_path: Path) -> None:
     assert out.count(EN("title.board")) == 2  # the screen, then the redrawn screen
 
 
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_hint_suggests_legal_moves_with_estimates(tmp_path: Path, game: str) -> None:
+    run = play(["--game", game, "--seats", "human,random", "--seed", "2"], ["hint"], tmp=tmp_path)
+    hints = re.findall(
+        r"Suggestion: (\S+(?: \S+){0,2}) \(.*?\) – chance to win (\d+)%", flat(run.output)
+    )
+    assert 1 <= len(hints) <= 3
+    record = GameRecord.load(run.record)[0].replay()
+    legal = {str(a) for a in record.legal_actions()}
+    for move, win in hints:
+        assert move in legal
+        assert 0 <= int(win) <= 100
+
+
 def _hand_line(screen: str) -> str | None:
     found = re.search(r"Your hand: (.*)", screen)
     return found.group(1) if found else None

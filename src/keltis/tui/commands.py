@@ -1,17 +1,7 @@
 """The commands a player may type instead of a move: one table, one entry per command.
 
 A command is a word (with aliases) and a handler that gets the running session and the rest
-of the line. Adding a command is adding one :class:`Command` to :data:`COMMANDS`; a ``hint``
-(its messages ``cmd.hint`` and ``msg.hint`` are already translated) would be::
-
-    def _hint(session: PlaySession, _argument: str) -> None:
-        view = session.view()
-        if view is not None:
-            move = suggest(view)  # from keltis.bots.hints: sees only this view
-            label = session.screen.action_label(view, move)
-            session.say(session.t("msg.hint", move=str(move), label=label))
-
-    Command("hint", (), "cmd.hint", _hint)
+of the line. Adding a command is adding one :class:`Command` to :data:`COMMANDS`.
 
 Handlers use the session's public side only (``view()``, ``say()``, ``t``, ``screen``,
 ``redraw()``, ``show_help()``, ``quit()``) and so see what the human to move may see, nothing
@@ -56,9 +46,37 @@ def _quit(session: PlaySession, _argument: str) -> None:
     session.quit()
 
 
+#: Search budget of the ``hint`` command: playouts, and at most this many seconds.
+HINT_ITERATIONS = 600
+HINT_SECONDS = 3.0
+
+
+def _hint(session: PlaySession, _argument: str) -> None:
+    """The best few moves for the human to decide, from a search that sees only their view."""
+    from keltis.bots.hints import hints
+
+    view = session.view()
+    if view is None or not view.legal:
+        return
+    session.say(session.t("msg.thinking"))
+    found = hints(view, count=3, iterations=HINT_ITERATIONS, seconds=HINT_SECONDS, seed=view.turn)
+    for hint in found:
+        label = session.screen.action_label(view, hint.action)
+        session.say(
+            session.t(
+                "msg.hint",
+                move=str(hint.action),
+                label=label,
+                win=f"{hint.win:.0%}",
+                margin=f"{hint.margin:+.1f}",
+            )
+        )
+
+
 COMMANDS: Final[tuple[Command, ...]] = (
     Command("help", ("?", "h"), "cmd.help", _help),
     Command("redraw", ("r", "board"), "cmd.redraw", _redraw),
+    Command("hint", (), "cmd.hint", _hint),
     Command("quit", ("q", "exit"), "cmd.quit", _quit),
 )
 
