@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from keltis.bots import make_bot
+from keltis.bots.policies import heuristics
 from keltis.games import get_game
 
 RESULTS = Path(__file__).parent / "results"
@@ -158,6 +159,8 @@ def timing_summary(game: str, times: list[float]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark from the command line."""
+    heuristics("board")
+    heuristics("cards")  # loaded before the workers start
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=("board", "cards"), default="board")
     parser.add_argument("--games", type=int, default=400, help="games per line (default 400)")

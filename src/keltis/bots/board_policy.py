@@ -100,6 +100,9 @@ class BoardTuning:
     """Expected worth of an unknown card from the draw pile."""
     open_margin: float = 0.5
     """Extra worth a new row must promise before it is opened."""
+    known_discard: float = 1.0
+    """Penalty for discarding a card taken from a discard pile (it would let players pass
+    cards round for ever)."""
     open_future_share: float = 0.5
     """How much of the expected fitting draws a row not yet opened may count on (the rest
     must come from the hand)."""
@@ -366,6 +369,7 @@ def score_play(
     by_colour = me.by_colour
     base = [me.row(c, pos[c], last[c], dirs[c], by_colour[c]) for c in range(NUM_COLOURS)]
     layable = state.layable[p]
+    known = state.known[p]
     out: list[tuple[float, Action]] = []
     previous = -1
     for card in state.hands[p]:
@@ -378,7 +382,10 @@ def score_play(
         rest = vals[:]
         rest.remove(v)
         without = me.row(c, pos[c], last[c], dirs[c], rest)
-        out.append((without - base[c] - _gift(state, p, c, v, tuning), Action.discard(card)))
+        gain = without - base[c] - _gift(state, p, c, v, tuning)
+        if card in known:
+            gain -= tuning.known_discard
+        out.append((gain, Action.discard(card)))
         if not layable >> card & 1:
             continue
         row = pos[c]

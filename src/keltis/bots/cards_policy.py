@@ -79,6 +79,9 @@ class CardTuning:
     """Extra worth a new row must promise before it is opened."""
     close_margin: float = 0.3
     """Extra worth a row must gain before a closing card shuts it."""
+    known_discard: float = 1.0
+    """Penalty for discarding a card taken from a discard pile (it would let players pass
+    cards round for ever)."""
     spread: float = 0.7
     """Uncertainty of the cards a row still expects (see ``_Me._spread``)."""
 
@@ -331,6 +334,7 @@ def score_play(state: CardState, tuning: CardTuning = DEFAULT_TUNING) -> list[tu
     last = state.last[p]
     dirs = state.dirs[p]
     closings = state.closings[p]
+    known = state.known[p]
     out: list[tuple[float, Action]] = []
     for action in state.legal_actions():
         kind = action.kind
@@ -350,6 +354,8 @@ def score_play(state: CardState, tuning: CardTuning = DEFAULT_TUNING) -> list[tu
             continue
         if kind is ActionKind.DISCARD:
             gain = _without(me, base, card) - _gift(state, p, card, tuning)
+            if card in known:
+                gain -= tuning.known_discard
             if card >= POINT_BASE or card < NUMBER_CARDS:
                 gain += (
                     me.extras(

@@ -1,19 +1,23 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS), for both games.
 
-Each iteration deals the cards the searching player cannot see at random, consistently with
-their view (``Game.sample_state``: own hand, every laid and discarded card, the size of every
-hidden zone), then walks one shared tree of decisions by UCB1 over the actions legal in that
-deal (the availability-count form of Cowling, Powley and Whitehouse, 2012), adds one node,
-plays the game on with a playout policy (the heuristic or uniform random), and credits each
-decision on the path with the outcome *for the player who took it*.
+The search sees only the searching player's view. Each *deal* samples the cards that player
+cannot see, consistently with the view (``Game.sample_state``: own hand, every laid and
+discarded card, the size of every hidden zone). The root of the tree is the player's
+information set; its children are the heuristic's best ``width`` actions, and every action
+still in the race is played on a copy of the same deal, with the same random numbers, so
+actions are compared on equal luck. Below each root action, an ISMCTS tree of ``tree_depth``
+decisions (UCB1 over the actions available in each deal, with the availability counts of
+Cowling, Powley and Whitehouse, 2012, and progressive widening in the heuristic's order)
+chooses the following moves of every player; then a playout follows the playout policy (the
+heuristic or uniform random) for ``playout_rounds`` rounds and the position is judged by the
+heuristic's projection of every player's final score (or by the result, if the game ended).
+A decision on the path is credited with the reward of the player who took it: a logistic
+function of the score margin over the best other player, mixed with the win for a finished
+game. Root actions that trail the best by ``prune_z`` paired standard errors are dropped;
+the search ends when one is left or the budget is spent.
 
-A playout runs to the end of the game or is cut off after ``playout_turns`` turns and judged
-by the heuristic's projection of every player's final score. The reward of a player mixes a
-win (1, or 1/k when k players share the victory; for a cut-off playout, a logistic function of
-the projected margin) with the score margin over the best other player.
-
-The search uses only the view, ``Game.sample_state`` and the state protocol, so it works for
-any game that implements them.
+The search uses only the view, ``Game.sample_state``, the state protocol and the game's
+heuristic (``keltis.bots.policies``), so it works for any game that implements them.
 """
 
 from __future__ import annotations
@@ -40,18 +44,19 @@ class SearchConfig:
     budget the search is reproducible from the bot's seed on any machine.
     """
 
-    iterations: int | None = 400
+    iterations: int | None = 800
     seconds: float | None = None
     playout: str = "heuristic"
     """``heuristic`` or ``random``."""
-    playout_rounds: int | None = 2
+    playout_rounds: int | None = 5
     """Cut playouts off after this many rounds (one turn of every player) and judge the
     position by the heuristic's projection of the final scores (``None``: play to the end)."""
     width: int | None = 6
     """Search only this many of the heuristic's best actions at the root (``None``: all)."""
-    tree_depth: int = 2
-    """Decisions below the root chosen by the tree (UCB1 over the actions available in each
-    deal); deeper decisions follow the playout policy."""
+    tree_depth: int = 0
+    """Decisions below each root action chosen by the tree (UCB1 over the actions available in
+    each deal); deeper decisions follow the playout policy. 0: the tree is the root alone,
+    which measured strongest at these budgets (docs/bots.md)."""
     exploration: float = 0.5
     """UCB1 constant (rewards lie in 0…1)."""
     widening: float = 0.25
@@ -243,8 +248,9 @@ def search(
     while len(alive) > 1 or deals == 0 or not race:
         if iterations + len(alive) > limit and deals > 0:
             break
-        if deals > 0 and clock() >= deadline:
-            break
+        now = clock()
+        if deals > 0 and now + (now - start) / deals > deadline:
+            break  # the next deal would likely end after the deadline
         deals += 1
         deal = game.sample_state(view, rng)
         seed = rng.getrandbits(32)

@@ -36,6 +36,6 @@ LEVELS: dict[str, Level] = {
         "hard",
         "Morrigan",
         "searches: tries the best-looking moves on hundreds of dealings of the hidden cards",
-        "ismcts:iterations=400",
+        "ismcts:iterations=800,playout_rounds=5,seconds=0.85",
     ),
 }
