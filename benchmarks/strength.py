@@ -6,15 +6,20 @@ Lines (each over ``--games`` games; the measured bot's seat rotates over the gam
 * ``hard-vs-3-heuristic``: level *hard* against three heuristic bots (4 players), target ≥ 45%;
 * ``hard-vs-heuristic``: level *hard* against one heuristic bot (2 players), target ≥ 65%;
 * ``hard-decision-time``: hard's seconds per decision (decisions with more than one legal
-  action) over the two lines above: median, 95th percentile and maximum.
+  action) over the two lines above, for each machine that played them: median, 95th
+  percentile and maximum.
 
 A win counts 1, a victory shared by k players 1/k ("win share"); ``wins_incl_ties`` counts a
 shared victory as a win. Every bot gets only its seat's view. Run::
 
     python benchmarks/strength.py --game board --games 400 --workers 2
 
-It prints one JSON object per line and writes them all to
-``benchmarks/results/strength-<game>.json`` (``--out`` to change, ``--out -`` for none).
+Every finished game is appended at once to ``<results>/strength-<game>-<line>.jsonl`` (one
+JSON object per game, with its seed and the machine that played it), so an interrupted run
+loses nothing: run the same command again and it plays only the seeds still missing. Results
+from several machines can be merged by copying their files together (``--summary-only``
+summarises without playing). The summary is printed as one JSON object per line and written to
+``<results>/strength-<game>.json``.
 """
 
 from __future__ import annotations
@@ -27,11 +32,13 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from keltis.bots import make_bot
+from keltis.bots.levels import LEVELS
 from keltis.bots.policies import heuristics
 from keltis.games import get_game
 
@@ -87,74 +94,145 @@ def play_one(job: tuple[str, Line, int]) -> dict[str, Any]:
         start = clock()
         action = bots[seat].choose(view)
         if seat == hero_seat and len(view.legal) > 1:
-            times.append(clock() - start)
+            times.append(round(clock() - start, 5))
         state.apply(action)
     outcome = state.outcome()
     others = [s for p, s in enumerate(outcome.scores) if p != hero_seat]
     won = hero_seat in outcome.winners
     return {
+        "line": line.name,
+        "seed": seed,
+        "host": platform.node(),
+        "hero_seat": hero_seat,
         "share": 1.0 / len(outcome.winners) if won else 0.0,
         "win": won,
         "margin": outcome.scores[hero_seat] - max(others),
         "score": outcome.scores[hero_seat],
+        "scores": list(outcome.scores),
         "end": outcome.end_reason.value,
         "times": times,
     }
 
 
-def run_line(
-    game: str, line: Line, games: int, seed: int, pool: Any | None
-) -> tuple[dict[str, Any], list[float]]:
-    """Play ``games`` games of ``line`` and summarise them."""
-    jobs = [(game, line, seed + i) for i in range(games)]
-    start = time.perf_counter()
-    results = list(pool.imap_unordered(play_one, jobs)) if pool else [play_one(j) for j in jobs]
-    elapsed = time.perf_counter() - start
-    share = sum(r["share"] for r in results)
-    low, high = wilson(share, games)
+def line_file(results: Path, game: str, line: Line) -> Path:
+    """Where the games of one line are kept."""
+    return results / f"strength-{game}-{line.name}.jsonl"
+
+
+def load_games(path: Path) -> dict[int, dict[str, Any]]:
+    """The games already played of one line, by seed (a damaged last line is ignored)."""
+    games: dict[int, dict[str, Any]] = {}
+    if not path.exists():
+        return games
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            row = json.loads(text)
+            games[int(row["seed"])] = row
+        except (ValueError, KeyError, TypeError):
+            print(f"{path}:{number}: not a game result, ignored", file=sys.stderr)
+    return games
+
+
+def summarise(game: str, line: Line, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One line's result over the given games."""
+    n = len(rows)
+    share = sum(r["share"] for r in rows)
+    low, high = wilson(share, n)
     ends: dict[str, int] = {}
-    for r in results:
+    for r in rows:
         ends[r["end"]] = ends.get(r["end"], 0) + 1
-    times = [t for r in results for t in r["times"]]
-    summary = {
+    return {
         "benchmark": "strength",
         "game": game,
         "line": line.name,
         "hero": line.hero,
+        "hero_spec": LEVELS[line.hero].spec if line.hero in LEVELS else line.hero,
         "opponent": line.opponent,
         "players": line.players,
-        "games": games,
-        "win_share": round(share / games, 4),
+        "games": n,
+        "win_share": round(share / n, 4) if n else None,
         "ci95": [round(low, 4), round(high, 4)],
-        "wins_incl_ties": sum(1 for r in results if r["win"]),
+        "wins_incl_ties": sum(1 for r in rows if r["win"]),
         "target": line.target,
-        "meets_target": share / games >= line.target,
+        "meets_target": bool(n) and share / n >= line.target,
+        "ci_above_target": bool(n) and low >= line.target,
         "chance": round(1 / line.players, 4),
-        "mean_margin": round(statistics.fmean(r["margin"] for r in results), 2),
-        "mean_score": round(statistics.fmean(r["score"] for r in results), 2),
+        "mean_margin": round(statistics.fmean(r["margin"] for r in rows), 2) if n else None,
+        "mean_score": round(statistics.fmean(r["score"] for r in rows), 2) if n else None,
         "end_reasons": ends,
-        "hero_decisions": len(times),
-        "seconds": round(elapsed, 1),
+        "hero_decisions": sum(len(r["times"]) for r in rows),
+        "hosts": sorted({r.get("host", "?") for r in rows}),
     }
-    return summary, times
 
 
-def timing_summary(game: str, times: list[float]) -> dict[str, Any]:
-    """Median, 95th percentile and maximum seconds per decision."""
-    ordered = sorted(times)
-    return {
-        "benchmark": "strength",
-        "game": game,
-        "line": "hard-decision-time",
-        "decisions": len(ordered),
-        "median_s": round(statistics.median(ordered), 4) if ordered else None,
-        "p95_s": round(ordered[int(0.95 * (len(ordered) - 1))], 4) if ordered else None,
-        "max_s": round(ordered[-1], 4) if ordered else None,
-        "target_max_s": 1.0,
-        "meets_target": bool(ordered) and ordered[-1] <= 1.0,
-        "note": "wall time per decision with a choice, measured while the games ran in "
-        "parallel worker processes on a shared machine",
+def timing_summaries(game: str, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Median, 95th percentile and maximum seconds per decision, per machine."""
+    by_host: dict[str, list[float]] = {}
+    for r in rows:
+        by_host.setdefault(r.get("host", "?"), []).extend(r["times"])
+    summaries = []
+    for host, times in sorted(by_host.items()):
+        ordered = sorted(times)
+        if not ordered:
+            continue
+        summaries.append(
+            {
+                "benchmark": "strength",
+                "game": game,
+                "line": "hard-decision-time",
+                "host": host,
+                "decisions": len(ordered),
+                "median_s": round(statistics.median(ordered), 4),
+                "p95_s": round(ordered[int(0.95 * (len(ordered) - 1))], 4),
+                "max_s": round(ordered[-1], 4),
+                "target_max_s": 1.0,
+                "meets_target": ordered[-1] <= 1.0,
+                "note": "wall time per decision with a choice, measured while the games ran "
+                "in parallel worker processes",
+            }
+        )
+    return summaries
+
+
+def play_missing(game: str, lines: list[Line], seeds: range, results: Path, workers: int) -> None:
+    """Play every (line, seed) not yet in the results, appending each game as it ends."""
+    jobs = []
+    for line in lines:
+        done = load_games(line_file(results, game, line))
+        jobs += [(game, line, seed) for seed in seeds if seed not in done]
+    # Interleave the lines, so that a run cut short leaves every line partly measured.
+    jobs.sort(key=lambda job: (job[2], job[1].name))
+    if not jobs:
+        return
+    results.mkdir(parents=True, exist_ok=True)
+    handles = {
+        line.name: line_file(results, game, line).open("a", encoding="utf-8") for line in lines
     }
+    pool = multiprocessing.Pool(workers) if workers > 1 else None
+    start = time.perf_counter()
+    try:
+        outcomes = pool.imap_unordered(play_one, jobs) if pool else map(play_one, jobs)
+        for count, row in enumerate(outcomes, 1):
+            handle = handles[row["line"]]
+            handle.write(json.dumps(row) + "\n")
+            handle.flush()
+            elapsed = time.perf_counter() - start
+            print(
+                f"\r{count}/{len(jobs)} games, {elapsed:.0f} s, "
+                f"~{elapsed / count * (len(jobs) - count):.0f} s left ",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+        print(file=sys.stderr)
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        for handle in handles.values():
+            handle.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -171,51 +249,55 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(line.name for line in LINES),
         help="comma-separated line names (default: all)",
     )
-    parser.add_argument("--out", default=None, help="result file (default results/...; - none)")
+    parser.add_argument(
+        "--results", default=str(RESULTS), help="folder of the result files (default results/)"
+    )
+    parser.add_argument(
+        "--summary-only", action="store_true", help="summarise the games played; play none"
+    )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
     if args.workers < 1:
         parser.error("--workers must be at least 1")
-    wanted = [name.strip() for name in args.lines.split(",") if name.strip()]
     known = {line.name: line for line in LINES}
-    for name in wanted:
+    wanted = []
+    for name in (name.strip() for name in args.lines.split(",")):
         if name not in known:
             parser.error(f"unknown line {name!r}: choose from {', '.join(known)}")
-    out_path = None if args.out == "-" else Path(args.out or RESULTS / f"strength-{args.game}.json")
+        wanted.append(known[name])
+    results = Path(args.results)
+    seeds = range(args.seed, args.seed + args.games)
+    if not args.summary_only:
+        try:
+            play_missing(args.game, wanted, seeds, results, args.workers)
+        except KeyboardInterrupt:
+            print("\ninterrupted: the games played are kept; run again to go on", file=sys.stderr)
+            return 130
     records: list[dict[str, Any]] = []
-    hard_times: list[float] = []
-    pool = multiprocessing.Pool(args.workers) if args.workers > 1 else None
-    try:
-        for name in wanted:
-            line = known[name]
-            summary, times = run_line(args.game, line, args.games, args.seed, pool)
-            if line.hero == "hard":
-                hard_times += times
-            records.append(summary)
-            print(json.dumps(summary), flush=True)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
-    if hard_times:
-        timing = timing_summary(args.game, hard_times)
-        records.append(timing)
-        print(json.dumps(timing), flush=True)
-    if out_path is not None:
-        out_path.parent.mkdir(parents=True, exist_ok=True)
-        document = {
-            "benchmark": "strength",
-            "game": args.game,
-            "games_per_line": args.games,
-            "first_seed": args.seed,
-            "workers": args.workers,
-            "python": platform.python_version(),
-            "machine": platform.machine(),
-            "cpus": multiprocessing.cpu_count(),
-            "lines": records,
-        }
-        out_path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    hard_rows: list[dict[str, Any]] = []
+    for line in LINES:  # every line with games, so the summary file stays whole
+        played = load_games(line_file(results, args.game, line))
+        rows = [played[seed] for seed in seeds if seed in played]
+        if not rows and line not in wanted:
+            continue
+        if line.hero == "hard":
+            hard_rows += rows
+        records.append(summarise(args.game, line, rows))
+    records += timing_summaries(args.game, hard_rows)
+    for record in records:
+        print(json.dumps(record), flush=True)
+    document = {
+        "benchmark": "strength",
+        "game": args.game,
+        "games_per_line": args.games,
+        "first_seed": args.seed,
+        "python": platform.python_version(),
+        "lines": records,
+    }
+    out_path = results / f"strength-{args.game}.json"
+    results.mkdir(parents=True, exist_ok=True)
+    out_path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
