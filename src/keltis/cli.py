@@ -52,8 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=_players, default=3, help="seats, 2-4 (default 3)")
     play.add_argument(
         "--bot",
-        default="greedy",
-        help="the bot in the other seats (default greedy; see --list-bots)",
+        default="medium",
+        help="the bot or level in the other seats (default medium; see --list-bots)",
     )
     play.add_argument(
         "--seats",

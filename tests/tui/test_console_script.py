@@ -59,5 +59,5 @@ def test_keltis_play_default_record_place_and_resume_hint(tmp_path: Path) -> Non
     assert len(saved) == 1
     assert f"keltis play --resume {saved[0]}" in result.stdout
     record, _ = GameRecord.load(saved[0])
-    assert [p.kind for p in record.players] == ["human", "greedy", "greedy"]
+    assert [p.kind for p in record.players] == ["human", "medium", "medium"]
     assert len(list(record.actions)) >= 2

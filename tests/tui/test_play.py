@@ -13,7 +13,7 @@ from keltis.core.cards import CARD_TEXT
 from keltis.i18n import Translator
 from keltis.record import GameRecord
 from keltis.replay import replay_file
-from keltis.tui.app import CLEAR_SCROLLBACK, EXIT_INTERRUPTED
+from keltis.tui.app import CLEAR_SCROLLBACK, EXIT_INTERRUPTED, seat_names
 
 from .helpers import ANSI, MANY, AnswerInput, ScriptedInput, TtyIO, play, screens
 
@@ -340,3 +340,9 @@ def test_an_unwritable_record_path_fails_before_the_game(
     blocker.write_text("not a folder")
     assert main(["play", "--save", str(blocker / "game.json")]) == 2
     assert "keltis play: " in capsys.readouterr().err
+
+
+def test_level_seats_are_named_by_their_persona() -> None:
+    names = seat_names(["human", "easy", "hard", "random"], None, EN)
+    assert names == ["You", "Brigid bot 2", "Morrigan bot 3", "Random bot 4"]
+    assert seat_names(["hard", "human"], "Ann", Translator("cs")) == ["Bot Morrigan 1", "Ann"]

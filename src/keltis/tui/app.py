@@ -22,7 +22,7 @@ from typing import TextIO
 
 from rich.text import Text
 
-from keltis.bots import BOTS, make_bot
+from keltis.bots import BOTS, LEVELS, make_bot
 from keltis.bots.base import Bot
 from keltis.core.actions import Action, parse_action
 from keltis.core.errors import IllegalActionError, NotationError
@@ -83,7 +83,9 @@ def seat_names(seats: list[str], name: str | None, t: Translator) -> list[str]:
             else:
                 names.append(t("name.you") if humans == 1 else t("name.player", n=count))
         else:
-            names.append(t("name.bot", bot=kind.capitalize(), n=seat + 1))
+            level = LEVELS.get(kind)
+            label = level.persona if level is not None else kind.capitalize()
+            names.append(t("name.bot", bot=label, n=seat + 1))
     return names
 
 
