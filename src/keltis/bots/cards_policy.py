@@ -264,7 +264,13 @@ class _Me:
 
 
 def _pairs_without(me: _Me, *values: int) -> int:
-    """Claimable pairs left in my hand after ``values`` leave it."""
+    """Claimable pairs left in my hand after ``values`` leave it (a value -1: a card without
+    one). With no values it counts ``me.values`` afresh."""
+    if len(values) == 1:  # the common case, from ``me.pairs`` without a recount
+        v = values[0]
+        if 1 <= v <= 9 and me.values[v] == 2 and me.state.wish_mask >> v & 1:
+            return me.pairs - 1
+        return me.pairs
     counts = me.values[:]
     for v in values:
         if v >= 0:
@@ -335,25 +341,42 @@ def score_play(state: CardState, tuning: CardTuning = DEFAULT_TUNING) -> list[tu
     dirs = state.dirs[p]
     closings = state.closings[p]
     known = state.known[p]
+    # A card's loss to its row and its worth to the next players, once per card (claims
+    # and discards ask for the same cards many times).
+    lost: dict[int, float] = {}
+    gifts: dict[int, float] = {}
+
+    def without(card: int) -> float:
+        value = lost.get(card)
+        if value is None:
+            value = lost[card] = _without(me, base, card)
+        return value
+
+    def gift(card: int) -> float:
+        value = gifts.get(card)
+        if value is None:
+            value = gifts[card] = _gift(state, p, card, tuning)
+        return value
+
     out: list[tuple[float, Action]] = []
     for action in state.legal_actions():
         kind = action.kind
         card = action.card
         if kind is ActionKind.CLAIM:
             second = action.card2
-            gain = _without(me, base, card) + _without(me, base, second)
+            gain = without(card) + without(second)
             gain += me.extras(
                 me.points - (card >= POINT_BASE) - (second >= POINT_BASE),
                 _pairs_without(me, _value_of(card), _value_of(second)),
                 stones + 1,
             )
             gain -= base_extras
-            gain -= _gift(state, p, card, tuning) + _gift(state, p, second, tuning)
+            gain -= gift(card) + gift(second)
             gain += tuning.deck_value
             out.append((gain, action))
             continue
         if kind is ActionKind.DISCARD:
-            gain = _without(me, base, card) - _gift(state, p, card, tuning)
+            gain = without(card) - gift(card)
             if card in known:
                 gain -= tuning.known_discard
             if card >= POINT_BASE or card < NUMBER_CARDS:
