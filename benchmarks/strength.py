@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import platform
 import statistics
@@ -37,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from keltis.arena.stats import wilson_interval
 from keltis.bots import make_bot
 from keltis.bots.levels import LEVELS
 from keltis.bots.policies import heuristics
@@ -63,17 +63,6 @@ LINES = (
     Line("hard-vs-3-heuristic", "hard", "heuristic", 4, 0.45),
     Line("hard-vs-heuristic", "hard", "heuristic", 2, 0.65),
 )
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% for ``z`` = 1.96)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def play_one(job: tuple[str, Line, int]) -> dict[str, Any]:
@@ -139,7 +128,7 @@ def summarise(game: str, line: Line, rows: list[dict[str, Any]]) -> dict[str, An
     """One line's result over the given games."""
     n = len(rows)
     share = sum(r["share"] for r in rows)
-    low, high = wilson(share, n)
+    low, high = wilson_interval(share, n)
     ends: dict[str, int] = {}
     for r in rows:
         ends[r["end"]] = ends.get(r["end"], 0) + 1
