@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class KeltisError(ValueError):
     """Base class of every error the rules core raises on bad input."""
@@ -16,12 +18,27 @@ class IllegalActionError(KeltisError):
 
     The message starts with the rule id, e.g. ``"B-13: red row is descending; 7 > 5"``.
     The state is unchanged when this is raised.
+
+    ``key`` and ``params`` say the same thing as data, for interfaces that translate it
+    (:meth:`keltis.i18n.Translator.refusal`): ``key`` names the refusal (``row_ascending``),
+    ``params`` holds its values — card and action texts in notation, numbers, colours as
+    indices 0-4 (``-1``: the point-card pile) under ``colour``, and seats as 0-based
+    indices under ``owner``.
     """
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        key: str = "",
+        params: Mapping[str, str | int] | None = None,
+    ) -> None:
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.detail = message
+        self.key = key
+        self.params: dict[str, str | int] = dict(params or {})
 
 
 class SetupError(KeltisError):
