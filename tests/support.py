@@ -16,6 +16,7 @@ from keltis.core.actions import Action
 from keltis.core.cards import CARD_TEXT
 from keltis.core.errors import IllegalActionError
 from keltis.core.protocol import Game, GameState
+from keltis.i18n import LANGUAGES, Translator
 
 S = TypeVar("S", bound=GameState)
 
@@ -56,7 +57,22 @@ def refused(
     assert caught.value.rule == rule, str(caught.value)
     assert str(caught.value).startswith(f"{rule}: ")
     assert take_snapshot(state) == before
+    assert_translated(caught.value)
     return caught.value
+
+
+def assert_translated(error: IllegalActionError) -> None:
+    """Every language words the refusal itself, keeping the rule id and no raw placeholder."""
+    assert error.key, f"no refusal key: {error}"
+    english = Translator("en").refusal(error)
+    assert english.startswith(f"{error.rule}: ")
+    for lang in LANGUAGES:
+        text = Translator(lang).refusal(error)
+        assert text.startswith(f"{error.rule}: "), (lang, text)
+        assert "{" not in text, (lang, text)
+        assert "}" not in text, (lang, text)
+        if lang != "en":
+            assert text != english, (lang, text)
 
 
 def rehide(state: S, viewer: int | None, rng: random.Random) -> S:

@@ -16,6 +16,7 @@ from keltis.i18n import (
 )
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
+COLOUR_PARAMS = ("path", "pile", "onto", "row", "colour")
 
 
 def test_every_language_has_a_message_table_and_colour_names() -> None:
@@ -43,7 +44,7 @@ def test_colour_forms_used_by_templates_exist(lang: str) -> None:
     forms = COLOUR_FORMS[lang]
     for key, template in MESSAGES[lang].items():
         for name, specs in template_fields(template).items():
-            if name in ("path", "pile", "onto", "row") and key.startswith(("ev.", "act.", "phase")):
+            if name in COLOUR_PARAMS and key.startswith(("ev.", "act.", "phase", "refuse.")):
                 assert specs <= set(forms), (key, name, specs)
 
 
@@ -58,7 +59,7 @@ def test_every_message_formats(lang: str) -> None:
     t = Translator(lang)
     colour = t.colour_name(2)
     values = {
-        name: colour if name in ("path", "pile", "onto", "row") else "7"
+        name: colour if name in COLOUR_PARAMS else "7"
         for template in MESSAGES["en"].values()
         for name in template_fields(template)
     }

@@ -15,10 +15,11 @@ The language comes from ``--lang``, else from ``KELTIS_LANG``, ``LC_ALL``, ``LC_
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from string import Formatter
 from typing import Any, Final
 
+from keltis.core.errors import IllegalActionError
 from keltis.describe import Event
 
 LANGUAGES: Final = {
@@ -1390,13 +1391,435 @@ _HU: Final = {
     ),
 }
 
+#: Why a move is refused (:class:`keltis.core.errors.IllegalActionError` ``key``), keyed
+#: ``refuse.<key>`` in :data:`MESSAGES`. ``{colour}`` is a row's, path's or pile's colour,
+#: ``{owner}`` a seat's name; cards and moves stay in notation.
+_REFUSALS: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "not_board_card": "{action} is not a board-game card (only G0–B10 exist)",
+        "not_in_hand": "{card} is not in your hand",
+        "row_ascending": "your {colour} row runs upwards: {value} is lower than {end}",
+        "row_descending": "your {colour} row runs downwards: {value} is higher than {end}",
+        "must_play": "first play a card (lay it or discard it), not {action}",
+        "must_draw": "now draw a card (draw or draw G), not {action}",
+        "must_figure": "now choose the big or a small figure (big / small), not {action}",
+        "must_move_or_pass": "now move a figure (>G) or pass, not {action}",
+        "deck_empty": "the draw pile is empty",
+        "no_point_pile": "the board game has no point-card pile",
+        "pile_empty": "the {colour} discard pile is empty",
+        "no_take_back": "you may not take back the {card} you discarded this turn (variant)",
+        "no_figure": "you have no figure on the {colour} path",
+        "figure_at_end": (
+            "your figure on the {colour} path stands on the end stone and cannot move further"
+        ),
+        "over_goal": "the game is over: five figures reached the goal area",
+        "over_deck": "the game is over: the last card was drawn",
+        "over_closed": "the game is over: five rows are closed",
+        "over_truncated": "the game is over: the turn cap was reached",
+        "game_over": "the game is over",
+        "final_lay_or_pass": (
+            "the game has ended: now you may only lay a card onto one of your rows or pass, "
+            "not {action}"
+        ),
+        "play_before_draw": ("first play a card (lay, discard or claim a wish stone), then draw"),
+        "pass_only_final": (
+            "you may pass only after the end; now lay, discard or claim a wish stone"
+        ),
+        "board_move": (
+            "{action} is a board-game move; lay a card (G7), discard one (-G7) or claim a "
+            "wish stone (wish G5 Y5)"
+        ),
+        "must_draw_cards": (
+            "refill your hand first: draw (the draw pile) or draw G (the top of a discard "
+            "pile), not {action}"
+        ),
+        "point_pile_empty": "the point-card discard pile is empty",
+        "pile_blocked": (
+            "a card went onto the {colour} discard pile this turn: you may not take a card "
+            "discarded this turn"
+        ),
+        "point_pile_blocked": (
+            "a card went onto the point-card discard pile this turn: you may not take a card "
+            "discarded this turn"
+        ),
+        "final_no_point_row": (
+            "after the end, cards go only onto rows you already have: you have no point row"
+        ),
+        "final_no_row": (
+            "after the end, cards go only onto rows you already have: you have no {colour} row"
+        ),
+        "point_cannot_start": "a point card cannot start a row: you have no {colour} row",
+        "closing_cannot_start": "a closing card cannot start your {colour} row",
+        "row_full": "your {colour} row holds both closing cards: it takes no more cards",
+        "row_closed": (
+            "your {colour} row is closed: it takes only the second {colour} closing card"
+        ),
+        "point_must_match": (
+            "the last card of your {colour} row is a {end}: a point card laid there must be "
+            "a {end}, not {value}"
+        ),
+        "no_two_copies": "you do not hold two copies of {card}",
+        "stone_taken": "wish stone {value} is no longer on the table: {owner} has it",
+    },
+    "cs": {
+        "not_board_card": "{action} není karta deskové hry (existují jen G0–B10)",
+        "not_in_hand": "{card} nemáš v ruce",
+        "row_ascending": "tvoje {colour} řada stoupá: {value} je méně než {end}",
+        "row_descending": "tvoje {colour} řada klesá: {value} je více než {end}",
+        "must_play": "nejdřív zahraj kartu (vylož ji, nebo odhoď), ne {action}",
+        "must_draw": "teď si lízni kartu (draw, nebo draw G), ne {action}",
+        "must_figure": "teď vyber velkou, nebo malou figurku (big / small), ne {action}",
+        "must_move_or_pass": "teď posuň figurku (>G), nebo pass, ne {action}",
+        "deck_empty": "lízací balíček je prázdný",
+        "no_point_pile": "desková hra nemá balíček bodových karet",
+        "pile_empty": "{colour:m} odhazovací balíček je prázdný",
+        "no_take_back": (
+            "kartu {card}, kterou jsi v tomto tahu odhodil(a), si nesmíš vzít zpět (varianta)"
+        ),
+        "no_figure": "na {colour:f2} cestě nemáš žádnou figurku",
+        "figure_at_end": "tvoje figurka na {colour:f2} cestě stojí na koncovém kameni a dál nemůže",
+        "over_goal": "hra skončila: pět figurek vstoupilo do cílové oblasti",
+        "over_deck": "hra skončila: byla líznuta poslední karta",
+        "over_closed": "hra skončila: pět řad má uzavírací kartu",
+        "over_truncated": "hra skončila: dosažen limit tahů",
+        "game_over": "hra skončila",
+        "final_lay_or_pass": (
+            "hra skončila: teď smíš jen přiložit kartu ke své řadě, nebo pass, ne {action}"
+        ),
+        "play_before_draw": (
+            "nejdřív zahraj kartu (vylož, odhoď, nebo získej kámen přání), pak si lízni"
+        ),
+        "pass_only_final": (
+            "pass je možný až po konci hry; teď vylož, odhoď, nebo získej kámen přání"
+        ),
+        "board_move": (
+            "{action} je tah deskové hry; vylož kartu (G7), odhoď ji (-G7), nebo získej "
+            "kámen přání (wish G5 Y5)"
+        ),
+        "must_draw_cards": (
+            "nejdřív si doplň ruku: draw (lízací balíček), nebo draw G (vrchní karta "
+            "odhazovacího balíčku), ne {action}"
+        ),
+        "point_pile_empty": "odhazovací balíček bodových karet je prázdný",
+        "pile_blocked": (
+            "na {colour:m} odhazovací balíček se v tomto tahu odhazovalo: kartu odhozenou "
+            "v tomto tahu si vzít nesmíš"
+        ),
+        "point_pile_blocked": (
+            "na balíček bodových karet se v tomto tahu odhazovalo: kartu odhozenou v tomto "
+            "tahu si vzít nesmíš"
+        ),
+        "final_no_point_row": (
+            "po konci hry jdou karty jen do řad, které už máš: řadu bodových karet nemáš"
+        ),
+        "final_no_row": (
+            "po konci hry jdou karty jen do řad, které už máš: {colour:f4} řadu nemáš"
+        ),
+        "point_cannot_start": "bodovou kartou nelze začít řadu: {colour:f4} řadu nemáš",
+        "closing_cannot_start": "uzavírací kartou nelze začít {colour:f4} řadu",
+        "row_full": "tvoje {colour} řada má obě uzavírací karty: další karty už nebere",
+        "row_closed": (
+            "tvoje {colour} řada je uzavřená: vezme už jen druhou {colour:f4} uzavírací kartu"
+        ),
+        "point_must_match": (
+            "poslední karta tvé {colour:f2} řady je {end}: bodová karta tam musí mít hodnotu "
+            "{end}, ne {value}"
+        ),
+        "no_two_copies": "nemáš v ruce dvě karty {card}",
+        "stone_taken": "kámen přání {value} už na stole není: má ho {owner}",
+    },
+    "sk": {
+        "not_board_card": "{action} nie je karta doskovej hry (existujú len G0–B10)",
+        "not_in_hand": "{card} nemáš v ruke",
+        "row_ascending": "tvoj {colour:m} rad stúpa: {value} je menej ako {end}",
+        "row_descending": "tvoj {colour:m} rad klesá: {value} je viac ako {end}",
+        "must_play": "najprv zahraj kartu (vylož ju, alebo odlož), nie {action}",
+        "must_draw": "teraz si vezmi kartu (draw, alebo draw G), nie {action}",
+        "must_figure": "teraz vyber veľkú, alebo malú figúrku (big / small), nie {action}",
+        "must_move_or_pass": "teraz posuň figúrku (>G), alebo pass, nie {action}",
+        "deck_empty": "hrací balíček je prázdny",
+        "no_point_pile": "dosková hra nemá balíček bodových kariet",
+        "pile_empty": "{colour:m} odkladací balíček je prázdny",
+        "no_take_back": (
+            "kartu {card}, ktorú si v tomto ťahu odložil(a), si nesmieš vziať späť (variant)"
+        ),
+        "no_figure": "na {colour:f2} ceste nemáš žiadnu figúrku",
+        "figure_at_end": (
+            "tvoja figúrka na {colour:f2} ceste stojí na koncovom kameni a ďalej nemôže"
+        ),
+        "over_goal": "hra skončila: päť figúrok vstúpilo do cieľovej oblasti",
+        "over_deck": "hra skončila: bola vzatá posledná karta",
+        "over_closed": "hra skončila: päť radov má uzatváraciu kartu",
+        "over_truncated": "hra skončila: dosiahnutý limit ťahov",
+        "game_over": "hra skončila",
+        "final_lay_or_pass": (
+            "hra skončila: teraz smieš len priložiť kartu k svojmu radu, alebo pass, nie {action}"
+        ),
+        "play_before_draw": (
+            "najprv zahraj kartu (vylož, odlož, alebo získaj kameň želaní), potom si ber"
+        ),
+        "pass_only_final": (
+            "pass je možný až po konci hry; teraz vylož, odlož, alebo získaj kameň želaní"
+        ),
+        "board_move": (
+            "{action} je ťah doskovej hry; vylož kartu (G7), odlož ju (-G7), alebo získaj "
+            "kameň želaní (wish G5 Y5)"
+        ),
+        "must_draw_cards": (
+            "najprv si doplň ruku: draw (hrací balíček), alebo draw G (vrchná karta "
+            "odkladacieho balíčka), nie {action}"
+        ),
+        "point_pile_empty": "odkladací balíček bodových kariet je prázdny",
+        "pile_blocked": (
+            "na {colour:m} odkladací balíček sa v tomto ťahu odkladalo: kartu odloženú "
+            "v tomto ťahu si vziať nesmieš"
+        ),
+        "point_pile_blocked": (
+            "na balíček bodových kariet sa v tomto ťahu odkladalo: kartu odloženú v tomto "
+            "ťahu si vziať nesmieš"
+        ),
+        "final_no_point_row": (
+            "po konci hry idú karty len do radov, ktoré už máš: rad bodových kariet nemáš"
+        ),
+        "final_no_row": ("po konci hry idú karty len do radov, ktoré už máš: {colour:m} rad nemáš"),
+        "point_cannot_start": "bodovou kartou sa nedá začať rad: {colour:m} rad nemáš",
+        "closing_cannot_start": "uzatváracou kartou sa nedá začať {colour:m} rad",
+        "row_full": "tvoj {colour:m} rad má obe uzatváracie karty: ďalšie karty už neberie",
+        "row_closed": (
+            "tvoj {colour:m} rad je uzavretý: vezme už len druhú {colour:f4} uzatváraciu kartu"
+        ),
+        "point_must_match": (
+            "posledná karta tvojho {colour:m2} radu je {end}: bodová karta tam musí mať "
+            "hodnotu {end}, nie {value}"
+        ),
+        "no_two_copies": "nemáš v ruke dve karty {card}",
+        "stone_taken": "kameň želaní {value} už na stole nie je: má ho {owner}",
+    },
+    "es": {
+        "not_board_card": "{action} no es una carta del juego de tablero (solo existen G0–B10)",
+        "not_in_hand": "no tienes {card} en la mano",
+        "row_ascending": "tu hilera {colour:f} es ascendente: {value} es menor que {end}",
+        "row_descending": "tu hilera {colour:f} es descendente: {value} es mayor que {end}",
+        "must_play": "primero juega una carta (ponla o descártala), no {action}",
+        "must_draw": "ahora roba una carta (draw o draw G), no {action}",
+        "must_figure": "ahora elige la pieza grande o una pequeña (big / small), no {action}",
+        "must_move_or_pass": "ahora avanza una pieza (>G) o pasa (pass), no {action}",
+        "deck_empty": "el mazo está vacío",
+        "no_point_pile": "el juego de tablero no tiene pila de cartas de puntos",
+        "pile_empty": "la pila de descartes {colour:f} está vacía",
+        "no_take_back": "no puedes recuperar el {card} que descartaste en este turno (variante)",
+        "no_figure": "no tienes ninguna pieza en el camino {colour}",
+        "figure_at_end": (
+            "tu pieza del camino {colour} está en la piedra final y no puede avanzar más"
+        ),
+        "over_goal": "la partida ha terminado: cinco piezas llegaron a la zona de meta",
+        "over_deck": "la partida ha terminado: se robó la última carta",
+        "over_closed": "la partida ha terminado: cinco hileras tienen carta de cierre",
+        "over_truncated": "la partida ha terminado: se alcanzó el límite de turnos",
+        "game_over": "la partida ha terminado",
+        "final_lay_or_pass": (
+            "la partida ha terminado: ahora solo puedes poner una carta en una de tus hileras "
+            "o pasar, no {action}"
+        ),
+        "play_before_draw": (
+            "primero juega una carta (ponla, descártala o toma una piedra de deseo) y luego roba"
+        ),
+        "pass_only_final": (
+            "solo puedes pasar tras el final; ahora pon una carta, descarta o toma una piedra "
+            "de deseo"
+        ),
+        "board_move": (
+            "{action} es una jugada del juego de tablero; pon una carta (G7), descarta una "
+            "(-G7) o toma una piedra de deseo (wish G5 Y5)"
+        ),
+        "must_draw_cards": (
+            "primero completa tu mano: draw (el mazo) o draw G (la carta superior de una pila "
+            "de descartes), no {action}"
+        ),
+        "point_pile_empty": "la pila de descartes de cartas de puntos está vacía",
+        "pile_blocked": (
+            "en este turno se descartó en la pila {colour:f}: no puedes tomar una carta "
+            "descartada en este turno"
+        ),
+        "point_pile_blocked": (
+            "en este turno se descartó en la pila de cartas de puntos: no puedes tomar una "
+            "carta descartada en este turno"
+        ),
+        "final_no_point_row": (
+            "tras el final, las cartas solo van a hileras que ya tienes: no tienes hilera de puntos"
+        ),
+        "final_no_row": (
+            "tras el final, las cartas solo van a hileras que ya tienes: no tienes hilera "
+            "{colour:f}"
+        ),
+        "point_cannot_start": (
+            "una carta de puntos no puede empezar una hilera: no tienes hilera {colour:f}"
+        ),
+        "closing_cannot_start": "una carta de cierre no puede empezar tu hilera {colour:f}",
+        "row_full": "tu hilera {colour:f} tiene las dos cartas de cierre: no admite más cartas",
+        "row_closed": (
+            "tu hilera {colour:f} está cerrada: solo admite la segunda carta de cierre {colour:f}"
+        ),
+        "point_must_match": (
+            "la última carta de tu hilera {colour:f} es un {end}: una carta de puntos ahí debe "
+            "ser un {end}, no un {value}"
+        ),
+        "no_two_copies": "no tienes dos cartas {card}",
+        "stone_taken": "la piedra de deseo {value} ya no está en la mesa: la tiene {owner}",
+    },
+    "pl": {
+        "not_board_card": "{action} nie jest kartą gry planszowej (istnieją tylko G0–B10)",
+        "not_in_hand": "nie masz na ręce karty {card}",
+        "row_ascending": "twoja {colour:f} kolumna rośnie: {value} to mniej niż {end}",
+        "row_descending": "twoja {colour:f} kolumna maleje: {value} to więcej niż {end}",
+        "must_play": "najpierw zagraj kartę (wyłóż ją albo odrzuć), nie {action}",
+        "must_draw": "teraz dobierz kartę (draw albo draw G), nie {action}",
+        "must_figure": "teraz wybierz duży albo mały znacznik (big / small), nie {action}",
+        "must_move_or_pass": "teraz przesuń znacznik (>G) albo spasuj (pass), nie {action}",
+        "deck_empty": "zakryty stos jest pusty",
+        "no_point_pile": "gra planszowa nie ma stosu kart punktowych",
+        "pile_empty": "{colour} stos kart odrzuconych jest pusty",
+        "no_take_back": (
+            "nie możesz wziąć z powrotem karty {card} odrzuconej w tej turze (wariant)"
+        ),
+        "no_figure": "nie masz znacznika na {colour:f2} drodze",
+        "figure_at_end": (
+            "twój znacznik na {colour:f2} drodze stoi na kamieniu końcowym i nie może iść dalej"
+        ),
+        "over_goal": "gra się skończyła: pięć znaczników dotarło do obszaru celu",
+        "over_deck": "gra się skończyła: dobrano ostatnią kartę",
+        "over_closed": "gra się skończyła: pięć kolumn ma kartę zamykającą",
+        "over_truncated": "gra się skończyła: osiągnięto limit tur",
+        "game_over": "gra się skończyła",
+        "final_lay_or_pass": (
+            "gra się skończyła: teraz możesz tylko dołożyć kartę do swojej kolumny albo "
+            "spasować, nie {action}"
+        ),
+        "play_before_draw": (
+            "najpierw zagraj kartę (wyłóż, odrzuć albo weź kamień życzeń), potem dobierz"
+        ),
+        "pass_only_final": (
+            "spasować można dopiero po końcu gry; teraz wyłóż, odrzuć albo weź kamień życzeń"
+        ),
+        "board_move": (
+            "{action} to ruch gry planszowej; wyłóż kartę (G7), odrzuć ją (-G7) albo weź "
+            "kamień życzeń (wish G5 Y5)"
+        ),
+        "must_draw_cards": (
+            "najpierw uzupełnij rękę: draw (zakryty stos) albo draw G (wierzchnia karta stosu "
+            "kart odrzuconych), nie {action}"
+        ),
+        "point_pile_empty": "stos odrzuconych kart punktowych jest pusty",
+        "pile_blocked": (
+            "na {colour} stos odrzucono kartę w tej turze: nie możesz wziąć karty odrzuconej "
+            "w tej turze"
+        ),
+        "point_pile_blocked": (
+            "na stos kart punktowych odrzucono kartę w tej turze: nie możesz wziąć karty "
+            "odrzuconej w tej turze"
+        ),
+        "final_no_point_row": (
+            "po końcu gry karty idą tylko do kolumn, które już masz: nie masz kolumny kart "
+            "punktowych"
+        ),
+        "final_no_row": (
+            "po końcu gry karty idą tylko do kolumn, które już masz: nie masz {colour:f2} kolumny"
+        ),
+        "point_cannot_start": (
+            "kartą punktową nie można zacząć kolumny: nie masz {colour:f2} kolumny"
+        ),
+        "closing_cannot_start": "kartą zamykającą nie można zacząć {colour:f2} kolumny",
+        "row_full": ("twoja {colour:f} kolumna ma obie karty zamykające: nie przyjmie więcej kart"),
+        "row_closed": (
+            "twoja {colour:f} kolumna jest zamknięta: przyjmie już tylko drugą {colour:f4} "
+            "kartę zamykającą"
+        ),
+        "point_must_match": (
+            "ostatnia karta twojej {colour:f2} kolumny to {end}: karta punktowa musi tam mieć "
+            "wartość {end}, nie {value}"
+        ),
+        "no_two_copies": "nie masz dwóch kart {card}",
+        "stone_taken": "kamienia życzeń {value} już nie ma na stole: ma go {owner}",
+    },
+    "hu": {
+        "not_board_card": "{action} nem a társasjáték kártyája (csak G0–B10 létezik)",
+        "not_in_hand": "{card} nincs a kezedben",
+        "row_ascending": "a {colour} sorod emelkedő: {value} kisebb, mint {end}",
+        "row_descending": "a {colour} sorod csökkenő: {value} nagyobb, mint {end}",
+        "must_play": "előbb játssz ki egy lapot (tedd le vagy dobd el), ne ezt: {action}",
+        "must_draw": "most húzz egy lapot (draw vagy draw G), ne ezt: {action}",
+        "must_figure": "most válassz: nagy vagy kis figura (big / small), ne ezt: {action}",
+        "must_move_or_pass": "most lépj egy figurával (>G), vagy passzolj (pass), ne ezt: {action}",
+        "deck_empty": "a húzópakli üres",
+        "no_point_pile": "a társasjátékban nincs pontkártya-pakli",
+        "pile_empty": "a {colour} dobópakli üres",
+        "no_take_back": "az ebben a körben eldobott {card} lapot nem veheted vissza (változat)",
+        "no_figure": "nincs figurád a {colour} ösvényen",
+        "figure_at_end": "a {colour} ösvényen álló figurád a zárókövön áll, tovább nem léphet",
+        "over_goal": "a játék véget ért: öt figura elérte a célterületet",
+        "over_deck": "a játék véget ért: felhúzták az utolsó lapot",
+        "over_closed": "a játék véget ért: öt sor végén lezáró kártya van",
+        "over_truncated": "a játék véget ért: elérték a körkorlátot",
+        "game_over": "a játék véget ért",
+        "final_lay_or_pass": (
+            "a játék véget ért: most csak a soraidhoz illeszthetsz lapot, vagy passzolhatsz, "
+            "ne ezt: {action}"
+        ),
+        "play_before_draw": (
+            "előbb játssz ki egy lapot (tedd le, dobd el, vagy szerezz kívánságkövet), utána húzz"
+        ),
+        "pass_only_final": (
+            "passzolni csak a játék vége után lehet; most tegyél le, dobj el, vagy szerezz "
+            "kívánságkövet"
+        ),
+        "board_move": (
+            "{action} a társasjáték lépése; tegyél le egy lapot (G7), dobj el egyet (-G7), "
+            "vagy szerezz kívánságkövet (wish G5 Y5)"
+        ),
+        "must_draw_cards": (
+            "előbb egészítsd ki a kezed: draw (húzópakli) vagy draw G (egy dobópakli felső "
+            "lapja), ne ezt: {action}"
+        ),
+        "point_pile_empty": "a pontkártyák eldobó paklija üres",
+        "pile_blocked": (
+            "a {colour} dobópaklira ebben a körben dobtak lapot: ebben a körben eldobott lapot "
+            "nem vehetsz el"
+        ),
+        "point_pile_blocked": (
+            "a pontkártyák eldobó paklijára ebben a körben dobtak lapot: ebben a körben "
+            "eldobott lapot nem vehetsz el"
+        ),
+        "final_no_point_row": (
+            "a játék vége után csak a meglévő soraidhoz tehetsz lapot: pontkártyasorod nincs"
+        ),
+        "final_no_row": (
+            "a játék vége után csak a meglévő soraidhoz tehetsz lapot: {colour} sorod nincs"
+        ),
+        "point_cannot_start": "pontkártyával nem kezdhetsz sort: {colour} sorod nincs",
+        "closing_cannot_start": "lezáró kártyával nem kezdheted a {colour} sorodat",
+        "row_full": ("a {colour} sorodban már mindkét lezáró kártya ott van: több lapot nem fogad"),
+        "row_closed": (
+            "a {colour} sorod le van zárva: már csak a második {colour} lezáró kártyát fogadja"
+        ),
+        "point_must_match": (
+            "a {colour} sorod utolsó lapja {end}: oda csak {end} értékű pontkártya tehető, "
+            "nem {value}"
+        ),
+        "no_two_copies": "nincs a kezedben két {card} lap",
+        "stone_taken": "a kívánságkő ({value}) már nincs az asztalon: {owner} vitte el",
+    },
+}
+
 MESSAGES: Final[dict[str, dict[str, str]]] = {
-    "en": _EN,
-    "cs": _CS,
-    "sk": _SK,
-    "es": _ES,
-    "pl": _PL,
-    "hu": _HU,
+    lang: {**messages, **{f"refuse.{key}": text for key, text in _REFUSALS[lang].items()}}
+    for lang, messages in (
+        ("en", _EN),
+        ("cs", _CS),
+        ("sk", _SK),
+        ("es", _ES),
+        ("pl", _PL),
+        ("hu", _HU),
+    )
 }
 
 #: Event parameters that hold a colour index (or ``"*"``: the point-card pile).
@@ -1487,6 +1910,24 @@ class Translator:
         """Colour ``index`` (0-4) with its grammatical forms, for message parameters;
         -1 gives an empty name."""
         return self._names[index] if 0 <= index < len(self._names) else self._nameless
+
+    def refusal(
+        self, error: IllegalActionError, seat_name: Callable[[int], str] | None = None
+    ) -> str:
+        """Why a move was refused, in this language: ``"B-13: …"``. ``seat_name`` names the
+        seat in ``owner`` (else ``name.player``); an error without a translated ``key`` keeps
+        its English text."""
+        template = f"refuse.{error.key}"
+        if not error.key or template not in self._messages:
+            return str(error)
+        values: dict[str, object] = dict(error.params)
+        colour = values.get("colour")
+        if isinstance(colour, int):
+            values["colour"] = self.colour_name(colour)
+        owner = values.get("owner")
+        if isinstance(owner, int):
+            values["owner"] = seat_name(owner) if seat_name else self("name.player", n=owner + 1)
+        return f"{error.rule}: {self(template, **values)}"
 
     def event(self, event: Event) -> str:
         """One :mod:`keltis.describe` event as a phrase."""

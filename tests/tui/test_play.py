@@ -85,13 +85,28 @@ def test_bad_input_reprompts_with_the_reason_and_the_game_goes_on(tmp_path: Path
     assert "'xyz' is not an action" in out
     assert EN("err.number", number=0, count=16) in out or "There is no option 0" in out
     assert "There is no option 99" in out
-    assert "That move is not allowed here: B-10: now you must play" in out
+    assert (
+        "That move is not allowed here: B-10: first play a card (lay it or discard it), not draw"
+        in " ".join(out.split())
+    )
     assert "That move is not allowed here: B-" in out.split("wish G5 *5", 1)[1]
     record, _ = GameRecord.load(run.record)
     assert len(record.actions) >= 2  # "1" then "1" were played after the errors
     state = record.replay()
     assert not state.over
     assert EN("msg.eof") in out
+
+
+def test_a_refused_move_is_explained_in_the_players_language(tmp_path: Path) -> None:
+    run = play(
+        ["--seats", "human,random", "--seed", "1", "--lang", "cs"], ["draw", "1"], tmp=tmp_path
+    )
+    assert (
+        "Tento tah tu není dovolen: B-10: nejdřív zahraj kartu (vylož ji, nebo odhoď), ne draw"
+        in " ".join(run.output.split())
+    )
+    record, _ = GameRecord.load(run.record)
+    assert record.actions  # the game went on after the refusal
 
 
 def test_a_move_can_be_typed_in_notation(tmp_path: Path) -> None:

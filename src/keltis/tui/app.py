@@ -293,7 +293,8 @@ class PlaySession:
             try:
                 self.state.check_action(action)
             except IllegalActionError as error:
-                self.say(t("err.illegal", reason=str(error)), ERROR_STYLE)
+                reason = t.refusal(error, self.screen.seat_name)
+                self.say(t("err.illegal", reason=reason), ERROR_STYLE)
                 continue
             self._view = None
             self._apply(action)

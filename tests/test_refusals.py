@@ -1,0 +1,143 @@
+"""Refused moves in the players' languages: every refusal the engines raise carries a key and
+its values, and every language has its own words for each key."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from keltis.core.actions import NUM_ACTIONS, Action
+from keltis.core.cards import CARD_TEXT
+from keltis.core.errors import IllegalActionError
+from keltis.core.protocol import EndReason
+from keltis.games import get_game
+from keltis.i18n import _REFUSALS, LANGUAGES, MESSAGES, Translator
+from support import assert_translated, play
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "keltis"
+
+
+def _keys(node: ast.expr) -> set[str]:
+    """The refusal keys a ``key=`` argument can take."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, ast.IfExp):
+        return _keys(node.body) | _keys(node.orelse)
+    if isinstance(node, ast.JoinedStr):  # f"over_{reason.value}"
+        first = node.values[0]
+        assert isinstance(first, ast.Constant), ast.unparse(node)
+        assert first.value == "over_", ast.unparse(node)
+        return {f"over_{reason.value}" for reason in EndReason}
+    raise AssertionError(f"cannot read refusal key {ast.unparse(node)}")
+
+
+def _raised_keys() -> set[str]:
+    keys: set[str] = set()
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "IllegalActionError":
+                key = next((k.value for k in node.keywords if k.arg == "key"), None)
+                assert key is not None, f"{path.name}:{node.lineno}: no key="
+                if not isinstance(key, ast.Name):  # a helper's parameter: read at its calls
+                    keys |= _keys(key)
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "_wrong_phase":
+                keys |= _keys(node.args[3])
+    return keys
+
+
+def test_every_refusal_in_the_engines_has_words_and_every_word_is_used() -> None:
+    raised = _raised_keys()
+    english = set(_REFUSALS["en"])
+    assert sorted(raised - english) == [], "raised but not worded"
+    assert sorted(english - raised - {"over_goal", "game_over"}) == [], "worded but never raised"
+    assert {"over_goal", "game_over"} <= english
+    for lang in LANGUAGES:
+        assert set(_REFUSALS[lang]) == english, lang
+        assert all(f"refuse.{key}" in MESSAGES[lang] for key in english)
+
+
+@pytest.mark.parametrize("name", ["board", "cards"])
+def test_refusals_met_in_random_games_are_translated(name: str) -> None:
+    """Try every action of the dense index at states along seeded random games: each refused
+    one is worded in every language."""
+    game = get_game(name)
+    seen: set[str] = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_game(players=2 + seed % 3, seed=seed)
+        while not state.over:
+            if rng.random() < 0.15:
+                for index in range(NUM_ACTIONS):
+                    action = Action.from_index(index)
+                    if state.is_legal(action):
+                        continue
+                    with pytest.raises(IllegalActionError) as caught:
+                        state.check_action(action)
+                    if caught.value.key not in seen:
+                        assert_translated(caught.value)
+                        seen.add(caught.value.key)
+            state.apply(rng.choice(state.legal_actions()))
+        with pytest.raises(IllegalActionError) as caught:
+            state.check_action(Action.from_index(0))
+        assert_translated(caught.value)
+        seen.add(caught.value.key)
+    common = {"not_in_hand", "row_ascending", "row_descending", "pile_empty"}
+    assert common <= seen, sorted(common - seen)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "B-13: your red row runs downwards: 9 is higher than 5"),
+        ("cs", "B-13: tvoje červená řada klesá: 9 je více než 5"),
+        ("sk", "B-13: tvoj červený rad klesá: 9 je viac ako 5"),
+        ("es", "B-13: tu hilera roja es descendente: 9 es mayor que 5"),
+        ("pl", "B-13: twoja czerwona kolumna maleje: 9 to więcej niż 5"),
+        ("hu", "B-13: a piros sorod csökkenő: 9 nagyobb, mint 5"),
+    ],
+)
+def test_a_board_refusal_in_each_language(lang: str, expected: str) -> None:
+    error = IllegalActionError(
+        "B-13",
+        "your red row is descending; 9 > 5",
+        key="row_descending",
+        params={"colour": 2, "value": 9, "end": 5},
+    )
+    assert Translator(lang).refusal(error) == expected
+
+
+def test_colour_forms_follow_the_grammar() -> None:
+    error = IllegalActionError("C-12", "…", key="pile_blocked", params={"colour": 1})
+    assert Translator("cs").refusal(error).startswith("C-12: na žlutý odhazovací balíček")
+    assert "pila amarilla" in Translator("es").refusal(error)
+    error = IllegalActionError("C-11", "…", key="point_cannot_start", params={"colour": 4})
+    assert Translator("pl").refusal(error).endswith("nie masz niebieskiej kolumny")
+    assert Translator("cs").refusal(error).endswith("modrou řadu nemáš")
+
+
+def test_the_owner_of_a_wish_stone_is_named_like_on_screen() -> None:
+    error = IllegalActionError("C-8", "…", key="stone_taken", params={"value": 5, "owner": 1})
+    assert Translator("pl").refusal(error, lambda seat: f"Ola ({seat + 1})") == (
+        "C-8: kamienia życzeń 5 już nie ma na stole: ma go Ola (2)"
+    )
+    assert Translator("en").refusal(error).endswith(": Player 2 has it")
+
+
+def test_an_unknown_or_missing_key_keeps_the_english_text() -> None:
+    plain = IllegalActionError("B-10", "G7 is not in your hand")
+    assert Translator("hu").refusal(plain) == "B-10: G7 is not in your hand"
+    odd = IllegalActionError("B-10", "G7 is not in your hand", key="no_such_refusal")
+    assert Translator("cs").refusal(odd) == "B-10: G7 is not in your hand"
+
+
+def test_a_card_game_refusal_from_the_engine_in_czech() -> None:
+    state = get_game("cards").new_game(players=2, seed=3)
+    hand = state.hands[state.current_player]  # type: ignore[attr-defined]
+    absent = next(CARD_TEXT[card] for card in range(55) if card not in hand)
+    with pytest.raises(IllegalActionError) as caught:
+        play(state, absent)
+    assert caught.value.rule == "C-9"
+    assert Translator("cs").refusal(caught.value) == f"C-9: {absent} nemáš v ruce"
