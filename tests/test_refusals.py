@@ -1,5 +1,6 @@
-"""Refused moves in the players' languages: every refusal the engines raise carries a key and
-its values, and every language has its own words for each key."""
+"""Refused moves and unreadable input in the players' languages: every refusal the engines
+and the notation reader raise carries a key and its values, and every language has its own
+words for each key."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from keltis.core.actions import NUM_ACTIONS, Action
 from keltis.core.cards import CARD_TEXT
-from keltis.core.errors import IllegalActionError
+from keltis.core.errors import IllegalActionError, NotationError
 from keltis.core.protocol import EndReason
 from keltis.games import get_game
 from keltis.i18n import _REFUSALS, LANGUAGES, MESSAGES, Translator
@@ -38,7 +39,10 @@ def _raised_keys() -> set[str]:
     keys: set[str] = set()
     for path in SRC.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "IllegalActionError":
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
+                "IllegalActionError",
+                "NotationError",
+            ):
                 key = next((k.value for k in node.keywords if k.arg == "key"), None)
                 assert key is not None, f"{path.name}:{node.lineno}: no key="
                 if not isinstance(key, ast.Name):  # a helper's parameter: read at its calls
@@ -141,3 +145,38 @@ def test_a_card_game_refusal_from_the_engine_in_czech() -> None:
         play(state, absent)
     assert caught.value.rule == "C-9"
     assert Translator("cs").refusal(caught.value) == f"C-9: {absent} nemáš v ruce"
+
+
+@pytest.mark.parametrize(
+    ("typed", "lang", "expected"),
+    [
+        ("xyz", "en", "not a move: type a card to lay it (G7)"),
+        ("xyz", "cs", "to není tah: napiš kartu k vyložení (G7)"),
+        ("-Q7", "sk", "„Q7“ nie je karta: písmeno farby"),
+        ("wish G5 Y6", "es", "las dos cartas para una piedra de deseo deben tener el mismo valor"),
+        ("wish G10 Y10", "pl", "kartą G10 nie można wziąć kamienia życzeń"),
+        ("G7>Y", "hu", "más színű sorba csak pontkártya illeszthető (*7>G)"),
+        (">Q", "cs", "„Q“ není barva: použij G, Y, R, P nebo B"),
+        ("wish G5", "pl", "kamień życzeń bierze się za dwie karty, np. wish G5 *5"),
+        ("", "hu", "nem írtál be semmit"),
+    ],
+)
+def test_unreadable_input_is_explained_in_each_language(
+    typed: str, lang: str, expected: str
+) -> None:
+    with pytest.raises(NotationError) as caught:
+        Action.parse(typed)
+    assert caught.value.key
+    assert Translator(lang).refusal(caught.value).startswith(expected)
+
+
+def test_every_notation_error_is_worded_without_placeholders() -> None:
+    for typed in ("xyz", "-Q7", "wish G5 Y6", "wish G10 Y10", "G7>Y", ">Q", "wish G5", ""):
+        with pytest.raises(NotationError) as caught:
+            Action.parse(typed)
+        english = Translator("en").refusal(caught.value)
+        for lang in LANGUAGES:
+            text = Translator(lang).refusal(caught.value)
+            assert "{" not in text, (lang, text)
+            if lang != "en":
+                assert text != english, (lang, text)

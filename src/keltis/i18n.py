@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from string import Formatter
 from typing import Any, Final
 
-from keltis.core.errors import IllegalActionError
+from keltis.core.errors import IllegalActionError, KeltisError
 from keltis.describe import Event
 
 LANGUAGES: Final = {
@@ -1391,11 +1391,27 @@ _HU: Final = {
     ),
 }
 
-#: Why a move is refused (:class:`keltis.core.errors.IllegalActionError` ``key``), keyed
-#: ``refuse.<key>`` in :data:`MESSAGES`. ``{colour}`` is a row's, path's or pile's colour,
-#: ``{owner}`` a seat's name; cards and moves stay in notation.
+#: Why a move is refused or typed input cannot be read (the ``key`` of
+#: :class:`keltis.core.errors.KeltisError`), keyed ``refuse.<key>`` in :data:`MESSAGES`.
+#: ``{colour}`` is a row's, path's or pile's colour, ``{owner}`` a seat's name; cards and
+#: moves stay in notation.
 _REFUSALS: Final[dict[str, dict[str, str]]] = {
     "en": {
+        "unknown_colour": "“{text}” is not a colour: use G, Y, R, P or B",
+        "not_a_colour": "“{text}” is not a colour: use G, Y, R, P or B",
+        "not_a_card": (
+            "“{text}” is not a card: a colour letter and a value 0–10 (G7), a colour letter "
+            "and X for a closing card (RX), or * and a value for a point card (*3)"
+        ),
+        "empty_action": "nothing typed",
+        "claim_two_cards": "a claim names two cards, e.g. wish G5 *5",
+        "claim_value": "{card} cannot claim a wish stone (only cards of value 1–9)",
+        "claim_same_value": "the two cards of a claim must have the same value",
+        "point_onto_row": "only a point card can be laid onto another colour's row (*7>G)",
+        "not_an_action": (
+            "not a move: type a card to lay it (G7), -G7 to discard it, big or small, >G to "
+            "move a figure, pass, draw or draw G"
+        ),
         "not_board_card": "{action} is not a board-game card (only G0–B10 exist)",
         "not_in_hand": "{card} is not in your hand",
         "row_ascending": "your {colour} row runs upwards: {value} is lower than {end}",
@@ -1462,6 +1478,21 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "stone_taken": "wish stone {value} is no longer on the table: {owner} has it",
     },
     "cs": {
+        "unknown_colour": "„{text}“ není barva: použij G, Y, R, P nebo B",
+        "not_a_colour": "„{text}“ není barva: použij G, Y, R, P nebo B",
+        "not_a_card": (
+            "„{text}“ není karta: písmeno barvy a hodnota 0–10 (G7), písmeno barvy a X pro "
+            "uzavírací kartu (RX), nebo * a hodnota pro bodovou kartu (*3)"
+        ),
+        "empty_action": "nic nebylo zadáno",
+        "claim_two_cards": "kámen přání se získává za dvě karty, např. wish G5 *5",
+        "claim_value": "kartou {card} nelze získat kámen přání (jen karty hodnoty 1–9)",
+        "claim_same_value": "obě karty za kámen přání musí mít stejnou hodnotu",
+        "point_onto_row": "do řady jiné barvy lze přiložit jen bodovou kartu (*7>G)",
+        "not_an_action": (
+            "to není tah: napiš kartu k vyložení (G7), -G7 k odhození, big nebo small, >G "
+            "k posunu figurky, pass, draw nebo draw G"
+        ),
         "not_board_card": "{action} není karta deskové hry (existují jen G0–B10)",
         "not_in_hand": "{card} nemáš v ruce",
         "row_ascending": "tvoje {colour} řada stoupá: {value} je méně než {end}",
@@ -1529,6 +1560,21 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "stone_taken": "kámen přání {value} už na stole není: má ho {owner}",
     },
     "sk": {
+        "unknown_colour": "„{text}“ nie je farba: použi G, Y, R, P alebo B",
+        "not_a_colour": "„{text}“ nie je farba: použi G, Y, R, P alebo B",
+        "not_a_card": (
+            "„{text}“ nie je karta: písmeno farby a hodnota 0–10 (G7), písmeno farby a X pre "
+            "uzatváraciu kartu (RX), alebo * a hodnota pre bodovú kartu (*3)"
+        ),
+        "empty_action": "nič nebolo zadané",
+        "claim_two_cards": "kameň želaní sa získava za dve karty, napr. wish G5 *5",
+        "claim_value": "kartou {card} nemožno získať kameň želaní (len karty hodnoty 1–9)",
+        "claim_same_value": "obe karty za kameň želaní musia mať rovnakú hodnotu",
+        "point_onto_row": "do radu inej farby možno priložiť len bodovú kartu (*7>G)",
+        "not_an_action": (
+            "to nie je ťah: napíš kartu na vyloženie (G7), -G7 na odloženie, big alebo small, "
+            ">G na posun figúrky, pass, draw alebo draw G"
+        ),
         "not_board_card": "{action} nie je karta doskovej hry (existujú len G0–B10)",
         "not_in_hand": "{card} nemáš v ruke",
         "row_ascending": "tvoj {colour:m} rad stúpa: {value} je menej ako {end}",
@@ -1596,6 +1642,24 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "stone_taken": "kameň želaní {value} už na stole nie je: má ho {owner}",
     },
     "es": {
+        "unknown_colour": "«{text}» no es un color: usa G, Y, R, P o B",
+        "not_a_colour": "«{text}» no es un color: usa G, Y, R, P o B",
+        "not_a_card": (
+            "«{text}» no es una carta: una letra de color y un valor 0–10 (G7), una letra de "
+            "color y X para una carta de cierre (RX), o * y un valor para una carta de puntos "
+            "(*3)"
+        ),
+        "empty_action": "no se escribió nada",
+        "claim_two_cards": "una piedra de deseo se toma con dos cartas, p. ej. wish G5 *5",
+        "claim_value": (
+            "{card} no sirve para tomar una piedra de deseo (solo cartas de valor 1–9)"
+        ),
+        "claim_same_value": "las dos cartas para una piedra de deseo deben tener el mismo valor",
+        "point_onto_row": "solo una carta de puntos puede ir a la hilera de otro color (*7>G)",
+        "not_an_action": (
+            "no es una jugada: escribe una carta para ponerla (G7), -G7 para descartarla, big "
+            "o small, >G para avanzar una pieza, pass, draw o draw G"
+        ),
         "not_board_card": "{action} no es una carta del juego de tablero (solo existen G0–B10)",
         "not_in_hand": "no tienes {card} en la mano",
         "row_ascending": "tu hilera {colour:f} es ascendente: {value} es menor que {end}",
@@ -1668,6 +1732,23 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "stone_taken": "la piedra de deseo {value} ya no está en la mesa: la tiene {owner}",
     },
     "pl": {
+        "unknown_colour": "„{text}” to nie kolor: użyj G, Y, R, P albo B",
+        "not_a_colour": "„{text}” to nie kolor: użyj G, Y, R, P albo B",
+        "not_a_card": (
+            "„{text}” to nie karta: litera koloru i wartość 0–10 (G7), litera koloru i X dla "
+            "karty zamykającej (RX) albo * i wartość dla karty punktowej (*3)"
+        ),
+        "empty_action": "nic nie wpisano",
+        "claim_two_cards": "kamień życzeń bierze się za dwie karty, np. wish G5 *5",
+        "claim_value": (
+            "kartą {card} nie można wziąć kamienia życzeń (tylko karty o wartości 1–9)"
+        ),
+        "claim_same_value": "obie karty za kamień życzeń muszą mieć tę samą wartość",
+        "point_onto_row": ("do kolumny innego koloru można dołożyć tylko kartę punktową (*7>G)"),
+        "not_an_action": (
+            "to nie ruch: wpisz kartę, by ją wyłożyć (G7), -G7, by ją odrzucić, big albo "
+            "small, >G, by przesunąć znacznik, pass, draw albo draw G"
+        ),
         "not_board_card": "{action} nie jest kartą gry planszowej (istnieją tylko G0–B10)",
         "not_in_hand": "nie masz na ręce karty {card}",
         "row_ascending": "twoja {colour:f} kolumna rośnie: {value} to mniej niż {end}",
@@ -1742,6 +1823,23 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "stone_taken": "kamienia życzeń {value} już nie ma na stole: ma go {owner}",
     },
     "hu": {
+        "unknown_colour": "„{text}” nem szín: ezek közül válassz: G, Y, R, P, B",
+        "not_a_colour": "„{text}” nem szín: ezek közül válassz: G, Y, R, P, B",
+        "not_a_card": (
+            "„{text}” nem kártya: színbetű és érték 0–10 (G7), színbetű és X a lezáró "
+            "kártyához (RX), vagy * és érték a pontkártyához (*3)"
+        ),
+        "empty_action": "nem írtál be semmit",
+        "claim_two_cards": "kívánságkőért két lapot kell eldobni, pl. wish G5 *5",
+        "claim_value": (
+            "ezzel a lappal nem szerezhetsz kívánságkövet: {card} (csak 1–9 értékű lapokkal)"
+        ),
+        "claim_same_value": "a kívánságkőért eldobott két lapnak azonos értékűnek kell lennie",
+        "point_onto_row": "más színű sorba csak pontkártya illeszthető (*7>G)",
+        "not_an_action": (
+            "ez nem lépés: írj be egy lapot a letételhez (G7), -G7 az eldobáshoz, big vagy "
+            "small, >G a figura léptetéséhez, pass, draw vagy draw G"
+        ),
         "not_board_card": "{action} nem a társasjáték kártyája (csak G0–B10 létezik)",
         "not_in_hand": "{card} nincs a kezedben",
         "row_ascending": "a {colour} sorod emelkedő: {value} kisebb, mint {end}",
@@ -1911,12 +2009,10 @@ class Translator:
         -1 gives an empty name."""
         return self._names[index] if 0 <= index < len(self._names) else self._nameless
 
-    def refusal(
-        self, error: IllegalActionError, seat_name: Callable[[int], str] | None = None
-    ) -> str:
-        """Why a move was refused, in this language: ``"B-13: …"``. ``seat_name`` names the
-        seat in ``owner`` (else ``name.player``); an error without a translated ``key`` keeps
-        its English text."""
+    def refusal(self, error: KeltisError, seat_name: Callable[[int], str] | None = None) -> str:
+        """Why a move was refused (``"B-13: …"``, with the rule id) or typed input could not
+        be read, in this language. ``seat_name`` names the seat in ``owner`` (else
+        ``name.player``); an error without a worded ``key`` keeps its English text."""
         template = f"refuse.{error.key}"
         if not error.key or template not in self._messages:
             return str(error)
@@ -1927,7 +2023,8 @@ class Translator:
         owner = values.get("owner")
         if isinstance(owner, int):
             values["owner"] = seat_name(owner) if seat_name else self("name.player", n=owner + 1)
-        return f"{error.rule}: {self(template, **values)}"
+        text = self(template, **values)
+        return f"{error.rule}: {text}" if isinstance(error, IllegalActionError) else text
 
     def event(self, event: Event) -> str:
         """One :mod:`keltis.describe` event as a phrase."""

@@ -82,7 +82,7 @@ def test_bad_input_reprompts_with_the_reason_and_the_game_goes_on(tmp_path: Path
     out = run.output
     assert EN("err.empty") in out
     assert EN("err.notation", text="xyz", reason="").rstrip() in out
-    assert "'xyz' is not an action" in out
+    assert "not a move: type a card to lay it (G7)" in out
     assert EN("err.number", number=0, count=16) in out or "There is no option 0" in out
     assert "There is no option 99" in out
     assert (

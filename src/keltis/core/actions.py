@@ -276,7 +276,11 @@ def _pile(text: str) -> int:
 def _colour_index(text: str) -> int:
     index = COLOUR_LETTERS.find(text.upper()) if len(text) == 1 else -1
     if index < 0:
-        raise NotationError(f"{text!r} is not a colour: use one of {', '.join(COLOUR_LETTERS)}")
+        raise NotationError(
+            f"{text!r} is not a colour: use one of {', '.join(COLOUR_LETTERS)}",
+            key="not_a_colour",
+            params={"text": text},
+        )
     return index
 
 
@@ -285,7 +289,7 @@ def parse_action(text: str) -> Action:
     raw = text.strip()
     low = raw.lower()
     if not raw:
-        raise NotationError("empty action")
+        raise NotationError("empty action", key="empty_action")
     if low in _WORDS_PASS:
         return PASS_ACTION
     if low == "big":
@@ -299,16 +303,23 @@ def parse_action(text: str) -> Action:
     if low.startswith("wish"):
         parts = [p for p in _SPLIT.split(raw[4:].strip()) if p]
         if len(parts) != 2:
-            raise NotationError(f"{raw!r}: a claim names two cards, e.g. 'wish G5 *5'")
+            raise NotationError(
+                f"{raw!r}: a claim names two cards, e.g. 'wish G5 *5'", key="claim_two_cards"
+            )
         first, second = parse_card(parts[0]), parse_card(parts[1])
         for card in (first, second):
             if not 1 <= CARD_VALUE[card] <= 9:
                 raise NotationError(
                     f"{raw!r}: {CARD_TEXT[card]} cannot claim a wish stone "
-                    "(only number or point cards of value 1-9)"
+                    "(only number or point cards of value 1-9)",
+                    key="claim_value",
+                    params={"card": CARD_TEXT[card]},
                 )
         if CARD_VALUE[first] != CARD_VALUE[second]:
-            raise NotationError(f"{raw!r}: the two cards of a claim must have the same value")
+            raise NotationError(
+                f"{raw!r}: the two cards of a claim must have the same value",
+                key="claim_same_value",
+            )
         return Action.claim(first, second)
     if raw.startswith(">"):
         return _ADVANCE[_colour_index(raw[1:].strip())]
@@ -319,7 +330,8 @@ def parse_action(text: str) -> Action:
         card = parse_card(card_text)
         if not is_point(card):
             raise NotationError(
-                f"{raw!r}: only a point card can be laid onto another colour's row (*7>G)"
+                f"{raw!r}: only a point card can be laid onto another colour's row (*7>G)",
+                key="point_onto_row",
             )
         return Action.lay(card, _colour_index(row.strip()))
     try:
@@ -327,5 +339,6 @@ def parse_action(text: str) -> Action:
     except NotationError:
         raise NotationError(
             f"{raw!r} is not an action: write a card to lay it (G7), -G7 to discard it, "
-            "big or small, >G to move a figure, pass, draw or draw G"
+            "big or small, >G to move a figure, pass, draw or draw G",
+            key="not_an_action",
         ) from None

@@ -41,7 +41,9 @@ class Colour(IntEnum):
         index = COLOUR_LETTERS.find(letter.upper()) if len(letter) == 1 else -1
         if index < 0:
             raise NotationError(
-                f"unknown colour {letter!r}: use one of {', '.join(COLOUR_LETTERS)}"
+                f"unknown colour {letter!r}: use one of {', '.join(COLOUR_LETTERS)}",
+                key="unknown_colour",
+                params={"text": letter},
             )
         return cls(index)
 
@@ -152,7 +154,9 @@ def parse_card(text: str) -> int:
         raise NotationError(
             f"{text!r} is not a card: write a colour letter ({COLOUR_LETTERS}) and a value "
             "0-10 (G7), a colour letter and X for a closing card (RX), or * and a value for a "
-            "point card (*3)"
+            "point card (*3)",
+            key="not_a_card",
+            params={"text": text},
         )
     return code
 

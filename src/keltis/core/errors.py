@@ -6,7 +6,21 @@ from collections.abc import Mapping
 
 
 class KeltisError(ValueError):
-    """Base class of every error the rules core raises on bad input."""
+    """Base class of every error the rules core raises on bad input.
+
+    The message is English. ``key`` and ``params`` say the same thing as data, for interfaces
+    that word it in the player's language (:meth:`keltis.i18n.Translator.refusal`): ``key``
+    names the reason (``row_ascending``), ``params`` holds its values — card, action and
+    typed texts as they are, numbers, a colour as its index 0-4 under ``colour``, a seat as
+    its 0-based index under ``owner``. An error without a ``key`` is shown in English.
+    """
+
+    def __init__(
+        self, message: str = "", *, key: str = "", params: Mapping[str, str | int] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params: dict[str, str | int] = dict(params or {})
 
 
 class NotationError(KeltisError):
@@ -17,13 +31,8 @@ class IllegalActionError(KeltisError):
     """An action breaks a rule. ``rule`` is the rule id (``B-13``, ``C-10`` …).
 
     The message starts with the rule id, e.g. ``"B-13: red row is descending; 7 > 5"``.
-    The state is unchanged when this is raised.
-
-    ``key`` and ``params`` say the same thing as data, for interfaces that translate it
-    (:meth:`keltis.i18n.Translator.refusal`): ``key`` names the refusal (``row_ascending``),
-    ``params`` holds its values — card and action texts in notation, numbers, colours as
-    indices 0-4 (``-1``: the point-card pile) under ``colour``, and seats as 0-based
-    indices under ``owner``.
+    The state is unchanged when this is raised. ``key`` and ``params``: see
+    :class:`KeltisError`.
     """
 
     def __init__(
@@ -34,11 +43,9 @@ class IllegalActionError(KeltisError):
         key: str = "",
         params: Mapping[str, str | int] | None = None,
     ) -> None:
-        super().__init__(f"{rule}: {message}")
+        super().__init__(f"{rule}: {message}", key=key, params=params)
         self.rule = rule
         self.detail = message
-        self.key = key
-        self.params: dict[str, str | int] = dict(params or {})
 
 
 class SetupError(KeltisError):

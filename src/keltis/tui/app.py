@@ -311,7 +311,8 @@ class PlaySession:
         try:
             return parse_action(text)
         except NotationError as error:
-            self.say(self.t("err.notation", text=text, reason=str(error)), ERROR_STYLE)
+            reason = self.t.refusal(error)
+            self.say(self.t("err.notation", text=text, reason=reason), ERROR_STYLE)
             return None
 
     def _apply(self, action: Action) -> None:
