@@ -201,6 +201,20 @@ def test_resume_continues_the_same_game(tmp_path: Path) -> None:
     assert len(done.actions) > len(start.actions)
 
 
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_a_resumed_game_goes_on_as_an_unbroken_one_would(tmp_path: Path, game: str) -> None:
+    """The bots' choices depend on the game's seed and the moves so far, not on when the game
+    was resumed: stopping and resuming changes nothing."""
+    args = ["--game", game, "--seats", "human,greedy,random,heuristic", "--seed", "12"]
+    unbroken = play(args, ["1"] * MANY, tmp=tmp_path, name="unbroken.json")
+    first = play(args, ["1"] * 9, tmp=tmp_path, name="broken.json")
+    play(["--resume", str(first.record)], ["1"] * MANY, tmp=tmp_path)
+    whole = _finished(unbroken.record)
+    resumed = _finished(first.record)
+    assert resumed.actions == whole.actions
+    assert resumed.result == whole.result
+
+
 def test_resume_of_a_finished_game_shows_the_result(tmp_path: Path) -> None:
     first = play(["--seats", "human,random", "--seed", "9"], ["1"] * MANY, tmp=tmp_path)
     again = play(["--resume", str(first.record)], [], tmp=tmp_path)

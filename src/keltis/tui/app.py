@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import io
 import os
 import random
@@ -251,6 +252,7 @@ class PlaySession:
                 if bot is None:
                     self._human(seat)
                 else:
+                    bot.reset(self._bot_seed(seat))
                     self._apply(bot.choose(self.state.view(seat)))
             self._final()
         except KeyboardInterrupt:
@@ -300,6 +302,12 @@ class PlaySession:
             self._apply(action)
             self._save()
             return
+
+    def _bot_seed(self, seat: int) -> int:
+        """The seed of a bot's next decision, from the game's seed, the seat and the number of
+        moves so far: a resumed game's bots choose as they would have in an unbroken one."""
+        key = f"{self.record.seed or 0}:{seat}:{len(self.state.history)}"
+        return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
 
     def _parse(self, text: str, view: View) -> Action | None:
         if text.isdigit():
