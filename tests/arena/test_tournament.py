@@ -8,12 +8,8 @@ from itertools import permutations
 import pytest
 
 from keltis.arena.spec import BotSpec, BotSpecError, parse_bots
-from keltis.arena.tournament import (
-    DEFAULT_TURN_CAP,
-    Tournament,
-    TournamentError,
-    derive_seed,
-)
+from keltis.arena.tournament import DEFAULT_TURN_CAP, Tournament, TournamentError
+from keltis.bots.base import derive_seed
 
 
 def make(names: list[str], players: int | None = None, games: int = 24) -> Tournament:

@@ -24,7 +24,8 @@ from keltis.arena.report import (
 )
 from keltis.arena.run import RunSummary, load_dir, load_games, run_tournament
 from keltis.arena.spec import BotSpec, BotSpecError, parse_bots
-from keltis.arena.tournament import GameTask, Tournament, TournamentError, derive_seed
+from keltis.arena.tournament import GameTask, Tournament, TournamentError
+from keltis.bots.base import derive_seed
 
 __all__ = [
     "BotSpec",

@@ -12,13 +12,13 @@ seats rotated one step each game, so every bot at that table sits once in every 
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations, combinations_with_replacement, permutations
 from typing import Any, Final
 
 from keltis.arena.spec import BotSpec, BotSpecError
+from keltis.bots.base import derive_seed
 from keltis.core.errors import KeltisError
 from keltis.games import GAME_NAMES, get_game
 
@@ -29,13 +29,6 @@ DEFAULT_TURN_CAP: Final = 1000
 
 class TournamentError(ValueError):
     """A tournament specification is inconsistent, or a directory does not match it."""
-
-
-def derive_seed(seed: int, *parts: int | str) -> int:
-    """A seed in ``0 … 2**32 - 1`` derived from ``seed`` and ``parts`` (stable everywhere)."""
-    text = ":".join(str(p) for p in (seed, *parts))
-    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 32
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,21 @@ the same view a human player gets — and its choices are reproducible from its 
 
 from __future__ import annotations
 
+import hashlib
 import random
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from keltis.core.actions import Action
 from keltis.core.protocol import View
+
+
+def derive_seed(seed: int, *parts: int | str) -> int:
+    """A seed in ``0 … 2**32 - 1`` derived from ``seed`` and ``parts`` (stable everywhere):
+    the arena's per-game seeds, the terminal's per-decision bot seeds."""
+    text = ":".join(str(p) for p in (seed, *parts))
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 32
 
 
 class Bot(ABC):

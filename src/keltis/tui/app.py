@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import io
 import os
 import random
@@ -24,7 +23,7 @@ from typing import TextIO
 from rich.text import Text
 
 from keltis.bots import BOTS, LEVELS, make_bot
-from keltis.bots.base import Bot
+from keltis.bots.base import Bot, derive_seed
 from keltis.core.actions import Action, parse_action
 from keltis.core.errors import IllegalActionError, NotationError
 from keltis.core.protocol import View
@@ -252,7 +251,9 @@ class PlaySession:
                 if bot is None:
                     self._human(seat)
                 else:
-                    bot.reset(self._bot_seed(seat))
+                    # from the seed and the moves so far: a resumed game goes on as the
+                    # unbroken one would
+                    bot.reset(derive_seed(self.record.seed or 0, seat, len(self.state.history)))
                     self._apply(bot.choose(self.state.view(seat)))
             self._final()
         except KeyboardInterrupt:
@@ -302,12 +303,6 @@ class PlaySession:
             self._apply(action)
             self._save()
             return
-
-    def _bot_seed(self, seat: int) -> int:
-        """The seed of a bot's next decision, from the game's seed, the seat and the number of
-        moves so far: a resumed game's bots choose as they would have in an unbroken one."""
-        key = f"{self.record.seed or 0}:{seat}:{len(self.state.history)}"
-        return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
 
     def _parse(self, text: str, view: View) -> Action | None:
         if text.isdigit():
