@@ -1397,7 +1397,6 @@ _HU: Final = {
 #: moves stay in notation.
 _REFUSALS: Final[dict[str, dict[str, str]]] = {
     "en": {
-        "unknown_colour": "“{text}” is not a colour: use G, Y, R, P or B",
         "not_a_colour": "“{text}” is not a colour: use G, Y, R, P or B",
         "not_a_card": (
             "“{text}” is not a card: a colour letter and a value 0–10 (G7), a colour letter "
@@ -1478,7 +1477,6 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "stone_taken": "wish stone {value} is no longer on the table: {owner} has it",
     },
     "cs": {
-        "unknown_colour": "„{text}“ není barva: použij G, Y, R, P nebo B",
         "not_a_colour": "„{text}“ není barva: použij G, Y, R, P nebo B",
         "not_a_card": (
             "„{text}“ není karta: písmeno barvy a hodnota 0–10 (G7), písmeno barvy a X pro "
@@ -1560,7 +1558,6 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "stone_taken": "kámen přání {value} už na stole není: má ho {owner}",
     },
     "sk": {
-        "unknown_colour": "„{text}“ nie je farba: použi G, Y, R, P alebo B",
         "not_a_colour": "„{text}“ nie je farba: použi G, Y, R, P alebo B",
         "not_a_card": (
             "„{text}“ nie je karta: písmeno farby a hodnota 0–10 (G7), písmeno farby a X pre "
@@ -1642,7 +1639,6 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "stone_taken": "kameň želaní {value} už na stole nie je: má ho {owner}",
     },
     "es": {
-        "unknown_colour": "«{text}» no es un color: usa G, Y, R, P o B",
         "not_a_colour": "«{text}» no es un color: usa G, Y, R, P o B",
         "not_a_card": (
             "«{text}» no es una carta: una letra de color y un valor 0–10 (G7), una letra de "
@@ -1732,7 +1728,6 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "stone_taken": "la piedra de deseo {value} ya no está en la mesa: la tiene {owner}",
     },
     "pl": {
-        "unknown_colour": "„{text}” to nie kolor: użyj G, Y, R, P albo B",
         "not_a_colour": "„{text}” to nie kolor: użyj G, Y, R, P albo B",
         "not_a_card": (
             "„{text}” to nie karta: litera koloru i wartość 0–10 (G7), litera koloru i X dla "
@@ -1823,7 +1818,6 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "stone_taken": "kamienia życzeń {value} już nie ma na stole: ma go {owner}",
     },
     "hu": {
-        "unknown_colour": "„{text}” nem szín: ezek közül válassz: G, Y, R, P, B",
         "not_a_colour": "„{text}” nem szín: ezek közül válassz: G, Y, R, P, B",
         "not_a_card": (
             "„{text}” nem kártya: színbetű és érték 0–10 (G7), színbetű és X a lezáró "

@@ -37,6 +37,7 @@ from keltis.core.cards import (
     NUM_CARD_CODES,
     NUM_COLOURS,
     POINT_BASE,
+    Colour,
     is_point,
     parse_card,
 )
@@ -274,14 +275,7 @@ def _pile(text: str) -> int:
 
 
 def _colour_index(text: str) -> int:
-    index = COLOUR_LETTERS.find(text.upper()) if len(text) == 1 else -1
-    if index < 0:
-        raise NotationError(
-            f"{text!r} is not a colour: use one of {', '.join(COLOUR_LETTERS)}",
-            key="not_a_colour",
-            params={"text": text},
-        )
-    return index
+    return int(Colour.from_letter(text))
 
 
 def parse_action(text: str) -> Action:

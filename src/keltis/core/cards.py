@@ -41,8 +41,8 @@ class Colour(IntEnum):
         index = COLOUR_LETTERS.find(letter.upper()) if len(letter) == 1 else -1
         if index < 0:
             raise NotationError(
-                f"unknown colour {letter!r}: use one of {', '.join(COLOUR_LETTERS)}",
-                key="unknown_colour",
+                f"{letter!r} is not a colour: use one of {', '.join(COLOUR_LETTERS)}",
+                key="not_a_colour",
                 params={"text": letter},
             )
         return cls(index)
