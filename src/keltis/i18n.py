@@ -1914,8 +1914,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     )
 }
 
-#: Event parameters that hold a colour index (or ``"*"``: the point-card pile).
-_COLOUR_PARAMS: Final = ("onto", "path", "pile")
+#: Event and refusal parameters that hold a colour index (or ``"*"``: the point-card pile).
+_COLOUR_PARAMS: Final = ("onto", "path", "pile", "colour")
 
 
 def detect_language(explicit: str | None = None, env: Mapping[str, str] | None = None) -> str:
@@ -2010,10 +2010,7 @@ class Translator:
         template = f"refuse.{error.key}"
         if not error.key or template not in self._messages:
             return str(error)
-        values: dict[str, object] = dict(error.params)
-        colour = values.get("colour")
-        if isinstance(colour, int):
-            values["colour"] = self.colour_name(colour)
+        values = self._named_colours(error.params)
         owner = values.get("owner")
         if isinstance(owner, int):
             values["owner"] = seat_name(owner) if seat_name else self("name.player", n=owner + 1)
@@ -2023,12 +2020,9 @@ class Translator:
     def event(self, event: Event) -> str:
         """One :mod:`keltis.describe` event as a phrase."""
         key, params = event
-        values = dict(params)
+        values = self._named_colours(params)
         if key == "draw_pile" and values.get("pile") == "*":
             key = "draw_pile.point"
-        for name in _COLOUR_PARAMS:
-            if isinstance(values.get(name), int):
-                values[name] = self.colour_name(values[name])
         if key == "figure":
             return self("ev.figure.big" if values.get("big") else "ev.figure.small")
         if key == "moved" and values.get("big"):
@@ -2036,6 +2030,15 @@ class Translator:
         if key == "end":
             return self(f"ev.end.{values.get('reason')}")
         return self(f"ev.{key}", **values)
+
+    def _named_colours(self, params: Mapping[str, object]) -> dict[str, object]:
+        """``params`` with each colour index (:data:`_COLOUR_PARAMS`) as its name."""
+        values = dict(params)
+        for name in _COLOUR_PARAMS:
+            colour = values.get(name)
+            if isinstance(colour, int):
+                values[name] = self.colour_name(colour)
+        return values
 
     def events(self, events: list[Event]) -> str:
         """Several events joined into one line."""
