@@ -14,7 +14,7 @@ import pytest
 from keltis.bots import make_bot
 from keltis.core.actions import Action
 from keltis.core.cards import CARD_TEXT
-from keltis.core.errors import IllegalActionError
+from keltis.core.errors import IllegalActionError, KeltisError
 from keltis.core.protocol import Game, GameState
 from keltis.i18n import LANGUAGES, Translator
 
@@ -61,14 +61,16 @@ def refused(
     return caught.value
 
 
-def assert_translated(error: IllegalActionError) -> None:
-    """Every language words the refusal itself, keeping the rule id and no raw placeholder."""
+def assert_translated(error: KeltisError) -> None:
+    """Every language words the refusal itself, with no raw placeholder, keeping the rule id
+    of an illegal move."""
     assert error.key, f"no refusal key: {error}"
+    prefix = f"{error.rule}: " if isinstance(error, IllegalActionError) else ""
     english = Translator("en").refusal(error)
-    assert english.startswith(f"{error.rule}: ")
+    assert english.startswith(prefix)
     for lang in LANGUAGES:
         text = Translator(lang).refusal(error)
-        assert text.startswith(f"{error.rule}: "), (lang, text)
+        assert text.startswith(prefix), (lang, text)
         assert "{" not in text, (lang, text)
         assert "}" not in text, (lang, text)
         if lang != "en":
