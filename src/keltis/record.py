@@ -1,13 +1,17 @@
 """Game records: the project's PGN. Versioned JSON, documented in ``docs/records.md``.
 
 A record holds everything needed to replay a game exactly: the game, the players, the rules
-variant (and, for the board game, the board layout), the set-up — a seed or an explicit
-set-up — and the actions in notation, one per line. Replaying a record gives the same game on
-any machine. Later versions of this package keep loading older record versions.
+variant with every switch spelt out (and, for the board game, the board layout), the set-up —
+the seed *and the cards and tiles it dealt*, or an explicit set-up — and the actions in
+notation, one per line. Since version 2 a record keeps the dealt set-up itself: Python
+promises the same ``random()`` stream for a seed, not the same ``shuffle``, so a record
+that kept only the seed could deal differently after a Python upgrade. Later versions of this
+package keep loading older record versions (a version-1 record is converted on load).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, field
@@ -15,13 +19,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from keltis.core.actions import parse_action
-from keltis.core.errors import KeltisError, NotationError, RecordError
+from keltis.core.errors import KeltisError, RecordError
 from keltis.core.protocol import JSON, GameState
+from keltis.core.setup import fresh_seed
 from keltis.games import GAME_NAMES, get_game
 
 FORMAT: Final = "keltis-record"
-VERSION: Final = 1
+VERSION: Final = 2
 _ACTIONS_KEY: Final = re.compile(r'"actions"\s*:\s*\[')
 _STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\]')
 
@@ -46,6 +50,9 @@ class GameRecord:
     players: list[PlayerInfo]
     seed: int | None = None
     setup: JSON | None = None
+    """An explicit set-up chosen by hand (then ``seed`` is ``None``)."""
+    dealt: JSON | None = None
+    """The set-up ``seed`` dealt, as an explicit set-up: what replay starts from."""
     variant: JSON = field(default_factory=dict)
     layout: JSON | None = None
     actions: list[str] = field(default_factory=list)
@@ -65,15 +72,31 @@ class GameRecord:
         variant: JSON | None = None,
         layout: JSON | None = None,
     ) -> GameRecord:
-        """A record of a new game (not yet played); ``new_state()`` gives its start."""
-        if (seed is None) == (setup is None):
+        """A record of a new game (not yet played); ``new_state()`` gives its start.
+
+        With neither ``seed`` nor ``setup``, a fresh random seed is drawn. A seed's deal is
+        kept in the record (``dealt``), and the variant with every switch spelt out, so the
+        record means the same game after a Python upgrade or a change of defaults."""
+        if seed is not None and setup is not None:
             raise RecordError("a record's set-up is either a seed or an explicit set-up")
+        if seed is None and setup is None:
+            seed = fresh_seed()
+        rules = get_game(game)
+        try:
+            rules.check_players(len(players))
+            full_variant = rules.variant_json(variant)
+            dealt = None
+            if seed is not None:
+                dealt = rules.deal(len(players), seed, **({"layout": layout} if layout else {}))
+        except (KeltisError, ValueError) as error:
+            raise RecordError(f"bad set-up: {error}") from error
         record = cls(
             game=game,
             players=players,
             seed=seed,
             setup=setup,
-            variant=dict(variant or {}),
+            dealt=dealt,
+            variant=full_variant,
             layout=layout,
             created=datetime.now(UTC).replace(microsecond=0).isoformat(),
         )
@@ -83,8 +106,11 @@ class GameRecord:
     # -- replay --------------------------------------------------------------------------
 
     def new_state(self) -> GameState:
-        """The state before the first action."""
+        """The state before the first action: from the dealt set-up when the record keeps
+        one, else from the explicit set-up, else (never for a loaded record) the seed."""
         rules = get_game(self.game)
+        setup = self.dealt if self.dealt is not None else self.setup
+        seed = None if setup is not None else self.seed
         try:
             if self.game == "board":
                 from keltis.board import BoardGame
@@ -92,43 +118,27 @@ class GameRecord:
                 assert isinstance(rules, BoardGame)
                 return rules.new_game(
                     len(self.players),
-                    seed=self.seed,
-                    setup=self.setup,
+                    seed=seed,
+                    setup=setup,
                     variant=self.variant,
                     layout=self.layout,
                 )
-            return rules.new_game(
-                len(self.players), seed=self.seed, setup=self.setup, variant=self.variant
-            )
+            return rules.new_game(len(self.players), seed=seed, setup=setup, variant=self.variant)
         except KeltisError as error:
             raise RecordError(f"bad set-up: {error}") from error
 
     def replay(self, upto: int | None = None, *, lines: list[int] | None = None) -> GameState:
-        """The state after the first ``upto`` actions (all by default).
+        """The state after the first ``upto`` actions (all by default), replayed by the match
+        layer (:class:`keltis.match.Match`).
 
         A bad action raises :class:`RecordError` naming its number (1-based), its text, the
         seat that took it and, when ``lines`` are known (as for a loaded file), its line.
         """
-        state = self.new_state()
+        from keltis.match import Match
+
         actions = self.actions if upto is None else self.actions[:upto]
-        for i, text in enumerate(actions):
-            line = lines[i] if lines is not None and i < len(lines) else None
-            if state.over:
-                raise RecordError(
-                    f"{text!r} comes after the end of the game", line=line, action=i + 1
-                )
-            seat = state.current_player
-            try:
-                state.apply(parse_action(text))
-            except NotationError as error:
-                raise RecordError(
-                    f"{text!r} by seat {seat}: {error}", line=line, action=i + 1
-                ) from error
-            except KeltisError as error:
-                raise RecordError(
-                    f"{text!r} by seat {seat} is illegal: {error}", line=line, action=i + 1
-                ) from error
-        return state
+        copy = dataclasses.replace(self, actions=list(actions), meta=dict(self.meta))
+        return Match(copy, narrate=False, lines=lines)._state
 
     # -- JSON ----------------------------------------------------------------------------
 
@@ -144,7 +154,10 @@ class GameRecord:
         }
         if self.layout is not None:
             out["layout"] = self.layout
-        out["setup"] = {"seed": self.seed} if self.seed is not None else {"explicit": self.setup}
+        if self.seed is not None:
+            out["setup"] = {"seed": self.seed, "dealt": self.dealt}
+        else:
+            out["setup"] = {"explicit": self.setup}
         if self.meta:
             out["meta"] = self.meta
         if self.result is not None:
@@ -223,10 +236,18 @@ class GameRecord:
             raise RecordError('"variant" must be an object')
         setup = data.get("setup")
         if not isinstance(setup, dict) or ("seed" in setup) == ("explicit" in setup):
-            raise RecordError('"setup" must be {"seed": N} or {"explicit": {...}}')
+            raise RecordError('"setup" must be {"seed": N, "dealt": {...}} or {"explicit": {...}}')
         seed = setup.get("seed")
         if "seed" in setup and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise RecordError('"setup": the seed must be a whole number')
+        dealt = setup.get("dealt")
+        if "seed" in setup and version >= 2 and not isinstance(dealt, dict):
+            raise RecordError('"setup": a version-2 record keeps the dealt set-up under "dealt"')
+        if version == 1:
+            # Version 1 kept the seed only, and board games then allowed taking back the card
+            # discarded this turn unless the variant said otherwise (B-15's old default).
+            if game == "board" and isinstance(variant, dict):
+                variant = {"no_take_back": False, **variant}
         actions = data.get("actions", [])
         if not isinstance(actions, list):
             raise RecordError('"actions" must be a list of action notations')
@@ -238,18 +259,26 @@ class GameRecord:
             raise RecordError('"layout" must be an object')
         meta = data.get("meta") or {}
         result = data.get("result")
+        rules = get_game(game)
+        try:
+            variant = rules.variant_json(variant)
+            if "seed" in setup and dealt is None:  # version 1: deal now, as replay always did
+                dealt = rules.deal(len(players), seed, **({"layout": layout} if layout else {}))
+        except KeltisError as error:
+            raise RecordError(f"bad set-up: {error}") from error
         return cls(
             game=game,
             players=players,
             seed=seed if "seed" in setup else None,
             setup=setup.get("explicit") if "explicit" in setup else None,
+            dealt=dealt if "seed" in setup else None,
             variant=variant,
             layout=layout,
             actions=list(actions),
             result=result if isinstance(result, dict) else None,
             created=str(data.get("created", "")),
             meta=meta if isinstance(meta, dict) else {},
-            version=version,
+            version=VERSION,
         )
 
 

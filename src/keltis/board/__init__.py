@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from keltis.board.events import board_events
 from keltis.board.layout import DEFAULT_LAYOUT, Layout, layout_from_json
 from keltis.board.state import BoardSetup, BoardState, BoardVariant
 from keltis.board.view import BoardView, board_view, sample_board_state
+from keltis.core.actions import Action
+from keltis.core.cards import NUM_COLOURS
 from keltis.core.errors import SetupError
+from keltis.core.events import Event
 from keltis.core.protocol import JSON, Game, View
+from keltis.core.scoring import LAST_ROW
 
 
 class BoardGame(Game):
@@ -37,6 +42,29 @@ class BoardGame(Game):
                 raise SetupError("give either a seed or an explicit set-up, not both")
             return BoardSetup.from_json(setup, players).build(players, rules, board)
         return BoardState.new(players, seed=seed, variant=rules, layout=board)
+
+    def deal(self, players: int, seed: int, **options: Any) -> JSON:
+        """The tiles and cards ``seed`` deals on ``layout`` (an option: a layout's JSON form,
+        ``"default"`` or ``None``), as an explicit set-up."""
+        self.check_players(players)
+        board = layout_from_json(options.get("layout"))
+        return BoardSetup.from_seed(players, seed, board).to_json()
+
+    def variant_json(self, variant: JSON | None) -> JSON:
+        """Every switch of the board game's variant, defaults filled in."""
+        return BoardVariant.from_json(variant).to_json()
+
+    def max_game_length(self, players: int, turn_cap: int) -> int:
+        """A turn has at most four decisions besides figure moves by clover or overflow (lay
+        or discard, big or small, one pass, draw); a player's figures move at most
+        5 paths x 9 stones in a whole game, so that bounds the clover and overflow moves."""
+        return 4 * turn_cap + NUM_COLOURS * LAST_ROW * players
+
+    def events(self, before: View, action: Action, after: View) -> list[Event]:
+        """What ``action`` did, from two views of one receiver (see :func:`board_events`)."""
+        if not isinstance(before, BoardView) or not isinstance(after, BoardView):
+            raise TypeError("events of this game come from two BoardViews")
+        return board_events(before, action, after)
 
     def sample_state(self, view: View, rng: random.Random) -> BoardState:
         """A full state consistent with a board-game view."""

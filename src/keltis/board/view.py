@@ -51,6 +51,12 @@ class BoardView(View):
     scores: tuple[int, ...]
     """Totals as if the game ended now (every part of a score is public)."""
 
+    def previews(self) -> list[JSON]:
+        """What each legal action would do (see :mod:`keltis.board.preview`)."""
+        from keltis.board.preview import board_previews
+
+        return board_previews(self)
+
     def to_json(self) -> JSON:
         """A JSON-ready dict: cards and actions as notation."""
 

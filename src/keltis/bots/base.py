@@ -45,6 +45,13 @@ class Bot(ABC):
             self.seed = seed
         self.rng = random.Random(self.seed)
 
+    def reseed(self, seed: int) -> None:
+        """Draw this decision's randomness from ``seed`` (the match layer calls it before
+        every decision, so a resumed game goes on exactly as the unbroken one). A bot with
+        random sources besides ``self.rng`` reseeds them too."""
+        self.seed = seed
+        self.rng = random.Random(seed)
+
 
 class RandomBot(Bot):
     """Uniform over the legal actions."""

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from keltis.cards.events import card_events
 from keltis.cards.state import CardSetup, CardState, CardVariant
 from keltis.cards.view import CardView, card_view, sample_card_state
+from keltis.core.actions import Action
 from keltis.core.errors import SetupError
+from keltis.core.events import Event
 from keltis.core.protocol import JSON, Game, View
 
 
@@ -33,6 +36,28 @@ class CardGame(Game):
                 raise SetupError("give either a seed or an explicit set-up, not both")
             return CardSetup.from_json(setup, players).build(players, rules)
         return CardState.new(players, seed=seed, variant=rules)
+
+    def deal(self, players: int, seed: int, **options: Any) -> JSON:
+        """The cards ``seed`` deals, as an explicit set-up (the card game takes no options)."""
+        self.check_players(players)
+        if options:
+            raise SetupError(f"the card game's deal takes no options: {', '.join(options)}")
+        return CardSetup.from_seed(players, seed).to_json()
+
+    def variant_json(self, variant: JSON | None) -> JSON:
+        """Every switch of the card game's variant, defaults filled in."""
+        return CardVariant.from_json(variant).to_json()
+
+    def max_game_length(self, players: int, turn_cap: int) -> int:
+        """A turn has at most three decisions (a claim, then two draws); the last lays of
+        C-15 add at most three per player (two lays and a pass)."""
+        return 3 * turn_cap + 3 * players
+
+    def events(self, before: View, action: Action, after: View) -> list[Event]:
+        """What ``action`` did, from two views of one receiver (see :func:`card_events`)."""
+        if not isinstance(before, CardView) or not isinstance(after, CardView):
+            raise TypeError("events of this game come from two CardViews")
+        return card_events(before, action, after)
 
     def sample_state(self, view: View, rng: random.Random) -> CardState:
         """A full state consistent with a card-game view (a determinization)."""

@@ -59,6 +59,12 @@ class CardView(View):
     scores: tuple[int, ...]
     """Totals as if the game ended now (every part of a score is public)."""
 
+    def previews(self) -> list[JSON]:
+        """What each legal action would do (see :mod:`keltis.cards.preview`)."""
+        from keltis.cards.preview import card_previews
+
+        return card_previews(self)
+
     def to_json(self) -> JSON:
         """A JSON-ready dict: cards and actions as notation, piles and rows keyed by letter."""
 

@@ -18,13 +18,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Final, Protocol, Self
 
 from keltis.core.actions import Action, parse_action
 from keltis.core.cards import CARD_TEXT
 from keltis.core.errors import IllegalActionError
 
 JSON = dict[str, Any]
+
+#: Version of the JSON forms of views, actions, events and game information (the schemas in
+#: ``keltis/schemas``). Raised when a field changes meaning or disappears; new fields may be
+#: added within a version.
+WIRE_VERSION: Final = 1
 
 
 class EndReason(StrEnum):
@@ -88,6 +93,9 @@ class View:
     current_player: int
     phase: str
     turn: int
+    ply: int
+    """Actions applied so far: a client sends it back as ``expected_ply`` so that an action
+    chosen on an old view is refused instead of applied to a newer position."""
     legal: tuple[Action, ...]
     hand: tuple[int, ...] | None
     hand_sizes: tuple[int, ...]
@@ -102,19 +110,30 @@ class View:
     variant: Mapping[str, Any]
 
     def to_json(self) -> JSON:
-        """A JSON-ready dict, cards and actions as notation."""
+        """The wire form (``keltis.wire``, schema ``view``): cards as notation, legal actions
+        as objects with a preview of what each would do."""
         raise NotImplementedError
+
+    def previews(self) -> list[JSON]:
+        """For each of ``legal``, what it would do, as language-neutral data (each game
+        overrides this; see ``keltis.board.preview`` and ``keltis.cards.preview``)."""
+        return [{} for _ in self.legal]
 
     def base_json(self) -> JSON:
         """The JSON form of the fields every game's view has (``to_json`` extends it)."""
         return {
+            "wire_version": WIRE_VERSION,
             "game": self.game,
             "viewer": self.viewer,
             "num_players": self.num_players,
             "current_player": self.current_player,
             "phase": self.phase,
             "turn": self.turn,
-            "legal": [str(a) for a in self.legal],
+            "ply": self.ply,
+            "legal": [
+                action_json(a, preview)
+                for a, preview in zip(self.legal, self.previews(), strict=True)
+            ],
             "hand": cards_json(self.hand) if self.hand is not None else None,
             "hand_sizes": list(self.hand_sizes),
             "deck_size": self.deck_size,
@@ -125,6 +144,16 @@ class View:
             "outcome": self.outcome.to_json() if self.outcome else None,
             "variant": dict(self.variant),
         }
+
+
+def action_json(action: Action, preview: JSON | None = None) -> JSON:
+    """An action's wire form: ``notation`` (``docs/notation.md``), ``index`` (the dense id,
+    the same in both games), ``kind`` (``lay``, ``discard``, ``claim``, ``figure``,
+    ``advance``, ``pass``, ``draw``) and, for a legal action of a view, ``preview``."""
+    out: JSON = {"notation": str(action), "index": action.index, "kind": action.kind.name.lower()}
+    if preview is not None:
+        out["preview"] = preview
+    return out
 
 
 def cards_json(cards: Iterable[int]) -> list[str]:
@@ -141,8 +170,8 @@ class Variant(Protocol):
     """A game's rule switches: every variant has a turn cap and a JSON form."""
 
     @property
-    def turn_cap(self) -> int | None:
-        """Turns after which the game ends as truncated (``None``: no cap)."""
+    def turn_cap(self) -> int:
+        """Turns after which the game ends as truncated."""
 
     def to_json(self) -> JSON:
         """The record form."""
@@ -247,6 +276,7 @@ class GameState(ABC):
             "current_player": self.current_player,
             "phase": self.phase_name,
             "turn": self.turn,
+            "ply": len(self.history),
             "legal": (
                 tuple(self.legal_actions())
                 if player is not None and player == self.current_player
@@ -305,6 +335,57 @@ class GameState(ABC):
             self.apply(actions[int(uniform() * len(actions))])
 
 
+@dataclass(frozen=True)
+class GameInfo:
+    """What a learner or a server needs to know about a game before playing it, after
+    OpenSpiel's ``GameType`` and ``GameInfo``.
+
+    Chance is *sampled*: the shuffle happens once, in the set-up (a seed, or the dealt cards a
+    record keeps), so a game is a sequence of player decisions with no chance node after the
+    deal. Information is imperfect (hands and the draw pile are hidden). ``max_game_length``
+    bounds the number of actions (plies) of any game under the given turn cap.
+    """
+
+    short_name: str
+    long_name: str
+    version: str
+    """The rules engine's version (the package version)."""
+    num_players: int
+    min_num_players: int
+    max_num_players: int
+    num_distinct_actions: int
+    """Size of the dense action index (``Action.index``), the same for both games."""
+    max_game_length: int
+    turn_cap: int
+    dynamics: str = "sequential"
+    chance_mode: str = "sampled_stochastic"
+    information: str = "imperfect_information"
+    utility: str = "general_sum"
+    """Final scores are points, not zero-sum; winners are the highest totals (shared ties)."""
+    reward_model: str = "terminal"
+    wire_version: int = WIRE_VERSION
+
+    def to_json(self) -> JSON:
+        """The wire form (schema ``game_info``)."""
+        return {
+            "short_name": self.short_name,
+            "long_name": self.long_name,
+            "version": self.version,
+            "num_players": self.num_players,
+            "min_num_players": self.min_num_players,
+            "max_num_players": self.max_num_players,
+            "num_distinct_actions": self.num_distinct_actions,
+            "max_game_length": self.max_game_length,
+            "turn_cap": self.turn_cap,
+            "dynamics": self.dynamics,
+            "chance_mode": self.chance_mode,
+            "information": self.information,
+            "utility": self.utility,
+            "reward_model": self.reward_model,
+            "wire_version": self.wire_version,
+        }
+
+
 class Game(ABC):
     """A game's rules as a whole: creates states, describes variants and set-ups."""
 
@@ -312,6 +393,43 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+
+    @abstractmethod
+    def deal(self, players: int, seed: int, **options: Any) -> JSON:
+        """The set-up a seed deals, as an explicit set-up (JSON form): what a record keeps so
+        that it replays the same game whatever Python's ``random`` does with the seed later."""
+
+    @abstractmethod
+    def variant_json(self, variant: JSON | None) -> JSON:
+        """A variant's JSON with every switch spelt out (defaults filled in, checked)."""
+
+    @abstractmethod
+    def max_game_length(self, players: int, turn_cap: int) -> int:
+        """An upper bound on the actions of any game of ``players`` under ``turn_cap``."""
+
+    @abstractmethod
+    def events(self, before: View, action: Action, after: View) -> list[tuple[str, JSON]]:
+        """What ``action`` did, as events (``keltis.core.events``), from two views of one
+        receiver (a seat or a spectator) before and after it: never more than it may see."""
+
+    def info(self, players: int, variant: JSON | None = None) -> GameInfo:
+        """The game's metadata for ``players`` seats under ``variant`` (default rules)."""
+        from keltis import __version__
+        from keltis.core.actions import NUM_ACTIONS
+
+        self.check_players(players)
+        cap = int(self.variant_json(variant)["turn_cap"])
+        return GameInfo(
+            short_name=f"keltis_{self.name}",
+            long_name=self.title,
+            version=__version__,
+            num_players=players,
+            min_num_players=self.min_players,
+            max_num_players=self.max_players,
+            num_distinct_actions=NUM_ACTIONS,
+            max_game_length=self.max_game_length(players, cap),
+            turn_cap=cap,
+        )
 
     @abstractmethod
     def new_game(
@@ -322,7 +440,8 @@ class Game(ABC):
         setup: JSON | None = None,
         variant: JSON | None = None,
     ) -> GameState:
-        """A new game for ``players`` seats from a seed or an explicit set-up (JSON form)."""
+        """A new game for ``players`` seats from a seed or an explicit set-up (JSON form);
+        with neither, from a fresh random seed."""
 
     @abstractmethod
     def sample_state(self, view: View, rng: random.Random) -> GameState:

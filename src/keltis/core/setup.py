@@ -3,11 +3,18 @@ entry is wrong. Every function raises :class:`SetupError`."""
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from typing import Any, Final
 
 from keltis.core.actions import POINT_PILE
 from keltis.core.cards import COLOUR_LETTERS, NUMBER_CARDS, parse_card
 from keltis.core.errors import NotationError, SetupError
+
+
+def fresh_seed() -> int:
+    """A new random seed from the operating system, for a game created without one (two
+    unseeded games never share a deal by accident)."""
+    return random.SystemRandom().randrange(2**63)
 
 
 def read_cards(data: Any, what: str, *, numbers_only: bool = False) -> list[int]:
@@ -68,19 +75,26 @@ def read_int(data: Any, what: str, low: int, high: int) -> int:
     return data
 
 
-def read_turn_cap(data: Any) -> int | None:
-    """The ``turn_cap`` switch of a variant: ``None`` or a whole number of turns, at least 1."""
+#: Turns after which a game ends as *truncated* unless its variant says otherwise. Real games
+#: last a few hundred turns at most; the cap makes every game finite (``GameInfo``'s
+#: ``max_game_length`` is derived from it).
+DEFAULT_TURN_CAP: Final = 1000
+
+
+def read_turn_cap(data: Any) -> int:
+    """The ``turn_cap`` switch of a variant: a whole number of turns, at least 1; ``null`` or
+    absent (as in records written before every game had a cap) is :data:`DEFAULT_TURN_CAP`."""
     if data is None:
-        return None
+        return DEFAULT_TURN_CAP
     if not isinstance(data, int) or isinstance(data, bool):
-        raise SetupError(f"turn_cap must be a whole number or null, not {data!r}")
+        raise SetupError(f"turn_cap must be a whole number, not {data!r}")
     check_turn_cap(data)
     return data
 
 
-def check_turn_cap(cap: int | None) -> None:
+def check_turn_cap(cap: int) -> None:
     """Refuse a turn cap below 1."""
-    if cap is not None and cap < 1:
+    if cap < 1:
         raise SetupError(f"turn_cap must be at least 1, not {cap}")
 
 

@@ -13,7 +13,6 @@ import argparse
 import contextlib
 import io
 import os
-import random
 import sys
 from collections.abc import Mapping
 from datetime import datetime
@@ -23,12 +22,11 @@ from typing import TextIO
 from rich.text import Text
 
 from keltis.bots import BOTS, LEVELS, make_bot
-from keltis.bots.base import Bot, derive_seed
 from keltis.core.actions import Action, parse_action
 from keltis.core.errors import IllegalActionError, NotationError
 from keltis.core.protocol import View
-from keltis.describe import describe
 from keltis.i18n import Translator, detect_language
+from keltis.match import Match, Step
 from keltis.record import GameRecord, PlayerInfo
 from keltis.tui.commands import COMMANDS, find_command
 from keltis.tui.screen import GameScreen, TurnNote
@@ -124,19 +122,19 @@ def run_play(
         for name, factory in BOTS.items():
             output.console.print(f"{name:10} {factory(None).description}")
         return 0
+    lines: list[int] | None = None
     if args.resume:
         record, lines = GameRecord.load(args.resume)
         make_screen(record.game, t, output, [p.name for p in record.players])
-        record.replay(lines=lines)  # refuses a damaged record with the line at fault
         save_to = Path(args.save or args.resume)
         notice = t("msg.resumed", path=str(args.resume), count=len(record.actions))
     else:
         seats = seats_from_args(args)
         names = seat_names(seats, args.name, t)
         make_screen(args.game, t, output, names)
-        if args.no_take_back and args.game != "board":
+        if args.take_back and args.game != "board":
             raise ValueError(
-                "--no-take-back is a board-game variant; the card game never lets you take "
+                "--take-back is a board-game variant; the card game never lets you take "
                 "back a card discarded this turn (C-12)"
             )
         layout = None
@@ -146,23 +144,21 @@ def run_play(
             from keltis.board.layout import Layout
 
             layout = Layout.load(args.layout).to_json()
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         record = GameRecord.start(
             args.game,
             [PlayerInfo(n, k) for n, k in zip(names, seats, strict=True)],
-            seed=seed,
-            variant={"no_take_back": True} if args.no_take_back else {},
+            seed=args.seed,  # None: a fresh random seed
+            # B-15 stated either way, so the record replays the same whatever the default
+            variant={"no_take_back": not args.take_back} if args.game == "board" else {},
             layout=layout,
         )
         save_to = Path(args.save) if args.save else default_record_path(args.game, env)
         notice = t("msg.welcome")
     screen = make_screen(record.game, t, output, [p.name for p in record.players])
-    bots = {
-        seat: make_bot(p.kind, seat + (record.seed or 0))
-        for seat, p in enumerate(record.players)
-        if p.kind != "human"
-    }
-    session = PlaySession(record, bots, screen, output, t, stdin, save_to)
+    bots = {seat: make_bot(p.kind) for seat, p in enumerate(record.players) if p.kind != "human"}
+    # replaying the record refuses a damaged one with the line at fault
+    match = Match(record, bots, lines=lines)
+    session = PlaySession(match, screen, output, t, stdin, save_to)
     session.notice = notice
     session.notice_whole = bool(args.resume)
     return session.run()
@@ -173,16 +169,15 @@ class PlaySession:
 
     def __init__(
         self,
-        record: GameRecord,
-        bots: dict[int, Bot],
+        match: Match,
         screen: GameScreen,
         output: Output,
         t: Translator,
         stdin: TextIO,
         save_to: Path,
     ) -> None:
-        self.record = record
-        self.bots = bots
+        self.match = match
+        self.record = match.record
         self.screen = screen
         self.output = output
         self.console = output.console
@@ -196,14 +191,11 @@ class PlaySession:
         """Keep the notice on one line (it names a file)."""
         self.shown_seat: int | None = None
         self._view: View | None = None
-        self.humans = [s for s in range(len(record.players)) if s not in bots]
+        self.humans = [s for s in range(match.num_players) if not match.is_bot(s)]
         try:
             self.stdin_tty = bool(stdin.isatty())
         except (AttributeError, ValueError):
             self.stdin_tty = False
-        self.state = record.new_state()
-        for text in record.actions:
-            self._apply(parse_action(text))
 
     # -- the public side, for commands ---------------------------------------------------
 
@@ -245,16 +237,12 @@ class PlaySession:
         ending = ""
         self._save()
         try:
-            while not self.state.over:
-                seat = self.state.current_player
-                bot = self.bots.get(seat)
-                if bot is None:
-                    self._human(seat)
+            match = self.match
+            while not match.over:
+                if match.bot_to_move:
+                    self._note(match.play_bot())
                 else:
-                    # from the seed and the moves so far: a resumed game goes on as the
-                    # unbroken one would
-                    bot.reset(derive_seed(self.record.seed or 0, seat, len(self.state.history)))
-                    self._apply(bot.choose(self.state.view(seat)))
+                    self._human(match.to_move)
             self._final()
         except KeyboardInterrupt:
             ending, status = "msg.interrupted", EXIT_INTERRUPTED
@@ -269,7 +257,7 @@ class PlaySession:
             if ending:
                 self.say(self.t(ending), EMPHASIS)
             self.say(self.t("msg.saved", path=str(self.save_to)), whole=True)
-            if not self.state.over:
+            if not self.match.over:
                 self.say(self.t("msg.resume", path=str(self.save_to)), whole=True)
         return status
 
@@ -277,7 +265,7 @@ class PlaySession:
         if len(self.humans) > 1 and self.shown_seat != seat:
             self._handover(seat)
         self.shown_seat = seat
-        view = self._view = self.state.view(seat)
+        view = self._view = self.match.view(seat)
         self._draw(view)
         t = self.t
         while True:
@@ -294,13 +282,13 @@ class PlaySession:
             if action is None:
                 continue
             try:
-                self.state.check_action(action)
+                step = self.match.submit(seat, action, expected_ply=view.ply)
             except IllegalActionError as error:
                 reason = t.refusal(error, self.screen.seat_name)
                 self.say(t("err.illegal", reason=reason), ERROR_STYLE)
                 continue
             self._view = None
-            self._apply(action)
+            self._note(step)
             self._save()
             return
 
@@ -318,21 +306,19 @@ class PlaySession:
             self.say(self.t("err.notation", text=text, reason=reason), ERROR_STYLE)
             return None
 
-    def _apply(self, action: Action) -> None:
-        """Apply ``action`` and narrate it from the spectator's views before and after."""
-        seat = self.state.current_player
-        before = self.state.view(None)
-        self.state.apply(action)
-        after = self.state.view(None)
-        phrase = self.t.events(describe(before, action, after))
+    def _note(self, step: Step) -> None:
+        """Remember a move for the "last moves" list, in words everyone may read (the
+        public events: in hot-seat the next player reads them too)."""
+        seat = step.seat
+        phrase = self.t.events(list(step.events))
         if not self.notes or self.notes[-1].seat != seat:
             self.notes.append(TurnNote(seat))
             del self.notes[:-8]
-        self.notes[-1].moves.append(str(action))
+        self.notes[-1].moves.append(str(step.action))
         self.notes[-1].phrases.append(phrase)
 
     def _final(self) -> None:
-        view = self.state.view(None)
+        view = self.match.view(None)
         self._draw(view)
         assert view.outcome is not None
         self.console.print()
@@ -385,5 +371,4 @@ class PlaySession:
             self.quit()
 
     def _save(self) -> None:
-        self.record.finish(self.state)
         self.record.save(self.save_to)

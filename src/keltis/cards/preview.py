@@ -1,0 +1,57 @@
+"""Card-game previews (see :mod:`keltis.core.preview`): for each legal action, the row it
+lengthens and what that row would score, the wish stone a claim takes, the score change, the
+decision that follows and whether the game ends (C-13, C-14)."""
+
+from __future__ import annotations
+
+from keltis.cards.view import CardView, pile_letter
+from keltis.core.actions import Action, ActionKind
+from keltis.core.cards import CARD_COLOUR, COLOUR_LETTERS, is_closing, is_point
+from keltis.core.preview import common_preview, simulate
+from keltis.core.protocol import JSON
+from keltis.core.scoring import card_row_points
+
+
+def card_previews(view: CardView) -> list[JSON]:
+    """A preview per action of ``view.legal`` (empty unless the viewer is to decide)."""
+    out = []
+    for action, before, after in simulate(view):
+        preview = common_preview(view, action, before, after)
+        assert isinstance(after, CardView)
+        preview.update(_specific(view, action, after))
+        out.append(preview)
+    return out
+
+
+def _specific(view: CardView, action: Action, after: CardView) -> JSON:
+    """``row``: the row a lay lengthens — ``colour`` (letter, ``*`` for the point row),
+    ``length`` and ``points`` (what the row scores then; +1 a card for the point row),
+    ``closing`` (a closing card), ``closes_row`` (the row's first closing card); ``wish``: the
+    value of the wish stone a claim takes; ``pile``: the discard pile a discard or draw uses."""
+    me = view.current_player
+    kind = action.kind
+    card = action.card
+    if kind is ActionKind.LAY:
+        if is_point(card) and action.target < 0:
+            length = len(after.point_rows[me])
+            return {"row": {"colour": "*", "length": length, "points": length}}
+        colour = action.target if action.target >= 0 else CARD_COLOUR[card]
+        length = len(after.rows[me][colour])
+        closing = is_closing(card)
+        first = closing and not any(is_closing(c) for c in view.rows[me][colour])
+        return {
+            "row": {
+                "colour": COLOUR_LETTERS[colour],
+                "length": length,
+                "points": card_row_points(length),
+                "closing": closing,
+                "closes_row": first,
+            }
+        }
+    if kind is ActionKind.CLAIM:
+        return {"wish": action.claim_value}
+    if kind is ActionKind.DISCARD:
+        return {"pile": "*" if is_point(card) else COLOUR_LETTERS[CARD_COLOUR[card]]}
+    if kind is ActionKind.DRAW and action.target >= 0:
+        return {"pile": pile_letter(action.target)}
+    return {}

@@ -1,0 +1,362 @@
+"""The match layer: one game loop under every front end (terminal, arena, replay, server).
+
+A :class:`Match` is a record plus seats: people, who :meth:`~Match.submit` actions, and bots,
+which move when asked (:meth:`~Match.play_bot`). It offers each seat its view, checks every
+action against the rules, the turn and the position it was chosen in (``expected_ply``),
+appends it to the record, reports what happened as events (a :class:`Step`) and calls a hook
+after each accepted action — where a server commits to its database before telling anyone; if
+the hook fails the action is undone, so the match never runs ahead of what was stored.
+
+Resuming a match is replaying its record: ``Match(record)`` replays the record's actions.
+Each bot decision is seeded from the seat's bot seed and the ply (``derive_seed``), and the
+bot seeds are kept in the record, so a resumed match goes on exactly as the unbroken one
+would, in any front end.
+
+Hidden information has one door here too: :meth:`Match.view` is the engine's view, and a
+step's events come from the receiver's own views (:meth:`Step.events_for`).
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from keltis.bots.base import Bot, derive_seed
+from keltis.core.actions import Action, parse_action
+from keltis.core.errors import KeltisError, NotationError, RecordError
+from keltis.core.events import Event, event_json
+from keltis.core.protocol import JSON, GameState, Outcome, View, action_json
+from keltis.games import get_game
+from keltis.record import GameRecord, PlayerInfo
+
+#: ``Match.on_action``: called with each accepted step before anyone is told of it.
+ActionHook = Callable[["Match", "Step"], None]
+
+
+class MatchError(KeltisError):
+    """An action was refused for a reason outside the rules (turn, staleness, game over).
+    ``key`` and ``params`` word it in the player's language like a refused move."""
+
+
+class NotYourTurnError(MatchError):
+    """A seat submitted an action while another seat is to decide."""
+
+
+class StaleActionError(MatchError):
+    """An action was chosen on an older position than the match's (``expected_ply``)."""
+
+
+class GameOverError(MatchError):
+    """An action was submitted after the end of the game."""
+
+
+class BotFailedError(RuntimeError):
+    """A bot failed: it raised, or chose an action that is not legal. The match is unchanged."""
+
+    def __init__(self, message: str, seat: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+@dataclass(frozen=True)
+class Step:
+    """One accepted action and what it did.
+
+    ``ply`` is the match's ply *after* the action (the action was number ``ply``);
+    ``events`` are what everyone saw (from spectator views), ``private`` what the acting seat
+    saw (the same, plus the card it drew from the draw pile). Both are empty when the match
+    does not narrate. ``seconds`` is a bot's thinking time (``None`` for a person's move).
+    """
+
+    ply: int
+    seat: int
+    action: Action
+    events: tuple[Event, ...] = ()
+    private: tuple[Event, ...] = ()
+    seconds: float | None = None
+
+    def events_for(self, viewer: int | None) -> tuple[Event, ...]:
+        """The events ``viewer`` (a seat, or ``None`` for a spectator) may be told."""
+        return self.private if viewer is not None and viewer == self.seat else self.events
+
+    def to_json(self, viewer: int | None) -> JSON:
+        """The wire form for ``viewer`` (schema ``step``): ``ply``, ``seat``, ``action`` and
+        ``events``."""
+        return {
+            "ply": self.ply,
+            "seat": self.seat,
+            "action": action_json(self.action),
+            "events": [event_json(e) for e in self.events_for(viewer)],
+        }
+
+
+def default_bot_seeds(record: GameRecord) -> list[int]:
+    """Per seat, the seed its bot decisions derive from: kept in the record's ``meta`` once
+    chosen; else derived from the set-up seed."""
+    kept = record.meta.get("bot_seeds")
+    count = len(record.players)
+    if isinstance(kept, list) and len(kept) == count and all(type(s) is int for s in kept):
+        return list(kept)
+    base = record.seed if record.seed is not None else 0
+    return [derive_seed(base, "bot", seat) for seat in range(count)]
+
+
+class Match:
+    """A game in progress: a record, the current state, and the bots that play some seats.
+
+    ``narrate`` computes each step's events (four views per action); tournaments switch it
+    off. ``on_action`` is called after each accepted action; if it raises, the action is
+    taken back and the error goes to the caller.
+    """
+
+    def __init__(
+        self,
+        record: GameRecord,
+        bots: Mapping[int, Bot] | None = None,
+        *,
+        bot_seeds: Sequence[int] | None = None,
+        narrate: bool = True,
+        on_action: ActionHook | None = None,
+        lines: Sequence[int] | None = None,
+    ) -> None:
+        self.record = record
+        self.bots: dict[int, Bot] = dict(bots or {})
+        for seat in self.bots:
+            if not 0 <= seat < len(record.players):
+                raise ValueError(f"no seat {seat} for a bot in a {len(record.players)}-seat game")
+        self.bot_seeds = list(bot_seeds) if bot_seeds is not None else default_bot_seeds(record)
+        if len(self.bot_seeds) != len(record.players):
+            raise ValueError("give one bot seed per seat")
+        record.meta["bot_seeds"] = list(self.bot_seeds)
+        self.narrate = narrate
+        self.on_action = on_action
+        self._state = record.new_state()
+        actions = list(record.actions)
+        record.actions.clear()
+        record.result = None
+        hook, self.on_action = self.on_action, None
+        narrate, self.narrate = self.narrate, False
+        try:
+            for number, text in enumerate(actions, 1):
+                self._replay_one(number, text, lines)
+        finally:
+            self.on_action, self.narrate = hook, narrate
+
+    @classmethod
+    def new(
+        cls,
+        game: str,
+        players: Sequence[PlayerInfo],
+        bots: Mapping[int, Bot] | None = None,
+        *,
+        seed: int | None = None,
+        setup: JSON | None = None,
+        variant: JSON | None = None,
+        layout: JSON | None = None,
+        bot_seeds: Sequence[int] | None = None,
+        narrate: bool = True,
+        on_action: ActionHook | None = None,
+    ) -> Match:
+        """A new match (no seed and no set-up: a fresh random seed)."""
+        record = GameRecord.start(
+            game, list(players), seed=seed, setup=setup, variant=variant, layout=layout
+        )
+        return cls(record, bots, bot_seeds=bot_seeds, narrate=narrate, on_action=on_action)
+
+    # -- what anyone may ask -----------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        """``board`` or ``cards``."""
+        return self.record.game
+
+    @property
+    def num_players(self) -> int:
+        """The number of seats."""
+        return len(self.record.players)
+
+    @property
+    def ply(self) -> int:
+        """Actions applied so far (a client's ``expected_ply``)."""
+        return len(self._state.history)
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self._state.over
+
+    @property
+    def to_move(self) -> int:
+        """The seat to decide (-1 once the game is over)."""
+        return self._state.current_player
+
+    def is_bot(self, seat: int) -> bool:
+        """Whether a bot plays ``seat``."""
+        return seat in self.bots
+
+    @property
+    def bot_to_move(self) -> bool:
+        """Whether the game goes on and a bot is to decide."""
+        return not self.over and self.to_move in self.bots
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` (``None``: a spectator) may see now."""
+        return self._state.view(seat)
+
+    def outcome(self) -> Outcome:
+        """Scores, winners and end reason (current standings while the game runs)."""
+        return self._state.outcome()
+
+    def final_state(self) -> GameState:
+        """The full state, hidden cards included — only once the game is over (for replays of
+        finished games, ``keltis replay --json`` and tests)."""
+        if not self.over:
+            raise MatchError("the full state of a running game is not shown", key="game_running")
+        return self._state.clone()
+
+    # -- acting ------------------------------------------------------------------------
+
+    def submit(
+        self, seat: int, action: Action | str | int, expected_ply: int | None = None
+    ) -> Step:
+        """A person's decision for ``seat``: an :class:`Action`, its notation or its dense
+        index. Refused — with the match unchanged — if the game is over
+        (:class:`GameOverError`), another seat is to decide (:class:`NotYourTurnError`),
+        ``expected_ply`` is not the current ply (:class:`StaleActionError`), the text cannot
+        be read (``NotationError``) or the rules forbid it (``IllegalActionError``)."""
+        if self.over:
+            raise GameOverError("the game is over", key="game_over")
+        if seat != self.to_move:
+            raise NotYourTurnError(
+                f"it is seat {self.to_move}'s turn, not seat {seat}'s",
+                key="not_your_turn",
+                params={"owner": self.to_move},
+            )
+        if expected_ply is not None and expected_ply != self.ply:
+            raise StaleActionError(
+                f"the game has moved on: the action was chosen at ply {expected_ply}, "
+                f"the game is at ply {self.ply}",
+                key="stale_action",
+                params={"expected": expected_ply, "ply": self.ply},
+            )
+        return self._accept(to_action(action))
+
+    def play_bot(self) -> Step:
+        """Let the bot of the seat to decide choose and apply one action. Raises
+        :class:`BotFailedError` (match unchanged) if the bot raises or chooses illegally."""
+        seat = self.to_move
+        bot = self.bots.get(seat)
+        if bot is None or self.over:
+            raise MatchError("no bot is to decide", key="no_bot_to_move")
+        bot.reseed(derive_seed(self.bot_seeds[seat], self.ply))
+        name = self.record.players[seat].name
+        start = time.perf_counter()
+        try:
+            action = bot.choose(self._state.view(seat))
+        except Exception as error:
+            where = traceback.extract_tb(error.__traceback__)[-1]
+            raise BotFailedError(
+                f"bot {name!r} (seat {seat}) failed: {type(error).__name__}: {error} "
+                f"({where.filename}:{where.lineno})",
+                seat,
+            ) from error
+        seconds = time.perf_counter() - start
+        try:
+            return self._accept(action, seconds)
+        except KeltisError as error:
+            raise BotFailedError(
+                f"bot {name!r} (seat {seat}) chose an illegal action {action}: {error}", seat
+            ) from error
+
+    def play_bots(self, until: Callable[[Step], bool] | None = None) -> list[Step]:
+        """Let bots decide while the game goes on and a bot is to move (or until ``until``
+        says stop after a step); returns the steps."""
+        steps = []
+        while self.bot_to_move:
+            step = self.play_bot()
+            steps.append(step)
+            if until is not None and until(step):
+                break
+        return steps
+
+    def rewind(self, ply: int) -> None:
+        """Go back to the position after ``ply`` actions (taking back later ones) by
+        replaying the record's first ``ply`` actions."""
+        if not 0 <= ply <= self.ply:
+            raise ValueError(f"cannot rewind to ply {ply}: the match is at ply {self.ply}")
+        actions = self.record.actions[:ply]
+        self._state = self.record.new_state()
+        self.record.actions = []
+        self.record.result = None
+        narrate, self.narrate = self.narrate, False
+        try:
+            for number, text in enumerate(actions, 1):
+                self._replay_one(number, text, None)
+        finally:
+            self.narrate = narrate
+
+    # -- inside ------------------------------------------------------------------------
+
+    def _replay_one(self, number: int, text: str, lines: Sequence[int] | None) -> Step:
+        """Apply the record's action ``number`` (1-based), naming it in any error."""
+        line = lines[number - 1] if lines is not None and number <= len(lines) else None
+        if self.over:
+            raise RecordError(f"{text!r} comes after the end of the game", line=line, action=number)
+        seat = self.to_move
+        try:
+            return self._accept(parse_action(text))
+        except NotationError as error:
+            raise RecordError(
+                f"{text!r} by seat {seat}: {error}", line=line, action=number
+            ) from error
+        except KeltisError as error:
+            raise RecordError(
+                f"{text!r} by seat {seat} is illegal: {error}", line=line, action=number
+            ) from error
+
+    def _accept(self, action: Action, seconds: float | None = None) -> Step:
+        state = self._state
+        seat = state.current_player
+        backup = state.clone() if self.on_action is not None else None
+        if self.narrate:
+            public_before, own_before = state.view(None), state.view(seat)
+            state.apply(action)  # refuses an illegal action, the state unchanged
+            rules = get_game(state.game_name)
+            events = tuple(rules.events(public_before, action, state.view(None)))
+            private = tuple(rules.events(own_before, action, state.view(seat)))
+        else:
+            state.apply(action)
+            events = private = ()
+        record = self.record
+        record.actions.append(str(action))
+        if state.over:
+            record.result = state.outcome().to_json()
+        step = Step(len(state.history), seat, action, events, private, seconds)
+        if self.on_action is not None:
+            try:
+                self.on_action(self, step)
+            except BaseException:
+                assert backup is not None
+                self._state = backup
+                record.actions.pop()
+                record.result = None
+                raise
+        return step
+
+
+def to_action(action: Action | str | int) -> Action:
+    """An action from itself, its notation or its dense index (``NotationError`` if none)."""
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, bool):
+        raise NotationError(f"{action!r} is not an action", key="not_an_action")
+    if isinstance(action, int):
+        try:
+            return Action.from_index(action)
+        except ValueError:
+            raise NotationError(
+                f"{action} is not an action index", key="not_an_action", params={}
+            ) from None
+    return parse_action(action)
