@@ -140,7 +140,8 @@ class Match:
         narrate, self.narrate = self.narrate, False
         try:
             for number, text in enumerate(actions, 1):
-                self._replay_one(number, text, lines)
+                line = lines[number - 1] if lines is not None and number <= len(lines) else None
+                self.replay_action(text, line=line)
         finally:
             self.on_action, self.narrate = hook, narrate
 
@@ -292,16 +293,16 @@ class Match:
         self.record.result = None
         narrate, self.narrate = self.narrate, False
         try:
-            for number, text in enumerate(actions, 1):
-                self._replay_one(number, text, None)
+            for text in actions:
+                self.replay_action(text)
         finally:
             self.narrate = narrate
 
-    # -- inside ------------------------------------------------------------------------
-
-    def _replay_one(self, number: int, text: str, lines: Sequence[int] | None) -> Step:
-        """Apply the record's action ``number`` (1-based), naming it in any error."""
-        line = lines[number - 1] if lines is not None and number <= len(lines) else None
+    def replay_action(self, text: str, *, line: int | None = None) -> Step:
+        """Apply the next action of a record being replayed (its notation), whoever is to
+        move; a bad one raises :class:`RecordError` naming its number, text, seat and
+        ``line`` (its line in the file, if known)."""
+        number = self.ply + 1
         if self.over:
             raise RecordError(f"{text!r} comes after the end of the game", line=line, action=number)
         seat = self.to_move
@@ -315,6 +316,8 @@ class Match:
             raise RecordError(
                 f"{text!r} by seat {seat} is illegal: {error}", line=line, action=number
             ) from error
+
+    # -- inside ------------------------------------------------------------------------
 
     def _accept(self, action: Action, seconds: float | None = None) -> Step:
         state = self._state

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from keltis.core.actions import parse_action
 from keltis.core.errors import RecordError
 from keltis.core.protocol import GameState
-from keltis.describe import describe
 from keltis.i18n import Translator
+from keltis.match import Match
 from keltis.record import GameRecord
 
 
@@ -51,22 +51,12 @@ def replay_file(
     out.write(f"{record.game} game, {len(names)} players ({setup})\n")
     for seat, player in enumerate(record.players):
         out.write(f"  seat {seat}: {player.name} ({player.kind})\n")
-    state = record.new_state()
+    match = Match(dataclasses.replace(record, actions=[], meta=dict(record.meta)))
     for i, text in enumerate(record.actions):
-        line = lines[i] if i < len(lines) else None
-        if state.over:
-            raise RecordError(f"{text!r} comes after the end of the game", line=line, action=i + 1)
-        seat = state.current_player
-        before = state.view(None)
-        try:
-            action = parse_action(text)
-            state.apply(action)
-        except ValueError as error:
-            raise RecordError(
-                f"{text!r} by seat {seat} is illegal: {error}", line=line, action=i + 1
-            ) from error
-        events = t.events(describe(before, action, state.view(None)))
-        out.write(f"{i + 1:5d}. {names[seat]:<{width}}  {text:<12} {events}\n")
+        step = match.replay_action(text, line=lines[i] if i < len(lines) else None)
+        events = t.events(list(step.events))
+        out.write(f"{i + 1:5d}. {names[step.seat]:<{width}}  {text:<12} {events}\n")
+    state = match.final_state() if match.over else record.replay()
     _check_result(record, state, check_result)
     outcome = state.outcome()
     out.write("\n")

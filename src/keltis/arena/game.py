@@ -6,19 +6,13 @@ a worker process, a Ray task or in-process alike. Each bot sees only its own sea
 
 from __future__ import annotations
 
-import time
 import traceback
 from dataclasses import dataclass
 from typing import Any
 
 from keltis.arena.tournament import GameTask
-from keltis.core.errors import KeltisError
-from keltis.core.protocol import GameState
+from keltis.match import BotFailedError, Match
 from keltis.record import GameRecord, PlayerInfo
-
-
-class BotFailedError(RuntimeError):
-    """A bot failed in a game: it raised, or chose an action that is not legal."""
 
 
 @dataclass(frozen=True)
@@ -35,57 +29,40 @@ class GameResult:
 
 
 def play_game(task: GameTask) -> GameResult:
-    """Play game ``task.index`` to the end with fresh bots seeded from the task."""
+    """Play game ``task.index`` to the end with fresh bots seeded from the task, on the match
+    layer (each decision reseeded from the seat's bot seed and the ply)."""
     record = GameRecord.start(
         task.game,
         [PlayerInfo(spec.name, spec.text) for spec in task.seats],
         seed=task.seed,
         variant=task.variant,
     )
-    think = [0.0] * len(task.seats)
-    decisions = [0] * len(task.seats)
+    seats = len(task.seats)
+    think = [0.0] * seats
+    decisions = [0] * seats
     record.meta = {"arena": {"game": task.index, "bot_seeds": list(task.bot_seeds)}}
-    state = record.new_state()
     error: str | None = None
+    seat = -1
     try:
-        _play(task, state, think, decisions)
+        bots = {}
+        for seat in range(seats):
+            bots[seat] = task.seats[seat].build(task.bot_seeds[seat])
+        match = Match(record, bots, bot_seeds=task.bot_seeds, narrate=False)
+        while not match.over:
+            step = match.play_bot()
+            think[step.seat] += step.seconds or 0.0
+            decisions[step.seat] += 1
     except BotFailedError as failure:
-        error = str(failure)
-    record.finish(state)
+        error = f"game {task.index}: {failure}"
+    except Exception as failure:  # a bot that cannot even be built
+        where = traceback.extract_tb(failure.__traceback__)[-1]
+        error = (
+            f"game {task.index}: bot {task.seats[seat].name!r} (seat {seat}) failed: "
+            f"{type(failure).__name__}: {failure} ({where.filename}:{where.lineno})"
+        )
     record.meta["arena"]["decisions"] = decisions
     record.meta["arena"]["think_seconds"] = [round(t, 6) for t in think]
     return GameResult(task.index, record.dumps(), error)
-
-
-def _play(task: GameTask, state: GameState, think: list[float], decisions: list[int]) -> None:
-    seat = -1
-    try:
-        bots = []
-        for seat in range(len(task.seats)):
-            bots.append(task.seats[seat].build(task.bot_seeds[seat]))
-        clock = time.perf_counter
-        while not state.over:
-            seat = state.current_player
-            view = state.view(seat)
-            start = clock()
-            action = bots[seat].choose(view)
-            think[seat] += clock() - start
-            decisions[seat] += 1
-            try:
-                state.apply(action)
-            except KeltisError as error:
-                raise BotFailedError(
-                    f"game {task.index}: bot {task.seats[seat].name!r} (seat {seat}) chose "
-                    f"an illegal action {action}: {error}"
-                ) from error
-    except BotFailedError:
-        raise
-    except Exception as error:
-        where = traceback.extract_tb(error.__traceback__)[-1]
-        raise BotFailedError(
-            f"game {task.index}: bot {task.seats[seat].name!r} (seat {seat}) failed: "
-            f"{type(error).__name__}: {error} ({where.filename}:{where.lineno})"
-        ) from error
 
 
 def result_of(record: GameRecord) -> dict[str, Any]:
