@@ -262,7 +262,7 @@ class GameRecord:
         rules = get_game(game)
         try:
             variant = rules.variant_json(variant)
-            if "seed" in setup and dealt is None:  # version 1: deal now, as replay always did
+            if isinstance(seed, int) and dealt is None:  # version 1: deal now, as replay did
                 dealt = rules.deal(len(players), seed, **({"layout": layout} if layout else {}))
         except KeltisError as error:
             raise RecordError(f"bad set-up: {error}") from error
