@@ -71,10 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--resume", default=None, help="continue the game in this record file")
     play.add_argument(
-        "--no-take-back",
+        "--take-back",
         action="store_true",
-        help="variant (B-15): the card you discarded may not be taken back the same turn",
+        help="allow drawing back the card you discarded this turn (board-game variant, B-15)",
     )
+    # The old switch: forbidding take-back is now the default (B-15), so it changes nothing.
+    play.add_argument("--no-take-back", action="store_true", help=argparse.SUPPRESS)
     play.add_argument("--layout", default=None, help="board layout JSON file (board game)")
     play.add_argument(
         "--lang",

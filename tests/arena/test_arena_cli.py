@@ -31,7 +31,7 @@ def test_a_tournament_writes_records_results_and_a_plot(
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads((out / "results.json").read_text())
     assert printed["tournament"]["seed"] == 2
-    assert printed["tournament"]["variant"] == {"turn_cap": 1000}
+    assert printed["tournament"]["variant"] == {"turn_cap": 1000, "no_take_back": True}
     assert [b["name"] for b in printed["bots"]] == ["greedy", "random"]
     assert sorted(p.name for p in (out / "games").iterdir()) == [f"{i:05d}.json" for i in range(6)]
     assert json.loads((out / "tournament.json").read_text())["games"] == 6
@@ -68,6 +68,7 @@ def test_list_bots(capsys: pytest.CaptureFixture[str]) -> None:
         (["greedy", "random", "--players", "5"], "is for 2-4 players, not 5"),
         (["greedy", "greedy"], "given twice"),
         (["greedy", "random", "--game", "chess"], "unknown game 'chess'"),
+        (["greedy", "random", "--game", "cards", "--take-back"], "board-game variant"),
         (["greedy:depth=2", "random"], "bot 'greedy' has no option 'depth'"),
         (["greedy", "random", "--turn-cap", "-1"], None),
     ],
@@ -85,6 +86,25 @@ def test_bad_input_gets_a_clear_message(
     assert err.startswith("keltis arena: ")
     assert message in err
     assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize(
+    ("options", "no_take_back"), [([], True), (["--take-back"], False), (["--no-take-back"], True)]
+)
+def test_take_back_is_a_board_game_variant_stated_in_the_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], no_take_back: bool
+) -> None:
+    # B-15: no take-back by default; --take-back allows it; the old --no-take-back is a no-op.
+    out = tmp_path / "t"
+    assert arena("greedy", "random", "--games", "1", "--workers", "1", "--no-plot",
+                 "--out", str(out), *options) == 0  # fmt: skip
+    capsys.readouterr()
+    variant = json.loads((out / "tournament.json").read_text())["variant"]
+    assert variant == {"turn_cap": 1000, "no_take_back": no_take_back}
+    record = json.loads((out / "games" / "00000.json").read_text())
+    assert record["variant"]["no_take_back"] is no_take_back
+    assert arena("--resume", str(out), "--take-back") == 2
+    assert "not --take-back" in capsys.readouterr().err
 
 
 def test_resume_of_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

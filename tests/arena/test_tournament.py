@@ -70,7 +70,7 @@ def test_tasks_are_a_pure_function_of_the_spec_and_the_index() -> None:
         s for i in range(10) for s in t.task(i).bot_seeds
     }
     assert len(seeds) == 30
-    assert task.variant == {"turn_cap": DEFAULT_TURN_CAP}
+    assert task.variant == {"turn_cap": DEFAULT_TURN_CAP, "no_take_back": True}
     with pytest.raises(IndexError, match="game 10 is not in this tournament of 10 games"):
         t.task(10)
 
@@ -89,16 +89,33 @@ def test_json_round_trip() -> None:
         parse_bots(["mine=arena_bots:FirstBot:pick=1", "greedy"]),
         games=7,
         seed=9,
-        variant={"no_take_back": True},
+        variant={"no_take_back": False},
         turn_cap=None,
     )
     data = t.to_json()
-    assert data["variant"] == {"no_take_back": True}
+    assert data["variant"] == {"no_take_back": False}
     assert data["bots"] == [
         {"label": "mine", "spec": "arena_bots:FirstBot:pick=1"},
         {"label": "greedy", "spec": "greedy"},
     ]
     assert Tournament.from_json(data) == t
+
+
+def test_a_board_tournament_states_its_take_back_rule() -> None:
+    # B-15 forbids take-back by default; the tournament says so, so it keeps its rule.
+    assert make(["random", "greedy"]).variant["no_take_back"] is True
+    cards = Tournament.create("cards", parse_bots(["random", "greedy"]), turn_cap=None)
+    assert cards.variant == {}
+
+
+def test_a_board_tournament_from_before_b15_changed_goes_on_with_take_back() -> None:
+    data = make(["random", "greedy"]).to_json()
+    data["variant"] = {"turn_cap": DEFAULT_TURN_CAP}  # as written when take-back was allowed
+    old = Tournament.from_json(data)
+    assert old.variant == {"turn_cap": DEFAULT_TURN_CAP, "no_take_back": False}
+    assert old.task(0).variant["no_take_back"] is False
+    cards = Tournament.create("cards", parse_bots(["random", "greedy"])).to_json()
+    assert Tournament.from_json(cards).variant == {"turn_cap": DEFAULT_TURN_CAP}
 
 
 @pytest.mark.parametrize(

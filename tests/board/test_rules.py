@@ -21,9 +21,10 @@ from keltis.board.layout import ALL_TILES, CLOVER, NO_TILE, WISH
 from keltis.board.state import FULL_DECK
 from keltis.core.actions import NUM_ACTIONS, Action, ActionKind
 from keltis.core.cards import NUMBER_CARDS, parse_card
-from keltis.core.errors import SetupError
+from keltis.core.errors import RecordError, SetupError
 from keltis.core.protocol import EndReason
 from keltis.core.scoring import ASCENDING, DESCENDING, UNDECIDED
+from keltis.record import GameRecord, PlayerInfo
 
 from .helpers import GAME, discard_any, legal, new, play, refused
 
@@ -416,7 +417,7 @@ def test_B14_no_question_when_no_other_figure_could_move() -> None:
 def test_B15_draw_the_top_of_the_draw_pile_or_of_a_discard_pile() -> None:
     state = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], deck="R5 R6 R7", discards={"Y": ["Y1", "Y9"]})
     play(state, "-G1")
-    assert legal(state) == ["draw", "draw G", "draw Y"]
+    assert legal(state) == ["draw", "draw Y"]  # not the G1 just discarded (see below)
     for move in ("draw R", "draw *", "G2", "-G2", "big", ">G", "pass"):
         refused(state, move, "B-15")
     from_deck = play(state.clone(), "draw")
@@ -430,24 +431,60 @@ def test_B15_draw_the_top_of_the_draw_pile_or_of_a_discard_pile() -> None:
     assert from_pile.current_player == 1
 
 
-def test_B15_taking_back_the_card_just_discarded_is_allowed_by_default() -> None:
-    state = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"])
-    play(state, "-G1", "draw G")
-    assert card("G1") in state.hands[0]
-    assert state.piles[G] == []
+def test_B15_drawing_back_the_card_just_discarded_is_refused_by_default() -> None:
+    state = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], discards={"Y": ["Y9"]})
+    assert state.variant.no_take_back is True
+    play(state, "-G1")
+    assert legal(state) == ["draw", "draw Y"]
+    error = refused(state, "draw G", "B-15")
+    assert error.key == "no_take_back"
+    assert error.params == {"card": "G1"}
+    assert str(error) == "B-15: you may not draw back the G1 you discarded this turn"
+    play(state, "draw Y")
+    assert "draw G" in legal(play(state, "-B0"))  # the next player may take it
 
 
-def test_B15_variant_no_take_back_refuses_the_card_just_discarded() -> None:
+def test_B15_stating_the_default_changes_nothing() -> None:
+    stated = new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], variant={"no_take_back": True})
+    assert stated.variant == new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"]).variant
+    play(stated, "-G1")
+    refused(stated, "draw G", "B-15")
+
+
+def test_B15_variant_take_back_allows_drawing_back_the_card_just_discarded() -> None:
     state = new(
         hands=["G1 G2 G3 G4 G5 G6 G7 G8"],
         discards={"Y": ["Y9"]},
-        variant={"no_take_back": True},
+        variant={"no_take_back": False},
     )
     play(state, "-G1")
-    assert legal(state) == ["draw", "draw Y"]
-    assert "may not take back the G1" in str(refused(state, "draw G", "B-15"))
-    play(state, "draw Y")
-    assert "draw G" in legal(play(state, "-B0"))  # the next player may take it
+    assert legal(state) == ["draw", "draw G", "draw Y"]
+    play(state, "draw G")
+    assert card("G1") in state.hands[0]
+    assert state.piles[G] == []
+    assert state.known[0] == [card("G1")]  # everybody saw it taken back
+    assert state.current_player == 1
+
+
+def test_B15_a_record_saying_no_take_back_false_replays_its_take_back() -> None:
+    record = GameRecord.start(
+        "board",
+        [PlayerInfo("A", "human"), PlayerInfo("B", "human")],
+        seed=3,
+        variant=json.loads('{"no_take_back": false}'),
+    )
+    start = record.new_state()
+    first = start.hands[0][0]
+    record.actions += [str(Action.discard(first)), str(Action.draw(first // 11))]
+    loaded, _ = GameRecord.loads(record.dumps())
+    assert loaded.variant == {"no_take_back": False}
+    state = loaded.replay()
+    assert isinstance(state, BoardState)
+    assert state.hands[0] == start.hands[0]
+    assert state.current_player == 1
+    loaded.variant = {}  # under today's default the same moves are refused, citing B-15
+    with pytest.raises(RecordError, match="B-15"):
+        loaded.replay()
 
 
 # -- tiles -----------------------------------------------------------------------------------
@@ -700,8 +737,9 @@ def _positions() -> dict[str, BoardState]:
     return {
         "play": ascending,
         "draw": play(ascending.clone(), "-Y1"),
-        "draw, no take-back": play(
-            new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], variant={"no_take_back": True}), "-G1"
+        "draw, no take-back": play(new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"]), "-G1"),
+        "draw, take-back allowed": play(
+            new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"], variant={"no_take_back": False}), "-G1"
         ),
         "figure": play(new(hands=["G1 G2 G3 G4 G5 G6 G7 G8"]), "G1"),
         "clover": play(_clover_position(), "G2"),
@@ -773,7 +811,7 @@ def test_turn_cap_counts_complete_turns_and_defaults_to_none() -> None:
     assert capped.over
     assert not plain.over
     assert plain.variant.turn_cap is None
-    assert plain.variant.no_take_back is False
+    assert plain.variant.no_take_back is True  # B-15: no take-back unless switched off
 
 
 @pytest.mark.parametrize(

@@ -43,8 +43,8 @@ def test_hints_are_reproducible(game: str) -> None:
 
 
 def test_a_forced_move_is_the_only_hint() -> None:
-    state = get_game("board").new_game(2, seed=1, variant={"no_take_back": True})
-    state.apply(state.legal_actions()[-1])  # the first discard: only the deck may be drawn
+    state = get_game("board").new_game(2, seed=1)
+    state.apply(state.legal_actions()[-1])  # the first discard: only the deck may be drawn (B-15)
     view = state.view(state.current_player)
     assert len(view.legal) == 1
     found = hints(view, count=3, iterations=30)

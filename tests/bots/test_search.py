@@ -92,8 +92,8 @@ def test_the_tree_below_the_root_searches_legal_actions(tree_depth: int) -> None
 
 
 def test_a_forced_move_needs_no_search() -> None:
-    state = get_game("board").new_game(2, seed=1, variant={"no_take_back": True})
-    state.apply(state.legal_actions()[-1])  # a discard: only the deck can be drawn
+    state = get_game("board").new_game(2, seed=1)
+    state.apply(state.legal_actions()[-1])  # a discard: only the deck can be drawn (B-15)
     bot = IsmctsBot(1)
     view = state.view(state.current_player)
     assert bot.choose(view) == view.legal[0]

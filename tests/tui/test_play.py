@@ -295,7 +295,7 @@ def test_hot_seat_clears_the_terminal_before_the_hand_over(tmp_path: Path) -> No
     assert text.rindex(CLEAR_SCROLLBACK, 0, first) > text.index("Your hand")
 
 
-@pytest.mark.parametrize("lang", ["en", "cs", "sk", "es", "pl", "hu"])
+@pytest.mark.parametrize("lang", ["en", "de", "cs", "sk", "hu", "pl", "es"])
 @pytest.mark.parametrize("game", ["board", "cards"])
 def test_every_language_renders_a_screen(tmp_path: Path, lang: str, game: str) -> None:
     t = Translator(lang)
@@ -349,7 +349,7 @@ def test_list_bots(tmp_path: Path) -> None:
         (["--seats", "human,alien"], "unknown seat 'alien'"),
         (["--seats", "human"], "2-4 players"),
         (["--lang", "xx"], "unknown language 'xx'"),
-        (["--game", "cards", "--no-take-back"], "board-game variant"),
+        (["--game", "cards", "--take-back"], "board-game variant"),
         (["--resume", "/nonexistent/game.json"], "cannot read"),
     ],
 )
@@ -375,3 +375,24 @@ def test_level_seats_are_named_by_their_persona() -> None:
     names = seat_names(["human", "easy", "hard", "random"], None, EN)
     assert names == ["You", "Brigid bot 2", "Morrigan bot 3", "Random bot 4"]
     assert seat_names(["hard", "human"], "Ann", Translator("cs")) == ["Bot Morrigan 1", "Ann"]
+
+
+@pytest.mark.parametrize(
+    ("options", "variant"),
+    [
+        ([], {"no_take_back": True}),
+        (["--take-back"], {"no_take_back": False}),
+        (["--no-take-back"], {"no_take_back": True}),  # the old switch: now the default
+        (["--game", "cards"], {}),
+    ],
+)
+def test_the_record_states_the_take_back_rule(
+    tmp_path: Path, options: list[str], variant: dict[str, bool]
+) -> None:
+    # B-15: no take-back unless --take-back; the record says which, whatever the default.
+    run = play(["--seats", "human,greedy", "--seed", "5", *options], ["quit"], tmp=tmp_path)
+    assert run.status == 0
+    record, _ = GameRecord.load(run.record)
+    # records spell out every switch (the turn cap too)
+    assert {k: record.variant[k] for k in variant} == variant
+    assert "turn_cap" in record.variant

@@ -88,10 +88,12 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
         help=f"end a game as truncated after this many turns (default {DEFAULT_TURN_CAP}; 0: none)",
     )
     arena.add_argument(
-        "--no-take-back",
+        "--take-back",
         action="store_true",
-        help="variant (B-15): a discarded card may not be taken back the same turn",
+        help="allow drawing back the card you discarded this turn (board-game variant, B-15)",
     )
+    # The old switch: forbidding take-back is now the default (B-15), so it changes nothing.
+    arena.add_argument("--no-take-back", action="store_true", help=argparse.SUPPRESS)
     arena.add_argument("--json", action="store_true", help="print results.json, not the table")
     arena.add_argument("--no-plot", action="store_true", help="do not draw report.png")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -134,8 +136,8 @@ def run_arena(
             f"--{name.replace('_', '-')}"
             for name in ("game", "players", "seed", "turn_cap", "out")
             if getattr(args, name) is not None
-        ]
-        if args.bots or given or args.no_take_back:
+        ] + (["--take-back"] if args.take_back else [])
+        if args.bots or given:
             raise TournamentError(
                 "--resume continues a stored tournament: give only --games (to extend it), "
                 f"--workers, --ray and output options, not {' '.join(args.bots + given)}".rstrip()
@@ -146,10 +148,16 @@ def run_arena(
     else:
         if len(args.bots) < 2:
             raise TournamentError("name at least two bots, e.g. keltis arena greedy random")
-        variant: dict[str, Any] = {"no_take_back": True} if args.no_take_back else {}
+        game = args.game or "board"
+        if args.take_back and game != "board":
+            raise TournamentError(
+                "--take-back is a board-game variant; the card game never lets you take "
+                "back a card discarded this turn (C-12)"
+            )
+        variant: dict[str, Any] = {"no_take_back": not args.take_back} if game == "board" else {}
         cap = DEFAULT_TURN_CAP if args.turn_cap is None else (args.turn_cap or None)
         tournament = Tournament.create(
-            args.game or "board",
+            game,
             parse_bots(args.bots),
             players=args.players,
             games=args.games or 100,

@@ -69,10 +69,13 @@ class Tournament:
     ) -> Tournament:
         """A checked tournament. ``players`` defaults to the number of bots (at most 4);
         ``turn_cap`` goes into the variant unless the variant already sets one (``None``:
-        no cap)."""
+        no cap). A board-game variant always states ``no_take_back`` (default ``True``,
+        B-15), so the stored tournament keeps its rule whatever the default becomes."""
         rules = dict(variant or {})
         if turn_cap is not None:
             rules.setdefault("turn_cap", turn_cap)
+        if game == "board":
+            rules.setdefault("no_take_back", True)
         if players is None:
             players = min(max(len(bots), 2), 4)
         tournament = cls(game, tuple(bots), players, games, seed, rules)
@@ -194,6 +197,9 @@ class Tournament:
         variant = data.get("variant") or {}
         if not isinstance(variant, dict):
             raise TournamentError('"variant" must be an object')
+        if data.get("game") == "board" and "no_take_back" not in variant:
+            # Written before B-15 forbade take-back by default: go on with the old default.
+            variant = {**variant, "no_take_back": False}
         tournament = cls(
             game=data.get("game"),  # type: ignore[arg-type]  # checked by check()
             bots=bots,

@@ -130,11 +130,13 @@ def layable_mask(dirs: list[int], last: list[int]) -> int:
 
 @dataclass(frozen=True)
 class BoardVariant:
-    """Rule switches. ``no_take_back`` (B-15, default off): the card discarded this turn may
-    not be taken back in the same turn. ``turn_cap``: end the game as *truncated* once this
-    many turns are complete (for simulations; ``None`` = no cap)."""
+    """Rule switches. ``no_take_back`` (B-15, default on): the card discarded this turn may
+    not be drawn back in the same turn; ``False`` is the variant that allows it (records
+    whose variant says ``no_take_back: false`` keep replaying as they did). ``turn_cap``: end
+    the game as *truncated* once this many turns are complete (for simulations; ``None`` = no
+    cap)."""
 
-    no_take_back: bool = False
+    no_take_back: bool = True
     turn_cap: int | None = None
 
     def __post_init__(self) -> None:
@@ -146,14 +148,15 @@ class BoardVariant:
 
     @classmethod
     def from_json(cls, data: JSON | None) -> BoardVariant:
-        """Read the record form; unknown switches are refused."""
+        """Read the record form; unknown switches are refused. A missing ``no_take_back``
+        means the current default (B-15: no take-back)."""
         data = dict(data or {})
         refuse_unknown(data, {"no_take_back", "turn_cap"}, "unknown board-game variant switch(es):")
         cap = read_turn_cap(data.get("turn_cap"))
-        take_back = data.get("no_take_back", False)
-        if not isinstance(take_back, bool):
-            raise SetupError(f"no_take_back must be true or false, not {take_back!r}")
-        return cls(no_take_back=take_back, turn_cap=cap)
+        no_take_back = data.get("no_take_back", True)
+        if not isinstance(no_take_back, bool):
+            raise SetupError(f"no_take_back must be true or false, not {no_take_back!r}")
+        return cls(no_take_back=no_take_back, turn_cap=cap)
 
 
 class BoardState(GameState):
@@ -448,8 +451,8 @@ class BoardState(GameState):
             if self.variant.no_take_back and source == self.discarded_pile:
                 raise IllegalActionError(
                     "B-15",
-                    f"variant no_take_back: you may not take back the "
-                    f"{CARD_TEXT[self.piles[source][-1]]} you discarded this turn",
+                    f"you may not draw back the {CARD_TEXT[self.piles[source][-1]]} you "
+                    f"discarded this turn",
                     key="no_take_back",
                     params={"card": CARD_TEXT[self.piles[source][-1]]},
                 )
