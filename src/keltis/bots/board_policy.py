@@ -24,7 +24,8 @@ How it plays (see ``docs/bots.md``):
 * **Figures.** The big figure enters a path whose projection is the best in hand and reaches
   the goal area; clover and overflow moves go to the figure that gains most.
 * **Draw.** A discard pile's top card is taken when it adds more to the projection than an
-  unknown card from the draw pile would (never the card just discarded).
+  unknown card from the draw pile would (never the card just discarded: B-15 forbids it, and
+  under the take-back variant it would only stall).
 * **End.** The expected number of turns left shrinks with the deck and with the goal count; as
   it shrinks, cards in hand and cards to come are worth less, so the bot stops investing (no
   new rows, lays whatever still fits). A move that ends the game (fifth figure into the goal
@@ -423,7 +424,7 @@ def score_draw(
                 value = 1000.0 if _wins_if_over(state, p, 0.0) else -1000.0
             out.append((value, action))
             continue
-        if source == state.discarded_pile:
+        if source == state.discarded_pile:  # legal only under the take-back variant (B-15)
             out.append((-100.0, action))  # taking back one's own discard only stalls
             continue
         if me is None:
