@@ -12,10 +12,12 @@ import pytest
 
 from keltis.core.actions import NUM_ACTIONS, Action
 from keltis.core.cards import CARD_TEXT
-from keltis.core.errors import IllegalActionError, NotationError
+from keltis.core.errors import IllegalActionError, KeltisError, NotationError
 from keltis.core.protocol import EndReason
+from keltis.core.refusals import REFUSALS
 from keltis.games import get_game
-from keltis.i18n import _REFUSALS, LANGUAGES, MESSAGES, Translator
+from keltis.i18n import LANGUAGES, Translator, template_fields
+from keltis.messages import MESSAGES
 from support import assert_translated, play
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "keltis"
@@ -35,32 +37,96 @@ def _keys(node: ast.expr) -> set[str]:
     raise AssertionError(f"cannot read refusal key {ast.unparse(node)}")
 
 
-def _raised_keys() -> set[str]:
-    keys: set[str] = set()
+def _refusal_calls(*parts: str) -> list[tuple[str, ast.Call]]:
+    """Every ``IllegalActionError(…)`` and ``NotationError(…)`` in the source (under the
+    sub-packages ``parts``, if given)."""
+    calls = []
     for path in SRC.rglob("*.py"):
+        if parts and path.relative_to(SRC).parts[0] not in parts:
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
                 "IllegalActionError",
                 "NotationError",
             ):
-                key = next((k.value for k in node.keywords if k.arg == "key"), None)
-                assert key is not None, f"{path.name}:{node.lineno}: no key="
-                if not isinstance(key, ast.Name):  # a helper's parameter: read at its calls
-                    keys |= _keys(key)
+                calls.append((f"{path.name}:{node.lineno}", node))
+    return calls
+
+
+def _raised_keys() -> set[str]:
+    keys: set[str] = set()
+    for where, node in _refusal_calls():
+        key = next((k.value for k in node.keywords if k.arg == "key"), None)
+        assert key is not None, f"{where}: no key="
+        if not isinstance(key, ast.Name):  # a helper's parameter: read at its calls
+            keys |= _keys(key)
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "_wrong_phase":
-                keys |= _keys(node.args[3])
+                keys |= _keys(node.args[2])
     return keys
 
 
 def test_every_refusal_in_the_engines_has_words_and_every_word_is_used() -> None:
     raised = _raised_keys()
-    english = set(_REFUSALS["en"])
+    english = set(REFUSALS)
     assert sorted(raised - english) == [], "raised but not worded"
     assert sorted(english - raised - {"over_goal", "game_over"}) == [], "worded but never raised"
     assert {"over_goal", "game_over"} <= english
-    for lang in LANGUAGES:
-        assert set(_REFUSALS[lang]) == english, lang
-        assert all(f"refuse.{key}" in MESSAGES[lang] for key in english)
+    assert all(f"refuse.{key}" in MESSAGES for key in english)
+
+
+def test_the_engines_raise_no_second_english_wording() -> None:
+    """The English of a refusal is its template in keltis.core.refusals: a raise site of the
+    rules core names the rule (illegal moves) and the key, never its own text."""
+    calls = _refusal_calls("core", "board", "cards")
+    assert len(calls) > 40
+    for where, node in calls:
+        allowed = 1 if getattr(node.func, "id", "") == "IllegalActionError" else 0
+        assert len(node.args) <= allowed, f"{where}: English text beside key="
+
+
+def _sample_params(key: str) -> dict[str, str | int]:
+    """Values for every field of refusal ``key``: a colour index, a seat, cards, numbers."""
+    values: dict[str, str | int] = {}
+    for name in template_fields(REFUSALS[key]):
+        values[name] = {"colour": 3, "owner": 2, "value": 4, "end": 6}.get(name, "G7")
+    return values
+
+
+@pytest.mark.parametrize("key", sorted(REFUSALS))
+def test_str_error_is_the_english_catalog_wording(key: str) -> None:
+    """One English wording: str(error) is what Translator("en") words, for every key."""
+    params = _sample_params(key)
+    errors: list[KeltisError] = [
+        IllegalActionError("B-10", key=key, params=params),
+        NotationError(key=key, params=params),
+    ]
+    for error in errors:
+        english = Translator("en").refusal(error)
+        assert str(error) == english
+        assert "{" not in english, english
+    illegal = errors[0]
+    assert isinstance(illegal, IllegalActionError)
+    assert str(illegal) == f"B-10: {illegal.detail}"
+    assert illegal.detail == Translator("en")(f"refuse.{key}", **_english_values(params))
+
+
+def _english_values(params: dict[str, str | int]) -> dict[str, object]:
+    t = Translator("en")
+    values: dict[str, object] = dict(params)
+    if "colour" in values:
+        values["colour"] = t.colour(int(values["colour"]))
+    if "owner" in values:
+        values["owner"] = t("name.player", n=int(values["owner"]) + 1)
+    return values
+
+
+def test_an_error_without_a_template_keeps_its_message() -> None:
+    error = IllegalActionError("B-10", "something else", key="no_such_refusal")
+    assert str(error) == "B-10: something else"
+    assert error.detail == "something else"
+    assert str(NotationError("plain")) == "plain"
 
 
 @pytest.mark.parametrize("name", ["board", "cards"])
@@ -95,7 +161,8 @@ def test_refusals_met_in_random_games_are_translated(name: str) -> None:
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("en", "B-13: your red row runs downwards: 9 is higher than 5"),
+        ("en", "B-13: your red row is descending: 9 is higher than 5"),
+        ("de", "B-13: deine rote Reihe fällt: 9 ist größer als 5"),
         ("cs", "B-13: tvoje červená řada klesá: 9 je více než 5"),
         ("sk", "B-13: tvoj červený rad klesá: 9 je viac ako 5"),
         ("es", "B-13: tu hilera roja es descendente: 9 es mayor que 5"),
@@ -105,12 +172,11 @@ def test_refusals_met_in_random_games_are_translated(name: str) -> None:
 )
 def test_a_board_refusal_in_each_language(lang: str, expected: str) -> None:
     error = IllegalActionError(
-        "B-13",
-        "your red row is descending; 9 > 5",
-        key="row_descending",
-        params={"colour": 2, "value": 9, "end": 5},
+        "B-13", key="row_descending", params={"colour": 2, "value": 9, "end": 5}
     )
     assert Translator(lang).refusal(error) == expected
+    if lang == "en":
+        assert str(error) == expected
 
 
 def test_colour_forms_follow_the_grammar() -> None:
@@ -120,6 +186,19 @@ def test_colour_forms_follow_the_grammar() -> None:
     error = IllegalActionError("C-11", "…", key="point_cannot_start", params={"colour": 4})
     assert Translator("pl").refusal(error).endswith("nie masz niebieskiej kolumny")
     assert Translator("cs").refusal(error).endswith("modrou řadu nemáš")
+    assert Translator("de").refusal(error).endswith("du hast keine blaue Reihe")
+    error = IllegalActionError("B-17", "…", key="no_figure", params={"colour": 0})
+    assert Translator("de").refusal(error) == "B-17: du hast keine Figur auf dem grünen Pfad"
+
+
+def test_taking_back_a_discard_is_refused_by_default_in_every_language() -> None:
+    """B-15 forbids it by default now: no language calls it a variant any more."""
+    error = IllegalActionError("B-15", key="no_take_back", params={"card": "G1"})
+    assert str(error) == "B-15: you may not draw back the G1 you discarded this turn"
+    for lang in LANGUAGES:
+        text = Translator(lang).refusal(error).lower()
+        assert "G1".lower() in text
+        assert not any(word in text for word in ("variant", "varian", "wariant", "változat"))
 
 
 def test_the_owner_of_a_wish_stone_is_named_like_on_screen() -> None:
@@ -133,6 +212,7 @@ def test_the_owner_of_a_wish_stone_is_named_like_on_screen() -> None:
 def test_an_unknown_or_missing_key_keeps_the_english_text() -> None:
     plain = IllegalActionError("B-10", "G7 is not in your hand")
     assert Translator("hu").refusal(plain) == "B-10: G7 is not in your hand"
+    assert Translator("de").refusal(plain) == "B-10: G7 is not in your hand"
     odd = IllegalActionError("B-10", "G7 is not in your hand", key="no_such_refusal")
     assert Translator("cs").refusal(odd) == "B-10: G7 is not in your hand"
 
@@ -159,6 +239,8 @@ def test_a_card_game_refusal_from_the_engine_in_czech() -> None:
         (">Q", "cs", "„Q“ není barva: použij G, Y, R, P nebo B"),
         ("wish G5", "pl", "kamień życzeń bierze się za dwie karty, np. wish G5 *5"),
         ("", "hu", "nem írtál be semmit"),
+        ("xyz", "de", "kein Zug: gib eine Karte zum Auslegen ein (G7)"),
+        ("wish G5 Y6", "de", "die beiden Karten für einen Wunschstein müssen denselben Wert"),
     ],
 )
 def test_unreadable_input_is_explained_in_each_language(

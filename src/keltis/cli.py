@@ -11,6 +11,9 @@ from keltis import __version__
 from keltis.core.errors import KeltisError
 from keltis.games import GAME_NAMES
 
+#: The languages of ``--lang`` (``keltis.i18n.LANGUAGES``; not imported here, to start fast).
+_LANGS = "en, de, cs, sk, hu, pl, es"
+
 
 def _positive_float(text: str) -> float:
     try:
@@ -81,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--lang",
         default=None,
-        help="language: en, cs, sk, es, pl, hu (default: from KELTIS_LANG, LC_ALL or LANG)",
+        help=f"language: {_LANGS} (default: from KELTIS_LANG, LANGUAGE, LC_ALL or LANG)",
     )
     play.add_argument("--list-bots", action="store_true", help="list the bots and exit")
 
@@ -92,7 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("file", help="a record (.json) written by keltis")
     replay.add_argument("--json", action="store_true", help="print the final state as JSON")
-    replay.add_argument("--lang", default=None, help="language of the move descriptions")
+    replay.add_argument(
+        "--lang", default=None, help=f"language of the text: {_LANGS} (default: as keltis play)"
+    )
     replay.add_argument(
         "--no-check", action="store_true", help="do not compare the stored result with the replay"
     )

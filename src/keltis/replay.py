@@ -47,10 +47,10 @@ def replay_file(
     t = Translator(lang)
     names = [p.name for p in record.players]
     width = max(len(n) for n in names)
-    setup = f"seed {record.seed}" if record.seed is not None else "explicit set-up"
-    out.write(f"{record.game} game, {len(names)} players ({setup})\n")
+    setup = t("replay.seed", seed=record.seed) if record.seed is not None else t("replay.explicit")
+    out.write(t(f"replay.title.{record.game}", count=len(names), setup=setup) + "\n")
     for seat, player in enumerate(record.players):
-        out.write(f"  seat {seat}: {player.name} ({player.kind})\n")
+        out.write("  " + t("replay.seat", seat=seat, name=player.name, kind=player.kind) + "\n")
     match = Match(dataclasses.replace(record, actions=[], meta=dict(record.meta)))
     for i, text in enumerate(record.actions):
         step = match.replay_action(text, line=lines[i] if i < len(lines) else None)
@@ -60,13 +60,15 @@ def replay_file(
     _check_result(record, state, check_result)
     outcome = state.outcome()
     out.write("\n")
-    if state.over:
-        out.write(f"Game over ({state.end_reason.value if state.end_reason else '?'}).\n")
+    if state.over and state.end_reason is not None:
+        out.write(t(f"end.{state.end_reason.value}") + ".\n")
     else:
-        out.write("The record stops before the end of the game; standings so far:\n")
+        out.write(t("replay.unfinished") + "\n")
     for seat, name in enumerate(names):
-        parts = ", ".join(f"{k} {v}" for k, v in outcome.breakdown[seat].items())
-        mark = "  winner" if state.over and seat in outcome.winners else ""
+        parts = ", ".join(
+            f"{t.get(f'score.{k}', k)} {v}" for k, v in outcome.breakdown[seat].items()
+        )
+        mark = "  " + t("replay.winner") if state.over and seat in outcome.winners else ""
         out.write(f"  {name:<{width}}  {outcome.scores[seat]:4d}  ({parts}){mark}\n")
     return state
 

@@ -331,7 +331,7 @@ def test_B13_ascending_3_3_6_7_7_direction_fixed_by_first_different_value() -> N
     assert state.direction(0, G) == ASCENDING
     discard_any(state)
     error = refused(state, "G2", "B-13")
-    assert "green row is ascending; 2 < 6" in str(error)
+    assert "green row is ascending: 2 is lower than 6" in str(error)
     play(state, "G7", "draw")
     discard_any(state)
     play(state, "G7", "draw")
@@ -347,7 +347,7 @@ def test_B13_descending_9_8_8_5_3() -> None:
     assert state.direction(0, Y) == DESCENDING
     discard_any(state)
     error = refused(state, "Y10", "B-13")
-    assert "yellow row is descending; 10 > 8" in str(error)
+    assert "yellow row is descending: 10 is higher than 8" in str(error)
     for value in (8, 5, 3):
         play(state, f"Y{value}", "draw")
         discard_any(state)

@@ -82,11 +82,11 @@ def test_replay_text_for_a_card_game(record_file: Path, capsys: pytest.CaptureFi
     record, _ = GameRecord.load(record_file)
     assert main(["replay", str(record_file)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("cards game, 3 players (seed 21)")
+    assert out.startswith("card game, 3 players (seed 21)")
     assert f"{len(record.actions):5d}. " in out
     assert "Game over" in out
     assert "winner" in out
-    assert "wish_count" in out
+    assert "wish stones held" in out
 
 
 def test_an_illegal_action_in_a_record_names_line_and_rule(tmp_path: Path) -> None:

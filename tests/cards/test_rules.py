@@ -148,7 +148,7 @@ def test_C8_a_claim_fails_when_the_wish_stone_is_gone() -> None:
     state = new(hands=["G5 Y5 R1 R2 R3 P4 P6 P8"], wish_stones=[[], [5]])
     assert not [a for a in legal(state) if a.startswith("wish")]
     error = refused(state, "wish G5 Y5", "C-8")
-    assert "player 1 took it" in str(error)
+    assert str(error).endswith("no longer on the table: Player 2 has it")
 
 
 def test_C8_a_claim_needs_both_cards_in_hand() -> None:

@@ -70,13 +70,13 @@ def test_parse(text: str, expected: Action) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("", "empty"),
-        ("G11", "not an action"),
-        ("hello", "not an action"),
+        ("", "nothing typed"),
+        ("G11", "not a move"),
+        ("hello", "not a move"),
         ("-Q3", "not a card"),
         ("wish G5", "two cards"),
         ("wish G5 G6", "same value"),
-        ("wish G10 B10", "1-9"),
+        ("wish G10 B10", "1–9"),
         ("G7>R", "only a point card"),
         (">X", "not a colour"),
         ("draw Q", "not a colour"),

@@ -396,17 +396,11 @@ class BoardState(GameState):
                 card = action.card
                 if not 0 <= card < NUMBER_CARDS or action.target >= 0:
                     raise IllegalActionError(
-                        "B-1",
-                        f"{action} is not a board-game card (only G0-B10 exist)",
-                        key="not_board_card",
-                        params={"action": str(action)},
+                        "B-1", key="not_board_card", params={"action": str(action)}
                     )
                 if card not in self.hands[p]:
                     raise IllegalActionError(
-                        "B-10",
-                        f"{CARD_TEXT[card]} is not in your hand",
-                        key="not_in_hand",
-                        params={"card": CARD_TEXT[card]},
+                        "B-10", key="not_in_hand", params={"card": CARD_TEXT[card]}
                     )
                 if kind is ActionKind.LAY:
                     colour = CARD_COLOUR[card]
@@ -416,94 +410,60 @@ class BoardState(GameState):
                     if direction == ASCENDING and value < end:
                         raise IllegalActionError(
                             "B-13",
-                            f"your {COLOUR_NAMES[colour]} row is ascending; {value} < {end}",
                             key="row_ascending",
                             params={"colour": colour, "value": value, "end": end},
                         )
                     if direction == DESCENDING and value > end:
                         raise IllegalActionError(
                             "B-13",
-                            f"your {COLOUR_NAMES[colour]} row is descending; {value} > {end}",
                             key="row_descending",
                             params={"colour": colour, "value": value, "end": end},
                         )
                 return
-            raise self._wrong_phase(action, "B-10", "play: lay or discard a card", "must_play")
+            raise self._wrong_phase(action, "B-10", "must_play")
         if phase == DRAW:
             if kind is not ActionKind.DRAW:
-                raise self._wrong_phase(action, "B-15", "draw a card", "must_draw")
+                raise self._wrong_phase(action, "B-15", "must_draw")
             source = action.target
             if source == DECK:
                 if not self.deck:
-                    raise IllegalActionError("B-15", "the draw pile is empty", key="deck_empty")
+                    raise IllegalActionError("B-15", key="deck_empty")
                 return
             if not 0 <= source < NUM_COLOURS:
-                raise IllegalActionError(
-                    "B-15", "the board game has no point-card pile", key="no_point_pile"
-                )
+                raise IllegalActionError("B-15", key="no_point_pile")
             if not self.piles[source]:
-                raise IllegalActionError(
-                    "B-15",
-                    f"the {COLOUR_NAMES[source]} discard pile is empty",
-                    key="pile_empty",
-                    params={"colour": source},
-                )
+                raise IllegalActionError("B-15", key="pile_empty", params={"colour": source})
             if self.variant.no_take_back and source == self.discarded_pile:
                 raise IllegalActionError(
-                    "B-15",
-                    f"you may not draw back the {CARD_TEXT[self.piles[source][-1]]} you "
-                    f"discarded this turn",
-                    key="no_take_back",
-                    params={"card": CARD_TEXT[self.piles[source][-1]]},
+                    "B-15", key="no_take_back", params={"card": CARD_TEXT[self.piles[source][-1]]}
                 )
             return
         if phase == FIGURE:
             if kind is not ActionKind.FIGURE or action.target not in (SMALL, BIG):
-                raise self._wrong_phase(
-                    action, "B-11", "choose the big or a small figure", "must_figure"
-                )
+                raise self._wrong_phase(action, "B-11", "must_figure")
             return
         if phase in (CLOVER_MOVE, OVERFLOW):
             rule = "B-17" if phase == CLOVER_MOVE else "B-14"
             if kind is ActionKind.PASS:
                 return
             if kind is not ActionKind.ADVANCE or not 0 <= action.target < NUM_COLOURS:
-                raise self._wrong_phase(
-                    action, rule, "move a figure (>G) or pass", "must_move_or_pass"
-                )
+                raise self._wrong_phase(action, rule, "must_move_or_pass")
             row = self.pos[p][action.target]
             if row == 0:
-                raise IllegalActionError(
-                    rule,
-                    f"you have no figure on the {COLOUR_NAMES[action.target]} path",
-                    key="no_figure",
-                    params={"colour": action.target},
-                )
+                raise IllegalActionError(rule, key="no_figure", params={"colour": action.target})
             if row >= LAST_ROW:
                 raise IllegalActionError(
-                    rule,
-                    f"your figure on the {COLOUR_NAMES[action.target]} path is on the end "
-                    "stone and cannot move further",
-                    key="figure_at_end",
-                    params={"colour": action.target},
+                    rule, key="figure_at_end", params={"colour": action.target}
                 )
             return
         if self.end_reason is EndReason.DECK:
-            raise IllegalActionError(
-                "B-20", "the game is over: the last card was drawn", key="over_deck"
-            )
+            raise IllegalActionError("B-20", key="over_deck")
         if self.end_reason is EndReason.TRUNCATED:
-            raise IllegalActionError(
-                "B-19", "the game is over: the turn cap was reached", key="over_truncated"
-            )
-        raise IllegalActionError(
-            "B-19", "the game is over: five figures reached the goal area", key="over_goal"
-        )
+            raise IllegalActionError("B-19", key="over_truncated")
+        raise IllegalActionError("B-19", key="over_goal")
 
-    def _wrong_phase(self, action: Action, rule: str, wanted: str, key: str) -> IllegalActionError:
-        return IllegalActionError(
-            rule, f"now you must {wanted}, not {action}", key=key, params={"action": str(action)}
-        )
+    def _wrong_phase(self, action: Action, rule: str, key: str) -> IllegalActionError:
+        return IllegalActionError(rule, key=key, params={"action": str(action)})
 
     # -- effects -------------------------------------------------------------------------
 

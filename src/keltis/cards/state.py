@@ -656,9 +656,7 @@ class CardState(GameState):
             reason = self.end_reason
             rule = _OVER_RULE.get(reason, "C-15") if reason is not None else "C-15"
             raise IllegalActionError(
-                rule,
-                f"the game is over ({reason}): no more moves",
-                key=f"over_{reason.value}" if reason is not None else "game_over",
+                rule, key=f"over_{reason.value}" if reason is not None else "game_over"
             )
         if phase == DRAW:
             self._check_draw(action)
@@ -668,11 +666,7 @@ class CardState(GameState):
                 return
             if kind is not ActionKind.LAY:
                 raise IllegalActionError(
-                    "C-15",
-                    f"the game has ended: now you may only lay a card onto one of your rows "
-                    f"or pass, not {action}",
-                    key="final_lay_or_pass",
-                    params={"action": str(action)},
+                    "C-15", key="final_lay_or_pass", params={"action": str(action)}
                 )
             self._check_lay(p, action, final=True)
             return
@@ -681,66 +675,33 @@ class CardState(GameState):
         elif kind is ActionKind.DISCARD:
             card = action.card
             if card not in self.hands[p]:
-                raise IllegalActionError(
-                    "C-7",
-                    f"{CARD_TEXT[card]} is not in your hand",
-                    key="not_in_hand",
-                    params={"card": CARD_TEXT[card]},
-                )
+                raise IllegalActionError("C-7", key="not_in_hand", params={"card": CARD_TEXT[card]})
         elif kind is ActionKind.CLAIM:
             self._check_claim(p, action)
         elif kind is ActionKind.DRAW:
-            raise IllegalActionError(
-                "C-12",
-                "first play a card (lay, discard or claim a wish stone), then draw",
-                key="play_before_draw",
-            )
+            raise IllegalActionError("C-12", key="play_before_draw")
         elif kind is ActionKind.PASS:
-            raise IllegalActionError(
-                "C-15",
-                "you may only pass in the end phase; now lay, discard or claim",
-                key="pass_only_final",
-            )
+            raise IllegalActionError("C-15", key="pass_only_final")
         else:
-            raise IllegalActionError(
-                "C-7",
-                f"{action} is a board-game move; lay a card (G7), discard one "
-                "(-G7) or claim a wish stone (wish G5 Y5)",
-                key="board_move",
-                params={"action": str(action)},
-            )
+            raise IllegalActionError("C-7", key="board_move", params={"action": str(action)})
 
     def _check_draw(self, action: Action) -> None:
         if action.kind is not ActionKind.DRAW:
-            raise IllegalActionError(
-                "C-12",
-                f"refill your hand first: draw (the draw pile) or draw G (the top of a "
-                f"discard pile), not {action}",
-                key="must_draw_cards",
-                params={"action": str(action)},
-            )
+            raise IllegalActionError("C-12", key="must_draw_cards", params={"action": str(action)})
         source = action.target
         if source == DECK:
             if not self.deck:
-                raise IllegalActionError("C-12", "the draw pile is empty", key="deck_empty")
+                raise IllegalActionError("C-12", key="deck_empty")
             return
-        name = _pile_name(source)
         point = source == POINT_PILE
         pile: dict[str, str | int] = {} if point else {"colour": source}
         if not self.piles[source]:
             raise IllegalActionError(
-                "C-12",
-                f"the {name} discard pile is empty",
-                key="point_pile_empty" if point else "pile_empty",
-                params=pile,
+                "C-12", key="point_pile_empty" if point else "pile_empty", params=pile
             )
         if self.blocked >> source & 1:
             raise IllegalActionError(
-                "C-12",
-                f"the {name} discard pile received a card this turn: you may not take a card "
-                "discarded this turn",
-                key="point_pile_blocked" if point else "pile_blocked",
-                params=pile,
+                "C-12", key="point_pile_blocked" if point else "pile_blocked", params=pile
             )
 
     def _check_lay(self, p: int, action: Action, *, final: bool) -> None:
@@ -750,69 +711,37 @@ class CardState(GameState):
         rule = "C-11" if card >= POINT_BASE else "C-10" if card >= CLOSING_BASE else "C-9"
         hand = self.hands[p]
         if card not in hand:
-            raise IllegalActionError(
-                rule, f"{text} is not in your hand", key="not_in_hand", params={"card": text}
-            )
+            raise IllegalActionError(rule, key="not_in_hand", params={"card": text})
         if card >= POINT_BASE and target < 0:
             if final and not self.point_rows[p]:
-                raise IllegalActionError(
-                    "C-15",
-                    "after the end, cards go only onto rows you already have: you have no "
-                    "point row",
-                    key="final_no_point_row",
-                )
+                raise IllegalActionError("C-15", key="final_no_point_row")
             return
         colour = target if target >= 0 else CARD_COLOUR[card]
-        name = COLOUR_NAMES[colour]
         end = self.last[p][colour]
         closings = self.closings[p][colour]
         if end < 0:
             if final:
-                raise IllegalActionError(
-                    "C-15",
-                    f"after the end, cards go only onto rows you already have: you have no "
-                    f"{name} row",
-                    key="final_no_row",
-                    params={"colour": colour},
-                )
+                raise IllegalActionError("C-15", key="final_no_row", params={"colour": colour})
             if card >= POINT_BASE:
                 raise IllegalActionError(
-                    "C-11",
-                    f"a point card cannot start a row: you have no {name} row",
-                    key="point_cannot_start",
-                    params={"colour": colour},
+                    "C-11", key="point_cannot_start", params={"colour": colour}
                 )
             if card >= CLOSING_BASE:
                 raise IllegalActionError(
-                    "C-10",
-                    f"a closing card cannot start your {name} row",
-                    key="closing_cannot_start",
-                    params={"colour": colour},
+                    "C-10", key="closing_cannot_start", params={"colour": colour}
                 )
             return
         if closings == 2:
-            raise IllegalActionError(
-                "C-10",
-                f"your {name} row holds both closing cards: it takes no more cards",
-                key="row_full",
-                params={"colour": colour},
-            )
+            raise IllegalActionError("C-10", key="row_full", params={"colour": colour})
         if closings == 1:
             if card != CLOSING_BASE + colour:
-                raise IllegalActionError(
-                    "C-10",
-                    f"your {name} row is closed: it takes only the second {name} closing card",
-                    key="row_closed",
-                    params={"colour": colour},
-                )
+                raise IllegalActionError("C-10", key="row_closed", params={"colour": colour})
             return
         if card >= POINT_BASE:
             value = CARD_VALUE[card]
             if value != end:
                 raise IllegalActionError(
                     "C-11",
-                    f"the last card of your {name} row is a {end}: a point card laid there "
-                    f"must be a {end}, not {value}",
                     key="point_must_match",
                     params={"colour": colour, "value": value, "end": end},
                 )
@@ -823,17 +752,11 @@ class CardState(GameState):
         direction = self.dirs[p][colour]
         if direction == ASCENDING and value < end:
             raise IllegalActionError(
-                "C-9",
-                f"your {name} row is ascending (B-13); {value} < {end}",
-                key="row_ascending",
-                params={"colour": colour, "value": value, "end": end},
+                "C-9", key="row_ascending", params={"colour": colour, "value": value, "end": end}
             )
         if direction == DESCENDING and value > end:
             raise IllegalActionError(
-                "C-9",
-                f"your {name} row is descending (B-13); {value} > {end}",
-                key="row_descending",
-                params={"colour": colour, "value": value, "end": end},
+                "C-9", key="row_descending", params={"colour": colour, "value": value, "end": end}
             )
 
     def _check_claim(self, p: int, action: Action) -> None:
@@ -844,27 +767,18 @@ class CardState(GameState):
         if first == second:
             if hand.count(first) < 2:
                 raise IllegalActionError(
-                    "C-8",
-                    f"you do not hold two copies of {CARD_TEXT[first]}",
-                    key="no_two_copies",
-                    params={"card": CARD_TEXT[first]},
+                    "C-8", key="no_two_copies", params={"card": CARD_TEXT[first]}
                 )
         else:
             for card in (first, second):
                 if card not in hand:
                     raise IllegalActionError(
-                        "C-8",
-                        f"{CARD_TEXT[card]} is not in your hand",
-                        key="not_in_hand",
-                        params={"card": CARD_TEXT[card]},
+                        "C-8", key="not_in_hand", params={"card": CARD_TEXT[card]}
                     )
         if not self.wish_mask >> value & 1:
             owner = next(q for q, got in enumerate(self.wish_stones) if value in got)
             raise IllegalActionError(
-                "C-8",
-                f"wish stone {value} is no longer in the row: player {owner} took it",
-                key="stone_taken",
-                params={"value": value, "owner": owner},
+                "C-8", key="stone_taken", params={"value": value, "owner": owner}
             )
 
     # -- scores --------------------------------------------------------------------------

@@ -283,7 +283,7 @@ def parse_action(text: str) -> Action:
     raw = text.strip()
     low = raw.lower()
     if not raw:
-        raise NotationError("empty action", key="empty_action")
+        raise NotationError(key="empty_action")
     if low in _WORDS_PASS:
         return PASS_ACTION
     if low == "big":
@@ -297,23 +297,13 @@ def parse_action(text: str) -> Action:
     if low.startswith("wish"):
         parts = [p for p in _SPLIT.split(raw[4:].strip()) if p]
         if len(parts) != 2:
-            raise NotationError(
-                f"{raw!r}: a claim names two cards, e.g. 'wish G5 *5'", key="claim_two_cards"
-            )
+            raise NotationError(key="claim_two_cards")
         first, second = parse_card(parts[0]), parse_card(parts[1])
         for card in (first, second):
             if not 1 <= CARD_VALUE[card] <= 9:
-                raise NotationError(
-                    f"{raw!r}: {CARD_TEXT[card]} cannot claim a wish stone "
-                    "(only number or point cards of value 1-9)",
-                    key="claim_value",
-                    params={"card": CARD_TEXT[card]},
-                )
+                raise NotationError(key="claim_value", params={"card": CARD_TEXT[card]})
         if CARD_VALUE[first] != CARD_VALUE[second]:
-            raise NotationError(
-                f"{raw!r}: the two cards of a claim must have the same value",
-                key="claim_same_value",
-            )
+            raise NotationError(key="claim_same_value")
         return Action.claim(first, second)
     if raw.startswith(">"):
         return _ADVANCE[_colour_index(raw[1:].strip())]
@@ -323,16 +313,9 @@ def parse_action(text: str) -> Action:
         card_text, _, row = raw.partition(">")
         card = parse_card(card_text)
         if not is_point(card):
-            raise NotationError(
-                f"{raw!r}: only a point card can be laid onto another colour's row (*7>G)",
-                key="point_onto_row",
-            )
+            raise NotationError(key="point_onto_row")
         return Action.lay(card, _colour_index(row.strip()))
     try:
         return _LAY[parse_card(raw)]
     except NotationError:
-        raise NotationError(
-            f"{raw!r} is not an action: write a card to lay it (G7), -G7 to discard it, "
-            "big or small, >G to move a figure, pass, draw or draw G",
-            key="not_an_action",
-        ) from None
+        raise NotationError(key="not_an_action") from None

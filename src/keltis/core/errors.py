@@ -4,23 +4,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from keltis.core.refusals import render
+
+
+def _english(message: str, key: str, params: Mapping[str, str | int]) -> str:
+    """The English message: the refusal template of ``key`` if there is one, else ``message``."""
+    words = render(key, params) if key else None
+    return message if words is None else words
+
 
 class KeltisError(ValueError):
     """Base class of every error the rules core raises on bad input.
 
-    The message is English. ``key`` and ``params`` say the same thing as data, for interfaces
-    that word it in the player's language (:meth:`keltis.i18n.Translator.refusal`): ``key``
-    names the reason (``row_ascending``), ``params`` holds its values — card, action and
-    typed texts as they are, numbers, a colour as its index 0-4 under ``colour``, a seat as
-    its 0-based index under ``owner``. An error without a ``key`` is shown in English.
+    ``key`` and ``params`` say why as data, for interfaces that word it in the player's
+    language (:meth:`keltis.i18n.Translator.refusal`): ``key`` names the reason
+    (``row_ascending``), ``params`` holds its values — card, action and typed texts as they
+    are, numbers, a colour as its index 0-4 under ``colour``, a seat as its 0-based index
+    under ``owner``. The message is English: for a ``key`` declared in
+    :mod:`keltis.core.refusals` it is that template filled with ``params`` — the very words
+    of the English catalog — and ``message`` is not needed; an error without such a key
+    shows ``message``.
     """
 
     def __init__(
         self, message: str = "", *, key: str = "", params: Mapping[str, str | int] | None = None
     ) -> None:
-        super().__init__(message)
         self.key = key
         self.params: dict[str, str | int] = dict(params or {})
+        super().__init__(_english(message, key, self.params))
 
 
 class NotationError(KeltisError):
@@ -30,22 +41,25 @@ class NotationError(KeltisError):
 class IllegalActionError(KeltisError):
     """An action breaks a rule. ``rule`` is the rule id (``B-13``, ``C-10`` …).
 
-    The message starts with the rule id, e.g. ``"B-13: red row is descending; 7 > 5"``.
-    The state is unchanged when this is raised. ``key`` and ``params``: see
+    The message starts with the rule id, e.g. ``"B-13: your red row is descending: 7 is
+    higher than 5"``; ``detail`` is the part after it. The state is unchanged when this is
+    raised. ``key`` and ``params`` (and when ``message`` is needed): see
     :class:`KeltisError`.
     """
 
     def __init__(
         self,
         rule: str,
-        message: str,
+        message: str = "",
         *,
         key: str = "",
         params: Mapping[str, str | int] | None = None,
     ) -> None:
-        super().__init__(f"{rule}: {message}", key=key, params=params)
+        self.key = key
+        self.params = dict(params or {})
         self.rule = rule
-        self.detail = message
+        self.detail = _english(message, key, self.params)
+        ValueError.__init__(self, f"{rule}: {self.detail}")
 
 
 class SetupError(KeltisError):

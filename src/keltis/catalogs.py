@@ -1,0 +1,344 @@
+"""The translation catalogs: gettext ``.po`` files managed with Babel, one per language.
+
+``src/keltis/locale/keltis.pot`` is the template, extracted from the English declared in
+:mod:`keltis.messages` and :mod:`keltis.core.refusals`; each translated language has
+``src/keltis/locale/<lang>/LC_MESSAGES/keltis.po``. Every message's key is its
+``msgctxt``, the English its ``msgid`` (and ``msgid_plural``); the plural forms and their
+rule are the language's CLDR rules as Babel knows them (``Plural-Forms`` header).
+
+The ``.po`` files are read at run time (:func:`translations`: ``read_po``, then ``write_mo``
+into memory, then :class:`babel.support.Translations`), once per language and process. No
+compiled ``.mo`` files are kept: there is nothing generated to fall out of step with the
+``.po`` a translator edits, and reading a catalog takes a few milliseconds. Fuzzy entries
+are not used (the English shows instead); :func:`problems` reports them.
+
+``python -m keltis.catalogs`` (see ``docs/translating.md``):
+
+* ``extract`` — write the template from the source (``pybabel extract`` with the options
+  of :data:`EXTRACT_OPTIONS`);
+* ``update`` — ``extract``, then merge the template into every language's catalog
+  (``pybabel update``): new messages appear untranslated or fuzzy, removed ones obsolete;
+* ``check`` — list every problem of every catalog (exit status 1 if any);
+* ``json OUTDIR`` — write each language's catalog as JSON for the browser client.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import io
+import json
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from string import Formatter
+from typing import Any, Final
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_keywords, parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po, write_po
+from babel.support import Translations
+
+from keltis.messages import COLOUR_KEYS, MESSAGES
+
+DOMAIN: Final = "keltis"
+#: The package's catalogs (shipped as package data).
+LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
+#: The source package and the extraction mapping (``pybabel extract -F``): in a checkout only.
+SOURCE_DIR: Final = Path(__file__).resolve().parent
+MAPPING_FILE: Final = SOURCE_DIR.parents[1] / "babel.cfg"
+
+#: The languages with a catalog (English is the source itself).
+TRANSLATED: Final = ("de", "cs", "sk", "hu", "pl", "es")
+
+#: The marker functions and where their key (context) and English (message) are.
+KEYWORDS: Final = ("message:1c,2", "plural_message:1c,2,3", "refusal:1c,2")
+TRANSLATOR_TAG: Final = "TRANSLATORS:"
+#: ``pybabel extract`` options that give the same template as :func:`extract`.
+EXTRACT_OPTIONS: Final = (
+    "-F",
+    "babel.cfg",
+    "--no-default-keywords",
+    *(f"--keyword={k}" for k in KEYWORDS),
+    f"--add-comments={TRANSLATOR_TAG}",
+    "--strip-comments",
+    "--no-location",
+    f"--project={DOMAIN}",
+    "--copyright-holder=The keltis developers",
+)
+
+#: Message parameters that may hold a colour name (a format spec selects its form).
+COLOUR_PARAMS: Final = ("onto", "path", "pile", "colour", "row")
+
+#: A colour's msgstr: the plain name, then ``| form: word`` for each other form.
+_FORM = re.compile(r"^\s*([A-Za-z0-9_]+)\s*:\s*(\S.*?)\s*$")
+
+
+def pot_path() -> Path:
+    return LOCALE_DIR / f"{DOMAIN}.pot"
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+# -- reading at run time -----------------------------------------------------------------
+
+
+def read_catalog(lang: str) -> Catalog:
+    """The catalog of ``lang`` as it is on disk."""
+    with po_path(lang).open("rb") as handle:
+        return read_po(handle, locale=lang, domain=DOMAIN)
+
+
+@functools.cache
+def translations(lang: str) -> Translations:
+    """The translations of ``lang`` (fuzzy entries left out), read once per process."""
+    buffer = io.BytesIO()
+    write_mo(buffer, read_catalog(lang))
+    buffer.seek(0)
+    return Translations(buffer, domain=DOMAIN)
+
+
+def parse_colour(text: str) -> dict[str, str]:
+    """A colour's forms from its msgstr: ``{"": plain, form: word, …}``.
+
+    ``"zelená | f2: zelené | f4: zelenou"`` → ``{"": "zelená", "f2": "zelené", "f4":
+    "zelenou"}``. Raises ``ValueError`` on a part that is not ``form: word``."""
+    plain, *others = text.split("|")
+    forms = {"": plain.strip()}
+    for part in others:
+        found = _FORM.match(part)
+        if found is None:
+            raise ValueError(f"a colour form is written 'form: word', not {part.strip()!r}")
+        forms[found.group(1)] = found.group(2)
+    return forms
+
+
+# -- extraction and update (in a checkout) -------------------------------------------------
+
+
+def extract() -> Catalog:
+    """The template from the source, as ``pybabel extract`` with :data:`EXTRACT_OPTIONS`
+    writes it."""
+    if not MAPPING_FILE.exists():
+        raise FileNotFoundError(f"{MAPPING_FILE} not found: extraction needs a source checkout")
+    with MAPPING_FILE.open(encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle)  # type: ignore[no-untyped-call]
+    template = Catalog(project=DOMAIN, copyright_holder="The keltis developers", locale=None)
+    found = extract_from_dir(
+        SOURCE_DIR,
+        method_map,
+        options_map,
+        keywords=parse_keywords(KEYWORDS),
+        comment_tags=(TRANSLATOR_TAG,),
+        strip_comment_tags=True,
+    )
+    for _filename, _lineno, text, comments, context in found:
+        template.add(text, None, auto_comments=comments, context=context)
+    return template
+
+
+def write_catalog(catalog: Catalog, path: Path) -> None:
+    """Write ``catalog`` as ``pybabel`` does (no locations, obsolete entries kept)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        write_po(handle, catalog, omit_header=False, include_previous=False)
+
+
+def update(langs: Sequence[str] = TRANSLATED) -> Catalog:
+    """Extract the template, write it and merge it into each language's catalog."""
+    template = extract()
+    write_catalog(template, pot_path())
+    for lang in langs:
+        path = po_path(lang)
+        if path.exists():
+            catalog = read_catalog(lang)
+            catalog.update(template)
+        else:
+            catalog = Catalog(locale=lang, domain=DOMAIN, project=DOMAIN)
+            catalog.update(template)
+        write_catalog(catalog, path)
+    translations.cache_clear()
+    return template
+
+
+# -- checking -------------------------------------------------------------------------------
+
+
+def fields(template: str) -> dict[str, set[str]]:
+    """The fields of a ``str.format`` template, each with the format specs it is used with."""
+    found: dict[str, set[str]] = {}
+    for _, name, spec, _ in Formatter().parse(template):
+        if name is not None:
+            found.setdefault(name, set()).add(spec or "")
+    return found
+
+
+def _ids(message: Any) -> tuple[str, ...]:
+    return tuple(message.id) if isinstance(message.id, (list, tuple)) else (message.id,)
+
+
+def _strings(message: Any) -> tuple[str, ...]:
+    if isinstance(message.string, (list, tuple)):
+        return tuple(message.string)
+    return (message.string or "",)
+
+
+def problems(catalog: Catalog, template: Catalog, lang: str) -> list[str]:
+    """Everything wrong with ``catalog`` (language ``lang``) measured by ``template``: a
+    message missing, untranslated, fuzzy or obsolete; a placeholder the English lacks; a
+    wrong number of plural forms; a colour form a message asks for but a colour lacks."""
+    found: list[str] = []
+    expected = get_plural(lang).num_plurals
+    if catalog.num_plurals != expected:
+        found.append(f"Plural-Forms: nplurals={catalog.num_plurals}, {lang} has {expected}")
+    wanted = {(m.context, _ids(m)) for m in template if m.id}
+    have = {(m.context, _ids(m)): m for m in catalog if m.id}
+    for context, _ in sorted(wanted - set(have), key=str):
+        found.append(f"{context}: missing")
+    for context, ids in sorted(set(have) - wanted, key=str):
+        found.append(f"{context}: not in the template ({ids[0]!r})")
+    for message in catalog.obsolete.values():
+        found.append(f"{message.context}: obsolete entry ({message.id!r})")
+    colours: dict[str, set[str]] = {}
+    for key, message in have.items():
+        context = key[0] or "?"
+        strings = _strings(message)
+        if message.fuzzy:
+            found.append(f"{context}: fuzzy")
+        if not all(strings):
+            found.append(f"{context}: untranslated")
+            continue
+        if message.pluralizable and len(strings) != expected:
+            found.append(f"{context}: {len(strings)} plural forms, {lang} has {expected}")
+        english: set[str] = set()
+        for text in _ids(message):
+            english |= set(fields(text))
+        for text in strings:
+            try:
+                extra = set(fields(text)) - english
+            except ValueError as error:
+                found.append(f"{context}: not a format template ({error})")
+                continue
+            if extra:
+                found.append(f"{context}: placeholder(s) {sorted(extra)} not in the English")
+        if context.startswith("colour."):
+            try:
+                colours[context] = set(parse_colour(strings[0]))
+            except ValueError as error:
+                found.append(f"{context}: {error}")
+    known = set.intersection(*colours.values()) if colours else set()
+    if colours and any(forms != known for forms in colours.values()):
+        found.append(f"colour.*: each colour needs the same forms ({sorted(known)} in all)")
+    for key, message in have.items():
+        for text in _strings(message):
+            try:
+                named = fields(text)
+            except ValueError:
+                continue
+            for name, specs in named.items():
+                if name in COLOUR_PARAMS and not specs <= known | {""}:
+                    missing = sorted(specs - known - {""})
+                    found.append(f"{key[0]}: colour form(s) {missing} not given for all colours")
+    return found
+
+
+# -- the browser ------------------------------------------------------------------------------
+
+
+def catalog_json(lang: str, name: str) -> dict[str, Any]:
+    """Language ``lang``'s messages as JSON data for the browser client.
+
+    ``messages`` maps each key to its template, or for a plural message to ``{"count":
+    parameter, "forms": [template per plural form]}``; ``plural`` is the gettext rule
+    (``nplurals`` and ``expr``, a C expression over ``n`` that is also valid JavaScript:
+    ``Number(eval(expr))`` is the index of the form); ``colours`` lists each colour's forms
+    by name (``""``: the plain name). A missing or fuzzy translation is given in English."""
+    catalog = read_catalog(lang) if lang != "en" else None
+    nplurals = catalog.num_plurals if catalog else 2
+    expr = catalog.plural_expr if catalog else "(n != 1)"
+    messages: dict[str, Any] = {}
+    for key, message in MESSAGES.items():
+        if message.plural is None:
+            english = [message.english]
+        elif nplurals == 1:
+            english = [message.plural]
+        else:  # a fallback in English: its "one" form for the language's first form
+            english = [message.english] + [message.plural] * (nplurals - 1)
+        entry = catalog.get(message.english, context=key) if catalog else None
+        forms = english
+        if entry is not None and not entry.fuzzy and all(_strings(entry)):
+            forms = list(_strings(entry))
+        if message.plural is None:
+            messages[key] = forms[0]
+        else:
+            messages[key] = {"count": message.count, "forms": forms}
+    colours = [parse_colour(str(messages.pop(key))) for key in COLOUR_KEYS]
+    return {
+        "lang": lang,
+        "name": name,
+        "plural": {"nplurals": nplurals, "expr": expr},
+        "colours": colours,
+        "messages": messages,
+    }
+
+
+def export_json(outdir: Path, languages: Mapping[str, str]) -> list[Path]:
+    """Write ``<lang>.json`` for each language and ``index.json`` (code → name) to
+    ``outdir``; returns the files written."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for lang, name in languages.items():
+        path = outdir / f"{lang}.json"
+        data = catalog_json(lang, name)
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        written.append(path)
+    index = outdir / "index.json"
+    index.write_text(json.dumps(dict(languages), ensure_ascii=False, indent=1) + "\n", "utf-8")
+    written.append(index)
+    return written
+
+
+# -- the command ------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from keltis.i18n import LANGUAGES
+
+    parser = argparse.ArgumentParser(
+        prog="python -m keltis.catalogs", description="Manage keltis's translation catalogs."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("extract", help="write locale/keltis.pot from the source")
+    sub.add_parser("update", help="extract, then merge the template into every catalog")
+    sub.add_parser("check", help="list the problems of every catalog")
+    export = sub.add_parser("json", help="write every language's catalog as JSON")
+    export.add_argument("outdir", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "extract":
+        write_catalog(extract(), pot_path())
+        print(pot_path())
+    elif args.command == "update":
+        update()
+        print(f"updated {pot_path()} and {len(TRANSLATED)} catalogs")
+    elif args.command == "check":
+        template = extract()
+        bad = 0
+        for lang in TRANSLATED:
+            for problem in problems(read_catalog(lang), template, lang):
+                print(f"{po_path(lang)}: {problem}")
+                bad += 1
+        return 1 if bad else 0
+    else:
+        for path in export_json(args.outdir, LANGUAGES):
+            print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,382 @@
+"""The English words of the interface: every message of the terminal game, the move
+descriptions, previews, end screens and ``keltis replay``, declared once, here.
+
+A message is declared with a marker call that ``pybabel extract`` reads (see ``babel.cfg``
+and ``docs/translating.md``): its key becomes the catalog's message context (``msgctxt``),
+its English text the ``msgid``::
+
+    message("ev.lay", "lays {card}")
+    plural_message("screen.deck", "draw pile: {count} card", "draw pile: {count} cards")
+
+Texts are ``str.format`` templates. A message with a number that meets a word is a
+:func:`plural_message`: the catalogs give it every plural form its language has (CLDR
+rules, via Babel), chosen by the parameter ``count`` (or the one named by ``count=``). A
+comment starting with ``TRANSLATORS:`` right above a declaration goes into the catalogs.
+
+Refusals (``refuse.*``) are declared in :mod:`keltis.core.refusals`, which the rules core
+uses for ``str(error)``; :data:`MESSAGES` holds them too. Standard library only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from keltis.core.cards import COLOUR_NAMES
+from keltis.core.refusals import REFUSALS
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message: its key, English text and, for a plural message, the English plural and
+    the parameter whose number selects the form."""
+
+    key: str
+    english: str
+    plural: str | None = None
+    count: str = "count"
+
+
+#: Every message by key, in the order of declaration.
+MESSAGES: Final[dict[str, Message]] = {}
+
+
+def message(key: str, english: str) -> str:
+    """Declare message ``key`` with its English text (pybabel keyword ``message:1c,2``)."""
+    if key in MESSAGES:
+        raise ValueError(f"message {key!r} is declared twice")
+    MESSAGES[key] = Message(key, english)
+    return english
+
+
+def plural_message(key: str, singular: str, plural: str, *, count: str = "count") -> str:
+    """Declare a message whose form depends on the number in parameter ``count``
+    (pybabel keyword ``plural_message:1c,2,3``): English singular and plural."""
+    if key in MESSAGES:
+        raise ValueError(f"message {key!r} is declared twice")
+    MESSAGES[key] = Message(key, singular, plural, count)
+    return plural
+
+
+# -- colour names -------------------------------------------------------------------------
+
+# TRANSLATORS: A colour's name; then, if messages of your language need
+# other grammatical forms, each one as "| form: word":
+# "zelená | f2: zelené | f4: zelenou".
+# A message asks for a form by its name: "na {path:f2} cestě".
+# Name the forms as you like (list them in the header comment)
+# and give every form for all five colours.
+message("colour.green", "green")
+# TRANSLATORS: see colour.green
+message("colour.yellow", "yellow")
+# TRANSLATORS: see colour.green
+message("colour.red", "red")
+# TRANSLATORS: see colour.green
+message("colour.pink", "pink")
+# TRANSLATORS: see colour.green
+message("colour.blue", "blue")
+
+#: Message keys of the colour names, by colour index.
+COLOUR_KEYS: Final = tuple(f"colour.{name}" for name in COLOUR_NAMES)
+
+# -- move descriptions (keltis.core.events) ---------------------------------------------
+
+message("ev.lay", "lays {card}")
+message("ev.lay_onto", "lays {card} on the {onto} row")
+message("ev.discard", "discards {card}")
+message("ev.claim", "discards {first} and {second} and takes wish stone {value}")
+message("ev.draw_deck", "draws from the draw pile")
+# TRANSLATORS: shown only to the player who drew the card
+message("ev.draw_deck.card", "draws {card} from the draw pile")
+message("ev.draw_pile", "takes {card} from the {pile} discard pile")
+message("ev.draw_pile.point", "takes {card} from the point-card discard pile")
+message("ev.figure.big", "sends the big figure onto the path")
+message("ev.figure.small", "sends a small figure onto the path")
+message("ev.advance", "moves the figure on the {path} path")
+message("ev.pass", "passes")
+message("ev.moved", "figure on the {path} path to row {row}")
+message("ev.moved.big", "big figure on the {path} path to row {row}")
+message("ev.points", "point tile: +{points}")
+# TRANSLATORS: {count} is how many wish stones the player holds now
+message("ev.wish", "takes a wish stone ({count} now)")
+message("ev.clover", "clover: may move a figure one stone")
+message("ev.end.goal", "the fifth figure enters the goal area: game over")
+message("ev.end.deck", "the last card of the draw pile is drawn: game over")
+message("ev.end.closed", "five rows are closed: game over")
+message("ev.end.truncated", "the turn cap is reached: game stopped")
+message("ev.final", "everyone may still lay up to two cards")
+# TRANSLATORS: the point-card discard pile, as in "the point-card pile"
+message("pile.point", "point-card")
+
+# -- the screen ---------------------------------------------------------------------------
+
+message("title.board", "Keltis – the board game")
+message("title.cards", "Keltis – the card game")
+message("screen.turn", "turn {turn}")
+plural_message("screen.deck", "draw pile: {count} card", "draw pile: {count} cards")
+plural_message("screen.removed", "set aside: {count} card", "set aside: {count} cards")
+message("screen.over", "game over")
+message("screen.to_move", "to move: {name}")
+message("screen.hand", "Your hand:")
+message("screen.piles", "Discard piles (top card, size):")
+message("screen.last_moves", "Last moves:")
+message("screen.no_moves", "none yet")
+message("options.discard", "discard:")
+message(
+    "prompt.help",
+    "Type the number of an option or the move itself (G7, -G7, draw …). "
+    "Commands: help, redraw, quit.",
+)
+message("prompt.enter", "Press Enter when ready.")
+message("players.name", "player")
+message("players.tiles", "tiles")
+message("players.hand", "hand")
+message("players.score", "score")
+message(
+    "players.legend",
+    "Rows: last card and direction, {up} ascending, {down} descending, {open} still open. "
+    "{wish} wish stones; tiles: points from point tiles; score: the total if the game ended "
+    "now.",
+)
+
+# -- the board game -----------------------------------------------------------------------
+
+message("board.row", "row")
+message("board.value", "value")
+message("board.start", "start stone")
+# TRANSLATORS: {count} figures of {total} (always 5) stand in the goal area
+plural_message(
+    "board.goal",
+    "Goal area = rows 7–9, above the line: {count} of {total} figures is there; when {total} "
+    "are, the game ends.",
+    "Goal area = rows 7–9, above the line: {count} of {total} figures are there; when {total} "
+    "are, the game ends.",
+)
+message(
+    "board.legend",
+    "Figures: 2 = a small figure of player 2, [2] = the big one (scores double). "
+    "Tiles: +2 point tile, {clover} clover, {wish} wish stone, · empty stone.",
+)
+message(
+    "phase.board.play",
+    "{name}: play a card – lay it on your row of its colour (e.g. G7) or discard it (e.g. -G7).",
+)
+message(
+    "phase.board.figure",
+    "{name}: a figure enters the {path} path – the big one (scores double, minus points too) "
+    "or a small one?",
+)
+message(
+    "phase.board.clover",
+    "{name}: clover! You may move any of your figures one stone forward (e.g. >G), or pass.",
+)
+message(
+    "phase.board.overflow",
+    "{name}: your figure on the {path} path already stands on the end stone, so you may move "
+    "another figure one stone forward instead (e.g. >G), or pass.",
+)
+message(
+    "phase.board.draw",
+    "{name}: now draw a card – from the draw pile (draw) or the top of a discard pile "
+    "(e.g. draw G).",
+)
+message("act.lay_open", "a figure onto the {path} path, row 1")
+message("act.lay_step", "{path} figure to row {row}")
+message("act.lay_end", "{path} figure is on the end stone: move another")
+message("act.discard", "discard onto the {pile} pile")
+message("act.discard.point", "discard onto the point-card pile")
+message("act.draw_deck", "top card of the draw pile (unseen)")
+message("act.draw_pile", "take {card} from the {pile} pile")
+message("act.draw_pile.point", "take {card} from the point-card pile")
+message("act.figure.big", "the big figure onto the {path} path (scores double)")
+message("act.figure.small", "a small figure onto the {path} path")
+message("act.advance", "{path} figure to row {row}")
+message("act.pass", "no move")
+message("act.goal", "goal area")
+message("act.ends_game", "ends the game")
+message("act.tile.clover", "clover")
+message("act.tile.wish", "wish stone")
+plural_message("act.tile.points", "+{points} point", "+{points} points", count="points")
+
+# -- the card game ------------------------------------------------------------------------
+
+message("cards.wish_row", "Wish stones on the table: {values}")
+message(
+    "cards.closed",
+    "Rows with a closing card (all players): {count} of {total}; at {total} the game ends.",
+)
+message("cards.point_row", "point row")
+message("cards.wishes", "wish stones")
+message(
+    "cards.legend",
+    "Rows: last value and direction ({up} ascending, {down} descending, {open} open), "
+    "×n cards in the row, {closed} closed. A row of n cards scores 1:-4 2:-3 3:-2 4:1 5:2 "
+    "6:3 7:6 8:7 9+:10.",
+)
+message(
+    "phase.cards.play",
+    "{name}: lay a card (G7; closing card GX; point card *7 or *7>G), claim a wish stone "
+    "with two cards of one value (wish G5 *5) or discard a card (-G7).",
+)
+plural_message(
+    "phase.cards.draw",
+    "{name}: refill your hand – {count} card to draw, from the draw pile (draw) or the top "
+    "of a discard pile (draw G, draw *), but not a pile you discarded to this turn.",
+    "{name}: refill your hand – {count} cards to draw, from the draw pile (draw) or the top "
+    "of a discard pile (draw G, draw *), but not a pile you discarded to this turn.",
+)
+# TRANSLATORS: a form may leave out {count}, e.g. "one more card" for 1
+plural_message(
+    "phase.cards.final",
+    "{name}: the game has ended – you may still lay one card onto your rows, or pass.",
+    "{name}: the game has ended – you may still lay up to {count} cards onto your rows, or pass.",
+)
+# TRANSLATORS: {count}: the row's length after the card; {points}: what the row then scores
+# (+3, -2); "pt"/"pts": short for points
+plural_message(
+    "act.cards.lay",
+    "onto your {row} row (length {count}, {points} pt)",
+    "onto your {row} row (length {count}, {points} pts)",
+    count="points",
+)
+message("act.cards.close", "closing card on your {row} row")
+message("act.cards.point_row", "onto your point row (+1 point)")
+message("act.cards.claim", "take wish stone {value}, then draw 2")
+message("act.cards.pass", "lay no more cards")
+
+# -- scores and the end -------------------------------------------------------------------
+
+message("score.figures", "figures")
+message("score.tiles", "tiles")
+message("score.wishes", "wish stones")
+# TRANSLATORS: how many wish stones a player holds (keltis replay's score lines)
+message("score.wish_count", "wish stones held")
+message("score.rows", "rows")
+message("score.point_row", "point row")
+message("score.total", "total")
+message("end.goal", "Game over: the fifth figure entered the goal area")
+message("end.deck", "Game over: the last card of the draw pile was drawn")
+message("end.closed", "Game over: five rows hold a closing card")
+message("end.truncated", "Game stopped: the turn limit was reached")
+message("end.winner", "Winner: {names}")
+message("end.winners", "Shared victory: {names}")
+
+# -- the session --------------------------------------------------------------------------
+
+message("name.you", "You")
+message("name.player", "Player {n}")
+# TRANSLATORS: {bot}: the bot's name (Brigid, Fionn …); {n}: its seat number
+message("name.bot", "{bot} bot {n}")
+message(
+    "msg.welcome",
+    "Welcome to Keltis! Type help at any prompt for the rules, symbols and commands.",
+)
+plural_message(
+    "msg.resumed",
+    "Continuing the game from {path} ({count} move recorded).",
+    "Continuing the game from {path} ({count} moves recorded).",
+)
+message("msg.handover", "Next: {name}. Pass the keyboard on – the other hands stay hidden.")
+message("msg.saved", "Game record saved: {path}")
+message("msg.resume", "To continue later: keltis play --resume {path}")
+message("msg.interrupted", "Interrupted (Ctrl-C).")
+message("msg.eof", "The input ended.")
+message("msg.quit", "You left the game.")
+# TRANSLATORS: {win}: a percentage (62%); {margin}: points ahead of the best other player,
+# with a sign and one decimal (+3.5)
+message(
+    "msg.hint",
+    "Suggestion: {move} ({label}) – chance to win {win}, expected point lead {margin}",
+)
+message("msg.thinking", "Thinking about your options…")
+message("err.empty", "Type the number of an option, a move such as G7, or help.")
+message("err.number", "There is no option {number}: choose from 1 to {count}.")
+message("err.notation", "Cannot read “{text}”: {reason}")
+message("err.illegal", "That move is not allowed here: {reason}")
+message(
+    "err.cards_unavailable",
+    "The card game cannot be played in the terminal yet ({reason}); try --game board.",
+)
+message("cmd.help", "rules in short, symbols and commands")
+message("cmd.redraw", "draw the screen again")
+message("cmd.quit", "save the game and leave (continue with --resume)")
+message("cmd.hint", "suggest a move")
+message("help.title", "Help")
+message("help.commands", "Commands:")
+message(
+    "help.board",
+    "Keltis, the board game – on your turn play one card, then draw one.\n"
+    "• Lay a card on your row of its colour: your first card of a colour puts one of your "
+    "figures on row 1 of that path, each further card moves it one stone forward.\n"
+    "• A row runs up or down: the first card of a different value decides (3 3 6 7 … or "
+    "9 8 8 5 …); an equal value always fits.\n"
+    "• Or discard the card face up onto its colour's discard pile.\n"
+    "• Then draw the top card of the draw pile or of any discard pile – but not the card you "
+    "have just discarded.\n"
+    "• Tiles: a point tile scores at once; a clover lets you move any of your figures one "
+    "more stone; a wish stone you take and keep. A card for a path where your figure already "
+    "stands on the end stone may move another figure instead.\n"
+    "• The game ends when the fifth figure enters the goal area (rows 7–9) or when the last "
+    "card of the draw pile is drawn.\n"
+    "• Score: each figure scores its row's value (the big figure double, minus points too), "
+    "plus point tiles, plus wish stones: 0 → -4, 1 → -3, 2 → 2, 3 → 3, 4 → 6, "
+    "5 or more → 10.",
+)
+message(
+    "help.input.board",
+    "Moves: type an option's number or the move – G7 lay green 7 · -G7 discard it · "
+    "big / small which figure enters · >G move your figure on the green path · pass · "
+    "draw (draw pile) · draw G (top of the green discard pile). "
+    "Colours: G green, Y yellow, R red, P pink, B blue.",
+)
+message(
+    "help.cards",
+    "Keltis, the card game – on your turn do one thing, then refill your hand to 8 cards.\n"
+    "• Lay a colour card on your row of its colour. A row runs up or down: the first card of "
+    "a different value decides (3 3 6 7 … or 9 8 8 5 …).\n"
+    "• A closing card (GX) goes only on the end of a row of its colour; after it only the "
+    "second closing card of that colour.\n"
+    "• A point card (*7) goes on your point row (1 point each) or on the end of one of your "
+    "rows whose last card has the same value.\n"
+    "• Claim a wish stone: discard two cards of the same value (1–9) and take that wish "
+    "stone if it is still on the table; then draw two cards.\n"
+    "• Or discard one card. Draw from the draw pile or the top of any discard pile – never a "
+    "card discarded this turn.\n"
+    "• The game ends when five rows hold a closing card or the last card of the draw pile is "
+    "drawn; then everyone, from the next player on, may lay up to two more cards onto their "
+    "rows.\n"
+    "• Score: each row by its number of cards 1:-4 2:-3 3:-2 4:1 5:2 6:3 7:6 8:7 9+:10; "
+    "1 point per card in the point row; wish stones 0:-4 1:-1 2:0 3:4 4:6 5+:10.",
+)
+message(
+    "help.input.cards",
+    "Moves: type an option's number or the move – G7 lay green 7 · GX closing card · "
+    "*7 point card on your point row · *7>G point card onto your green row · "
+    "wish G5 *5 wish stone 5 for two cards · -G7 discard · draw, draw G, draw * · "
+    "pass (lay no more). Colours: G green, Y yellow, R red, P pink, B blue.",
+)
+
+# -- keltis replay ------------------------------------------------------------------------
+
+# TRANSLATORS: {setup}: replay.seed or replay.explicit
+plural_message(
+    "replay.title.board",
+    "board game, {count} player ({setup})",
+    "board game, {count} players ({setup})",
+)
+plural_message(
+    "replay.title.cards",
+    "card game, {count} player ({setup})",
+    "card game, {count} players ({setup})",
+)
+message("replay.seed", "seed {seed}")
+message("replay.explicit", "explicit set-up")
+# TRANSLATORS: {kind}: "human" or the bot's name, as stored in the record
+message("replay.seat", "seat {seat}: {name} ({kind})")
+message("replay.unfinished", "The record stops before the end of the game; standings so far:")
+message("replay.winner", "winner")
+
+# -- refusals (declared in keltis.core.refusals) ------------------------------------------
+
+for _key, _english in REFUSALS.items():
+    MESSAGES[f"refuse.{_key}"] = Message(f"refuse.{_key}", _english)
