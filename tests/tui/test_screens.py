@@ -101,7 +101,9 @@ def test_board_action_labels_say_where_figures_go() -> None:
     assert label["R9"] == "a figure onto the red path, row 1"
     state.apply(Action.parse("-B7"))
     view = state.view(0)
-    assert screen.action_label(view, Action.parse("draw B")) == "take B7 from the blue pile"
+    # B-15: the B7 just discarded cannot be drawn back; the pink pile's top can
+    assert Action.parse("draw B") not in view.legal
+    assert screen.action_label(view, Action.parse("draw P")) == "take P7 from the pink pile"
     assert screen.action_label(view, Action.parse("draw")) == EN("act.draw_deck")
 
 

@@ -19,7 +19,7 @@ from keltis.board.state import SMALL_FIGURES
 from keltis.board.view import BoardView
 from keltis.core.actions import DECK, Action, ActionKind
 from keltis.core.cards import CARD_COLOUR, CARD_VALUE, COLOUR_LETTERS, NUM_COLOURS
-from keltis.core.protocol import View
+from keltis.core.protocol import JSON, View
 from keltis.core.scoring import (
     ASCENDING,
     BOARD_ROW_VALUES,
@@ -28,7 +28,7 @@ from keltis.core.scoring import (
     GOAL_ROW,
     LAST_ROW,
 )
-from keltis.tui.screen import GameScreen
+from keltis.tui.screen import GameScreen, drawn_card
 from keltis.tui.style import DIM, EMPHASIS, card_text, colour_style
 
 TILE_STYLES = {CLOVER: "green", WISH: "bold cyan"}
@@ -174,53 +174,50 @@ class BoardScreen(GameScreen):
         name = self.seat_name(view.current_player)
         return self.t(f"phase.board.{view.phase}", name=name, path=path)
 
-    def action_label(self, view: View, action: Action) -> str:
+    def preview_label(self, view: View, action: Action, preview: JSON) -> str:
         """What an action would do: where a figure goes and what it finds there."""
-        assert isinstance(view, BoardView)
         t = self.t
-        me = view.current_player
         kind = action.kind
-        if kind is ActionKind.LAY:
-            colour = CARD_COLOUR[action.card]
-            row = view.positions[me][colour]
-            path = t.colour_name(colour)
-            if row == 0:
-                return self._with_tile(t("act.lay_open", path=path), view, colour, 1)
-            if row >= LAST_ROW:
+        figure = preview.get("figure")
+        if figure is not None:
+            path = t.colour_name(COLOUR_LETTERS.index(figure["path"]))
+            if kind is ActionKind.FIGURE:
+                return t("act.figure.big" if action.target else "act.figure.small", path=path)
+            if figure["overflow"]:
                 return t("act.lay_end", path=path)
-            return self._with_tile(t("act.lay_step", path=path, row=row + 1), view, colour, row + 1)
+            if kind is ActionKind.LAY and figure["from"] == 0:
+                text = t("act.lay_open", path=path)
+            elif kind is ActionKind.LAY:
+                text = t("act.lay_step", path=path, row=figure["to"])
+            else:
+                text = t("act.advance", path=path, row=figure["to"])
+            return self._with_tile(text, figure, preview)
         if kind is ActionKind.DISCARD:
             return t("act.discard", pile=t.colour_name(CARD_COLOUR[action.card]))
         if kind is ActionKind.DRAW:
             if action.target == DECK:
-                return t("act.draw_deck")
-            top = view.piles[action.target][-1]
-            return t("act.draw_pile", card=card_text(top).plain, pile=t.colour_name(action.target))
-        if kind is ActionKind.FIGURE:
-            path = t.colour_name(view.pending)
-            return t("act.figure.big" if action.target else "act.figure.small", path=path)
-        if kind is ActionKind.ADVANCE:
-            colour = action.target
-            row = view.positions[me][colour] + 1
-            path = t.colour_name(colour)
-            return self._with_tile(t("act.advance", path=path, row=row), view, colour, row)
+                text = t("act.draw_deck")
+            else:
+                card = drawn_card(preview)
+                text = t("act.draw_pile", card=card, pile=t.colour_name(action.target))
+            return f"{text} ({t('act.ends_game')})" if preview["ends_game"] else text
         return t("act.pass")
 
-    def _with_tile(self, text: str, view: BoardView, colour: int, row: int) -> str:
+    def _with_tile(self, text: str, figure: JSON, preview: JSON) -> str:
         t = self.t
         extras = []
-        if row == GOAL_ROW:
+        if figure["goal"]:
             extras.append(t("act.goal"))
-        if view.goal_count + 1 >= GOAL_FIGURES and row == GOAL_ROW:
+        tile = figure["tile"]
+        if preview["ends_game"]:
             extras.append(t("act.ends_game"))
-        else:
-            tile = view.tiles[colour][row]
-            if tile == CLOVER:
+        elif tile is not None:
+            if tile["kind"] == "clover":
                 extras.append(t("act.tile.clover"))
-            elif tile == WISH:
+            elif tile["kind"] == "wish":
                 extras.append(t("act.tile.wish"))
-            elif tile != NO_TILE:
-                extras.append(t("act.tile.points", points=tile))
+            else:
+                extras.append(t("act.tile.points", points=tile["points"]))
         return f"{text} ({', '.join(extras)})" if extras else text
 
     def rules_help(self) -> str:

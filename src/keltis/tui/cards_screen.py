@@ -25,9 +25,9 @@ from keltis.core.cards import (
     is_closing,
     is_point,
 )
-from keltis.core.protocol import View
-from keltis.core.scoring import ASCENDING, DESCENDING, card_row_points
-from keltis.tui.screen import GameScreen
+from keltis.core.protocol import JSON, View
+from keltis.core.scoring import ASCENDING, DESCENDING
+from keltis.tui.screen import GameScreen, drawn_card
 from keltis.tui.style import DIM, EMPHASIS, POINT_STYLE, card_text, colour_style
 
 
@@ -131,41 +131,34 @@ class CardsScreen(GameScreen):
         name = self.seat_name(view.current_player)
         return self.t(f"phase.cards.{view.phase}", name=name, count=count)
 
-    def action_label(self, view: View, action: Action) -> str:
+    def preview_label(self, view: View, action: Action, preview: JSON) -> str:
         """What an action would do: the row it lengthens and what that row would score."""
-        assert isinstance(view, CardView)
         t = self.t
-        me = view.current_player
         kind = action.kind
-        card = action.card
+        ends = f" ({t('act.ends_game')})" if preview["ends_game"] else ""
         if kind is ActionKind.LAY:
-            if is_point(card) and action.target < 0:
-                return t("act.cards.point_row")
-            colour = action.target if action.target >= 0 else CARD_COLOUR[card]
-            count = len(view.rows[me][colour]) + 1
-            row = t.colour_name(colour)
-            lay = t("act.cards.lay", row=row, count=count, points=f"{card_row_points(count):+d}")
-            if not is_closing(card):
-                return lay
-            closed_before = any(is_closing(c) for c in view.rows[me][colour])
-            text = t("act.cards.close", row=row)
-            if not closed_before and view.closed_rows + 1 >= CLOSED_ROWS_TO_END:
-                return f"{text} ({t('act.ends_game')})"
-            return text
+            row = preview["row"]
+            if row["colour"] == "*":
+                return t("act.cards.point_row") + ends
+            name = t.colour_name(COLOUR_LETTERS.index(row["colour"]))
+            if row.get("closing"):
+                return t("act.cards.close", row=name) + ends
+            points = f"{row['points']:+d}"
+            return t("act.cards.lay", row=name, count=row["length"], points=points) + ends
         if kind is ActionKind.CLAIM:
             return t("act.cards.claim", value=action.claim_value)
         if kind is ActionKind.DISCARD:
-            if is_point(card):
+            if is_point(action.card):
                 return t("act.discard.point")
-            return t("act.discard", pile=t.colour_name(CARD_COLOUR[card]))
+            return t("act.discard", pile=t.colour_name(CARD_COLOUR[action.card]))
         if kind is ActionKind.DRAW:
             if action.target == DECK:
-                return t("act.draw_deck")
-            top = card_text(view.piles[action.target][-1]).plain
+                return t("act.draw_deck") + ends
+            card = drawn_card(preview)
             if action.target == POINT_PILE:
-                return t("act.draw_pile.point", card=top)
-            return t("act.draw_pile", card=top, pile=t.colour_name(action.target))
-        return t("act.cards.pass")
+                return t("act.draw_pile.point", card=card) + ends
+            return t("act.draw_pile", card=card, pile=t.colour_name(action.target)) + ends
+        return t("act.cards.pass") + ends
 
     def rules_help(self) -> str:
         """The card game's rules in a few lines."""

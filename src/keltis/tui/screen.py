@@ -19,7 +19,7 @@ from rich.text import Text
 
 from keltis.core.actions import Action, ActionKind
 from keltis.core.cards import CARD_COLOUR, COLOUR_LETTERS, NUM_COLOURS
-from keltis.core.protocol import Outcome, View
+from keltis.core.protocol import JSON, Outcome, View
 from keltis.i18n import Translator
 from keltis.tui.style import DIM, EMPHASIS, Glyphs, card_text, colour_style
 
@@ -34,6 +34,14 @@ class TurnNote:
     seat: int
     moves: list[str] = field(default_factory=list)
     phrases: list[str] = field(default_factory=list)
+
+
+def drawn_card(preview: JSON) -> str:
+    """The card a draw from a discard pile takes, as its preview's event names it."""
+    for event in preview["events"]:
+        if event["type"] == "draw_pile":
+            return str(event["card"])
+    return "?"
 
 
 class GameScreen(ABC):
@@ -56,9 +64,17 @@ class GameScreen(ABC):
     def players(self, view: View) -> RenderableType:
         """One line per player: rows, wish stones, points, score."""
 
+    def action_label(self, view: View, action: Action, preview: JSON | None = None) -> str:
+        """A short description of what ``action`` (one of ``view.legal``) would do, in the
+        reader's language, from the game's preview of it (computed if not given)."""
+        if preview is None:
+            preview = view.previews()[view.legal.index(action)]
+        return self.preview_label(view, action, preview)
+
     @abstractmethod
-    def action_label(self, view: View, action: Action) -> str:
-        """A short description of what ``action`` would do, in the reader's language."""
+    def preview_label(self, view: View, action: Action, preview: JSON) -> str:
+        """Words for an action's preview (``keltis.board.preview``, ``keltis.cards.preview``):
+        the screens translate what the game computed, they hold no rules of their own."""
 
     @abstractmethod
     def instruction(self, view: View) -> str:
@@ -177,6 +193,7 @@ class GameScreen(ABC):
         heading saying what they do), so each line stays within 80 columns.
         """
         legal = view.legal
+        previews = view.previews()
         grid = Table.grid(padding=(0, 1))
         discards = [i for i, a in enumerate(legal) if a.kind is ActionKind.DISCARD]
         split = discards[0] if len(legal) > SPLIT_OPTIONS and discards else len(legal)
@@ -195,7 +212,7 @@ class GameScreen(ABC):
                 cells += [
                     Text(str(row + 1), style=EMPHASIS),
                     self.notation(action),
-                    Text(self.action_label(view, action)),
+                    Text(self.action_label(view, action, previews[row])),
                 ]
             else:
                 cells += [Text(""), Text(""), Text("")]
