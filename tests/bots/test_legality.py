@@ -13,6 +13,9 @@ CHEAP = ("random", "greedy", "heuristic")
 GAMES_PER_CASE = 350
 
 
+# The suite's slowest tests (30-55 s each on a busy 2-core machine): more than the default
+# timeout's room.
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_cheap_bots_choose_only_legal_actions(game: str, players: int) -> None:

@@ -9,7 +9,6 @@ records in game order — are the same as those of an uninterrupted run.
 
 from __future__ import annotations
 
-import importlib
 import json
 import multiprocessing
 import os
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from keltis.arena.game import GameResult, play_game, result_of
+from keltis.arena.ray_connect import connect_ray, ray_module
 from keltis.arena.tournament import GameTask, Tournament, TournamentError
 from keltis.core.errors import RecordError
 from keltis.record import GameRecord
@@ -239,36 +239,6 @@ def _drain(results: Any) -> Iterator[GameResult]:
             yield result
 
 
-def _ray() -> Any:
-    try:
-        return importlib.import_module("ray")
-    except ImportError:
-        raise TournamentError(
-            "--ray needs Ray: pip install 'keltis[ray]' (or pip install ray)"
-        ) from None
-
-
-def connect_ray(address: str) -> bool:
-    """Connect to Ray unless this process already is; True if this call connected.
-
-    ``address`` is given to ``ray.init``: ``auto`` (the running cluster), ``host:port`` or
-    ``ray://host:port``; ``local`` starts a private Ray instance on this machine.
-    """
-    ray = _ray()
-    if ray.is_initialized():
-        return False
-    kwargs: dict[str, Any] = {"logging_level": "WARNING"}
-    if address == "local":
-        kwargs["include_dashboard"] = False
-    else:
-        kwargs["address"] = address
-    try:
-        ray.init(**kwargs)
-    except (ConnectionError, RuntimeError, ValueError) as error:
-        raise TournamentError(f"cannot connect to Ray at {address!r}: {error}") from None
-    return True
-
-
 def ray_results(tasks: Iterable[GameTask], address: str) -> Iterator[GameResult]:
     """Play the games as Ray tasks on a cluster, yielding results as they finish.
 
@@ -276,7 +246,7 @@ def ray_results(tasks: Iterable[GameTask], address: str) -> Iterator[GameResult]
     already open in this process is used as it is. Closing the generator cancels the tasks
     still in flight.
     """
-    ray = _ray()
+    ray = ray_module()
     started = connect_ray(address)
     remote = ray.remote(num_cpus=1)(safe_play)
     window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
@@ -354,7 +324,7 @@ def run_tournament(
         return _run(tournament, out, resume, workers, ray, on_game)
     finally:
         if own_ray:
-            _ray().shutdown()
+            ray_module().shutdown()
 
 
 def _run(
