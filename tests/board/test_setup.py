@@ -77,7 +77,7 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"hands": [HAND]}, "one entry per player"),
     ({"hands": [HAND[:7], OTHER]}, "player 0 holds 7 cards; a hand has 8"),
     ({"hands": [HAND, OTHER], "colour": "red"}, "unknown entries colour"),
-    ({"hands": [HAND, ["Q7", *OTHER[1:]]]}, "hand of player 1: 'Q7' is not a card"),
+    ({"hands": [HAND, ["Q7", *OTHER[1:]]]}, "hand of player 1: “Q7” is not a card"),
     ({"hands": [HAND, OTHER], "deck": "G9"}, "deck must be a list of cards"),
     ({"hands": [HAND, OTHER], "deck": []}, "draw pile must hold at least one card"),
     ({"hands": [HAND, OTHER], "deck": ["G9"], "removed": ["G10"]}, "leaves cards nowhere"),

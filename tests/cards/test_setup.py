@@ -89,7 +89,7 @@ BAD_SETUPS: list[tuple[Any, str]] = [
     ({}, "'hands' is required"),
     ({"hands": [HAND]}, "one entry per player"),
     ({"hands": [HAND[:7], OTHER]}, "player 0 holds 7 cards"),
-    ({"hands": [[*HAND[:7], "Q7"], OTHER]}, "hand of player 0: 'Q7' is not a card"),
+    ({"hands": [[*HAND[:7], "Q7"], OTHER]}, "hand of player 0: “Q7” is not a card"),
     ({"hands": [[*HAND[:7], 7], OTHER]}, "hand of player 0: 7 is not a card"),
     ({"hands": [HAND, OTHER], "deck": "G9"}, "deck must be a list"),
     ({"hands": [HAND, OTHER], "deck": []}, "draw pile must hold at least one card"),
