@@ -22,6 +22,7 @@ from babel.messages.pofile import read_po
 
 from keltis import catalogs
 from keltis.catalogs import (
+    EXTRACT_OPTIONS,
     TRANSLATED,
     catalog_json,
     extract,
@@ -54,6 +55,21 @@ def test_the_template_is_up_to_date_with_the_source(template: Catalog) -> None:
     assert _entries(stored) == _entries(template)
     comments = {m.context: m.auto_comments for m in template if m.id}
     assert {m.context: m.auto_comments for m in stored if m.id} == comments
+
+
+def test_pybabel_extract_with_the_documented_options_gives_the_template(tmp_path: Path) -> None:
+    """The command of docs/translating.md, run by pybabel itself into a temporary directory,
+    extracts what the stored template holds."""
+    out = tmp_path / "keltis.pot"
+    command = [sys.executable, "-m", "babel.messages.frontend", "extract", *EXTRACT_OPTIONS]
+    subprocess.run(
+        [*command, "-o", str(out), "src/keltis"], cwd=ROOT, check=True, capture_output=True
+    )
+    with out.open("rb") as fresh, pot_path().open("rb") as stored:
+        assert _entries(read_po(fresh)) == _entries(read_po(stored))
+    docs = " ".join((ROOT / "docs" / "translating.md").read_text(encoding="utf-8").split())
+    for option in EXTRACT_OPTIONS:
+        assert option.replace("--keyword=", "-k ") in docs.replace("\\ ", ""), option
 
 
 def test_the_template_holds_every_message_by_its_key(template: Catalog) -> None:
