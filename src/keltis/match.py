@@ -214,7 +214,7 @@ class Match:
         """The full state, hidden cards included — only once the game is over (for replays of
         finished games, ``keltis replay --json`` and tests)."""
         if not self.over:
-            raise MatchError("the full state of a running game is not shown", key="game_running")
+            raise RuntimeError("the full state of a running game is not shown to anyone")
         return self._state.clone()
 
     # -- acting ------------------------------------------------------------------------
@@ -228,19 +228,12 @@ class Match:
         ``expected_ply`` is not the current ply (:class:`StaleActionError`), the text cannot
         be read (``NotationError``) or the rules forbid it (``IllegalActionError``)."""
         if self.over:
-            raise GameOverError("the game is over", key="game_over")
+            raise GameOverError(key="game_over")
         if seat != self.to_move:
-            raise NotYourTurnError(
-                f"it is seat {self.to_move}'s turn, not seat {seat}'s",
-                key="not_your_turn",
-                params={"owner": self.to_move},
-            )
+            raise NotYourTurnError(key="not_your_turn", params={"owner": self.to_move})
         if expected_ply is not None and expected_ply != self.ply:
             raise StaleActionError(
-                f"the game has moved on: the action was chosen at ply {expected_ply}, "
-                f"the game is at ply {self.ply}",
-                key="stale_action",
-                params={"expected": expected_ply, "ply": self.ply},
+                key="stale_action", params={"expected": expected_ply, "ply": self.ply}
             )
         return self._accept(to_action(action))
 
@@ -250,7 +243,7 @@ class Match:
         seat = self.to_move
         bot = self.bots.get(seat)
         if bot is None or self.over:
-            raise MatchError("no bot is to decide", key="no_bot_to_move")
+            raise RuntimeError(f"no bot is to decide (seat {seat} is to move)")
         bot.reseed(derive_seed(self.bot_seeds[seat], self.ply))
         name = self.record.players[seat].name
         start = time.perf_counter()
@@ -354,12 +347,10 @@ def to_action(action: Action | str | int) -> Action:
     if isinstance(action, Action):
         return action
     if isinstance(action, bool):
-        raise NotationError(f"{action!r} is not an action", key="not_an_action")
+        raise NotationError(key="not_an_action")
     if isinstance(action, int):
         try:
             return Action.from_index(action)
         except ValueError:
-            raise NotationError(
-                f"{action} is not an action index", key="not_an_action", params={}
-            ) from None
+            raise NotationError(key="no_action_index", params={"index": action}) from None
     return parse_action(action)

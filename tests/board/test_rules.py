@@ -24,6 +24,7 @@ from keltis.core.cards import NUMBER_CARDS, parse_card
 from keltis.core.errors import RecordError, SetupError
 from keltis.core.protocol import EndReason
 from keltis.core.scoring import ASCENDING, DESCENDING, UNDECIDED
+from keltis.core.setup import DEFAULT_TURN_CAP
 from keltis.record import GameRecord, PlayerInfo
 
 from .helpers import GAME, discard_any, legal, new, play, refused
@@ -477,7 +478,7 @@ def test_B15_a_record_saying_no_take_back_false_replays_its_take_back() -> None:
     first = start.hands[0][0]
     record.actions += [str(Action.discard(first)), str(Action.draw(first // 11))]
     loaded, _ = GameRecord.loads(record.dumps())
-    assert loaded.variant == {"no_take_back": False}
+    assert loaded.variant["no_take_back"] is False
     state = loaded.replay()
     assert isinstance(state, BoardState)
     assert state.hands[0] == start.hands[0]
@@ -810,7 +811,7 @@ def test_turn_cap_counts_complete_turns_and_defaults_to_none() -> None:
     discard_any(plain)
     assert capped.over
     assert not plain.over
-    assert plain.variant.turn_cap is None
+    assert plain.variant.turn_cap == DEFAULT_TURN_CAP  # every game is finite
     assert plain.variant.no_take_back is True  # B-15: no take-back unless switched off
 
 

@@ -44,8 +44,8 @@ def test_sampled_state_shows_the_same_view(game: str, players: int) -> None:
             for k in range(2):
                 sample = rules.sample_state(view, random.Random(i * 10 + k))
                 again = sample.view(viewer)
-                # The history is not sampled, so the list of recent moves is empty.
-                assert replace(again, recent=view.recent) == view
+                # The history is not sampled: no recent moves, and the ply counts from 0.
+                assert replace(again, recent=view.recent, ply=view.ply) == view
                 assert all_cards(sample) == full
                 if viewer == state.current_player:
                     assert sample.legal_actions() == state.legal_actions()

@@ -146,7 +146,7 @@ def test_sampled_states_are_consistent_with_the_view(players: int, seed: int) ->
             view = state.view(viewer)
             sampled = GAME.sample_state(view, rng)
             check_invariants(sampled)
-            assert sampled.view(viewer) == dataclasses.replace(view, recent=())
+            assert sampled.view(viewer) == dataclasses.replace(view, recent=(), ply=0)
             assert sampled.hands[viewer] == state.hands[viewer]
             if viewer == state.current_player:
                 assert sampled.legal_actions() == state.legal_actions()

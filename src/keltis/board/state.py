@@ -68,7 +68,9 @@ from keltis.core.scoring import (
     wish_points,
 )
 from keltis.core.setup import (
+    DEFAULT_TURN_CAP,
     check_turn_cap,
+    fresh_seed,
     read_cards,
     read_int,
     read_per_colour,
@@ -133,11 +135,11 @@ class BoardVariant:
     """Rule switches. ``no_take_back`` (B-15, default on): the card discarded this turn may
     not be drawn back in the same turn; ``False`` is the variant that allows it (records
     whose variant says ``no_take_back: false`` keep replaying as they did). ``turn_cap``: end
-    the game as *truncated* once this many turns are complete (for simulations; ``None`` = no
-    cap)."""
+    the game as *truncated* once this many turns are complete (default
+    :data:`~keltis.core.setup.DEFAULT_TURN_CAP`: every game is finite)."""
 
     no_take_back: bool = True
-    turn_cap: int | None = None
+    turn_cap: int = DEFAULT_TURN_CAP
 
     def __post_init__(self) -> None:
         check_turn_cap(self.turn_cap)
@@ -239,14 +241,15 @@ class BoardState(GameState):
         variant: BoardVariant | None = None,
         layout: Layout = DEFAULT_LAYOUT,
     ) -> BoardState:
-        """A new game from a seed (B-6-B-8) or an explicit :class:`BoardSetup`."""
+        """A new game from a seed (B-6-B-8; none: a fresh random one) or an explicit
+        :class:`BoardSetup`."""
         variant = variant or BoardVariant()
         if setup is not None:
             if seed is not None:
                 raise SetupError("give either a seed or an explicit set-up, not both")
             return setup.build(players, variant, layout)
         # The seeded set-up is consistent by construction: skip the checks of build().
-        dealt = BoardSetup.from_seed(players, 0 if seed is None else seed, layout)
+        dealt = BoardSetup.from_seed(players, fresh_seed() if seed is None else seed, layout)
         assert dealt.deck is not None
         assert dealt.removed is not None
         assert dealt.tiles is not None
@@ -539,8 +542,7 @@ class BoardState(GameState):
             self.known[p].append(card)
             insort(self.hands[p], card)
         turn = self.turn = self.turn + 1
-        cap = self.variant.turn_cap
-        if cap is not None and turn >= cap:
+        if turn >= self.variant.turn_cap:
             self._finish(EndReason.TRUNCATED)
             return
         self.current_player = (p + 1) % self.num_players

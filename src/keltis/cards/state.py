@@ -48,8 +48,10 @@ from keltis.core.scoring import (
     wish_points,
 )
 from keltis.core.setup import (
+    DEFAULT_TURN_CAP,
     check_turn_cap,
     colour_key,
+    fresh_seed,
     read_cards,
     read_int,
     read_per_player,
@@ -163,9 +165,10 @@ def row_mask(colour: int, direction: int, last: int, closings: int) -> int:
 @dataclass(frozen=True)
 class CardVariant:
     """Rule switches of the card game. ``turn_cap``: end the game as *truncated* once this
-    many turns are complete (for simulations; ``None`` = no cap)."""
+    many turns are complete (default :data:`~keltis.core.setup.DEFAULT_TURN_CAP`: every game
+    is finite)."""
 
-    turn_cap: int | None = None
+    turn_cap: int = DEFAULT_TURN_CAP
 
     def __post_init__(self) -> None:
         check_turn_cap(self.turn_cap)
@@ -280,14 +283,15 @@ class CardState(GameState):
         setup: CardSetup | None = None,
         variant: CardVariant | None = None,
     ) -> CardState:
-        """A new game from a seed (C-4-C-6) or an explicit :class:`CardSetup`."""
+        """A new game from a seed (C-4-C-6; none: a fresh random one) or an explicit
+        :class:`CardSetup`."""
         variant = variant or CardVariant()
         if setup is not None:
             if seed is not None:
                 raise SetupError("give either a seed or an explicit set-up, not both")
             return setup.build(players, variant)
         # The seeded set-up is consistent by construction: skip the checks of build().
-        dealt = CardSetup.from_seed(players, 0 if seed is None else seed)
+        dealt = CardSetup.from_seed(players, fresh_seed() if seed is None else seed)
         assert dealt.deck is not None
         assert dealt.removed is not None
         state = object.__new__(cls)
@@ -597,8 +601,7 @@ class CardState(GameState):
 
     def _end_turn(self, p: int) -> None:
         turn = self.turn = self.turn + 1
-        cap = self.variant.turn_cap
-        if cap is not None and turn >= cap:
+        if turn >= self.variant.turn_cap:
             self._finish(EndReason.TRUNCATED)
             return
         self.current_player = (p + 1) % self.num_players

@@ -80,6 +80,7 @@ refusal(
     "not a move: type a card to lay it (G7), -G7 to discard it, big or small, >G to move a "
     "figure, pass, draw or draw G",
 )
+refusal("refuse.no_action_index", "{index} is not an action number: they run from 0 to 535")
 
 # -- both games ------------------------------------------------------------------------
 
@@ -89,6 +90,13 @@ refusal("refuse.row_descending", "your {colour} row is descending: {value} is hi
 refusal("refuse.deck_empty", "the draw pile is empty")
 refusal("refuse.pile_empty", "the {colour} discard pile is empty")
 refusal("refuse.game_over", "the game is over")
+# The match layer: a move sent out of turn, or chosen on a position the game has left.
+refusal("refuse.not_your_turn", "it is not your turn: {owner} is to decide")
+refusal(
+    "refuse.stale_action",
+    "the game has moved on since you chose (you chose at move {expected}, the game is at move "
+    "{ply}): look again",
+)
 refusal("refuse.over_deck", "the game is over: the last card was drawn")
 refusal("refuse.over_truncated", "the game is over: the turn cap was reached")
 
