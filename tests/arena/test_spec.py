@@ -129,3 +129,31 @@ def test_a_bot_refusing_its_options_is_reported_with_the_spec() -> None:
     spec.check()  # the option exists; its value is the bot's business
     with pytest.raises(BotSpecError, match="cannot build bot 'arena_bots:FirstBot:pick=-1': pick"):
         spec.build(0)
+
+
+def test_the_arena_reads_the_same_grammar_as_make_bot() -> None:
+    # one grammar: levels by key or persona in any case, with options for the bot behind them
+    spec = BotSpec.parse("Morrigan:seconds=2")
+    assert spec.text == "hard:seconds=2"
+    bot = spec.build(1)
+    assert bot.level == "hard"
+    assert bot.config.seconds == 2.0  # type: ignore[attr-defined]
+    assert BotSpec.parse("GREEDY").text == "greedy"
+    assert isinstance(BotSpec.parse("Brigid").build(0), GreedyBot)
+    from keltis.arena.spec import BotSpec as ArenaSpec
+    from keltis.bots.spec import BotSpec as BotsSpec
+
+    assert ArenaSpec is BotsSpec
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("arena_bots:FirstBot:pick=abc", "arena_bots:FirstBot option pick: 'abc' is not a whole"),
+        ("arena_bots:ConfigBot:width=wide", "option width: 'wide' is not a number"),
+        ("arena_bots:ConfigBot:verbose=2", "option verbose: '2' is not true or false"),
+    ],
+)
+def test_option_values_are_checked_against_the_declared_types(text: str, message: str) -> None:
+    with pytest.raises(BotSpecError, match=message):
+        BotSpec.parse(text).check()

@@ -14,8 +14,9 @@ from keltis.arena.run import RunSummary, run_tournament
 from keltis.arena.tournament import DEFAULT_TURN_CAP, Tournament
 
 EPILOG = """\
-bots: a name (see --list-bots), NAME:key=value,... for options, package.module:ClassName for
-your own keltis.bots.Bot subclass (optionally :key=value,...), and LABEL=SPEC to name a seat.
+bots: a name or level in any case (see --list-bots), NAME:key=value,... for options
+(ismcts:iterations=200, hard:seconds=2), package.module:ClassName for your own
+keltis.bots.Bot subclass (optionally :key=value,...), and LABEL=SPEC to name a seat.
 
 examples:
   keltis arena greedy random --games 200
@@ -109,19 +110,16 @@ def run_arena(
 
     from keltis.arena.report import print_table, write_report
     from keltis.arena.run import RESULTS_FILE, default_out_dir, load_dir
-    from keltis.arena.spec import BotSpec, parse_bots
+    from keltis.arena.spec import parse_bots
     from keltis.arena.tournament import TournamentError
-    from keltis.bots import BOTS
+    from keltis.bots import bot_list
 
     out = out or sys.stdout
     err = err or sys.stderr
     if args.list_bots:
-        for name, factory in BOTS.items():
-            out.write(f"{name:10} {getattr(factory, 'description', '')}\n")
-            options = BotSpec(name).option_names()
-            if options:
-                out.write(f"{'':10} options: {', '.join(options)}\n")
-        out.write("or package.module:ClassName (a keltis.bots.Bot subclass)\n")
+        for line in bot_list():
+            out.write(line + "\n")
+        out.write("LABEL=SPEC names a bot in the reports (a=greedy b=greedy).\n")
         return 0
     needed = ["openskill"] + ([] if args.no_plot else ["matplotlib"])
     missing = [name for name in needed if importlib.util.find_spec(name) is None]

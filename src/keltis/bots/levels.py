@@ -15,7 +15,7 @@ class Level:
     """The opponent's name shown to players."""
     description: str
     spec: str
-    """The bot behind it, as a ``make_bot`` spec."""
+    """The bot behind it, as a bot spec (``keltis.bots.spec``)."""
 
 
 #: The levels, weakest first. ``hard`` answers well within a second per decision.
@@ -29,7 +29,7 @@ LEVELS: dict[str, Level] = {
     "medium": Level(
         "medium",
         "Fionn",
-        "plans rows from the hand, chases wish stones, watches the end (the heuristic)",
+        "plans rows from the hand, chases wish stones, watches the end",
         "heuristic",
     ),
     "hard": Level(
@@ -39,3 +39,13 @@ LEVELS: dict[str, Level] = {
         "ismcts:iterations=800,playout_rounds=5,seconds=0.85",
     ),
 }
+
+
+def find_level(name: str) -> Level | None:
+    """The level called ``name``: its key or its persona's name, in any case
+    (``"HARD"``, ``"morrigan"``); ``None`` if there is none."""
+    wanted = name.strip().lower()
+    for level in LEVELS.values():
+        if wanted in (level.key, level.persona.lower()):
+            return level
+    return None
