@@ -51,6 +51,25 @@ def test_a_set_up_round_trips_through_its_json_form() -> None:
     assert BoardSetup.from_json(setup.to_json(), 3) == setup
 
 
+def test_positions_left_out_stand_on_the_row_length() -> None:
+    # docs/records.md: `positions` per seat, per path letter (default: the row's length)
+    rows = [{"G": ["G1", "G2", "G3"], "Y": ["Y5"], "R": ["R0"]}, {"B": ["B9", "B8"]}]
+    state = new(
+        2,
+        hands=["P1 P2 P3 P4 P5 P6 P7 P8", "P9 P10 B1 B2 B3 B4 B5 B6"],
+        rows=rows,
+        positions=[{"G": 5}, {}],  # only the green figure is placed
+    )
+    assert state.pos[0] == [5, 1, 1, 0, 0]  # G given; Y and R by their rows' length
+    assert state.pos[1] == [0, 0, 0, 0, 2]
+    whole = new(2, hands=["P1 P2 P3 P4 P5 P6 P7 P8", "P9 P10 B1 B2 B3 B4 B5 B6"], rows=rows)
+    assert whole.pos == [[3, 1, 1, 0, 0], [0, 0, 0, 0, 2]]  # no positions at all: the same rule
+    setup = BoardSetup.from_json(
+        {"hands": [HAND, OTHER], "rows": [{"Y": ["Y1", "Y2"]}, {}], "positions": [{}, {}]}, 2
+    )
+    assert setup.positions == [[0, 2, 0, 0, 0], [0, 0, 0, 0, 0]]
+
+
 def test_unplaced_cards_are_shuffled_with_the_fill_seed() -> None:
     one = new(3, hands=["G1 G2 G3 G4 G5 G6 G7 G8"], fill_seed=1)
     same = new(3, hands=["G1 G2 G3 G4 G5 G6 G7 G8"], fill_seed=1)
@@ -87,7 +106,7 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"hands": [HAND, OTHER], "first_player": 2}, "first_player must be a whole number 0-1"),
     ({"hands": [HAND, OTHER], "rows": [{"Y": ["G9"]}, {}]}, "yellow row holds G9"),
     (
-        {"hands": [HAND, OTHER], "rows": [{"Y": ["Y1"]}, {}], "positions": [{}, {}]},
+        {"hands": [HAND, OTHER], "rows": [{"Y": ["Y1"]}, {}], "positions": [{"Y": 0}, {}]},
         "exactly when that row has cards",
     ),
     (

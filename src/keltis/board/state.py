@@ -640,6 +640,8 @@ class BoardSetup:
     piles: list[list[int]] | None = None
     rows: list[list[list[int]]] | None = None
     positions: list[list[int]] | None = None
+    """positions[player][colour]: the row of the figure on that path, 0 if none (``None``: every
+    figure on its row's length; the JSON form defaults each path it leaves out the same way)."""
     big: list[int] | None = None
     points: list[int] | None = None
     wishes: list[int] | None = None
@@ -766,7 +768,9 @@ class BoardSetup:
         if "positions" in data:
             positions: list[list[int]] = []
             for i, entry in enumerate(read_per_player(data["positions"], players, "positions")):
-                mine_pos = [0] * NUM_COLOURS
+                # a path left out: its figure stands on the row's length, as with no positions
+                laid: list[list[int]] = setup.rows[i] if setup.rows else [[]] * NUM_COLOURS
+                mine_pos = [min(len(row), LAST_ROW) for row in laid]
                 for colour, row in read_per_colour(entry, f"positions of player {i}").items():
                     mine_pos[colour] = read_int(row, f"position {COLOUR_LETTERS[colour]}", 0, 9)
                 positions.append(mine_pos)
