@@ -47,21 +47,28 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play",
         help="play in the terminal against bots or hot-seat",
-        description="Play Keltis in the terminal: you against bots (by default two greedy "
-        "bots) or hot-seat with friends. The game is saved as you play; --resume continues it. "
-        "Type help during the game for the rules, the symbols and the commands.",
+        description="Play Keltis in the terminal: you against bots (by default two medium "
+        "bots, Fionn) or hot-seat with friends. The game is saved as you play; --resume "
+        "continues it. Type help during the game for the rules, the symbols and the commands.",
     )
-    play.add_argument("--game", choices=GAME_NAMES, default="board", help="default: board")
-    play.add_argument("--players", type=_players, default=3, help="seats, 2-4 (default 3)")
+    # --game, --players and --bot default to None so that --resume can tell them apart from
+    # options given on purpose (run_play fills in board, 3 and medium)
+    play.add_argument("--game", choices=GAME_NAMES, default=None, help="default: board")
+    play.add_argument("--players", type=_players, default=None, help="seats, 2-4 (default 3)")
     play.add_argument(
         "--bot",
-        default="medium",
-        help="the bot or level in the other seats (default medium; see --list-bots)",
+        default=None,
+        help="the bot in the other seats: a level (easy, medium, hard, or Brigid, Fionn, "
+        "Morrigan), a bot (random, greedy, heuristic, ismcts), options after a colon "
+        "(hard:seconds=2, ismcts:iterations=200) or package.module:Class; any case "
+        "(default medium; see --list-bots)",
     )
     play.add_argument(
         "--seats",
-        help="every seat explicitly, comma-separated: human or a bot name, "
-        "e.g. human,greedy,random (overrides --players and --bot)",
+        help="every seat explicitly, in play order, comma-separated: human or a bot as for "
+        "--bot, e.g. human,greedy,Morrigan or human,ismcts:iterations=200,seconds=1,easy "
+        "(key=value after a seat with options is one more option; separate seats with ';' "
+        "to label one: 'human;me=greedy;hard'); overrides --players and --bot",
     )
     play.add_argument("--hotseat", action="store_true", help="every seat is a human")
     play.add_argument("--name", default=None, help="your name (default: You)")
@@ -72,7 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="where to save the record (default: $XDG_DATA_HOME or ~/.local/share, "
         "under keltis/games/)",
     )
-    play.add_argument("--resume", default=None, help="continue the game in this record file")
+    play.add_argument(
+        "--resume",
+        default=None,
+        metavar="FILE",
+        help="continue the game in this record file (last: the most recently saved game)",
+    )
+    play.add_argument(
+        "--saved", action="store_true", help="list the saved games, newest first, and exit"
+    )
     play.add_argument(
         "--take-back",
         action="store_true",
@@ -90,11 +105,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser(
         "replay",
-        help="show a recorded game move by move",
-        description="Replay a game record. With --json, print the final state as JSON.",
+        help="step through a recorded game, or show it move by move",
+        description="Replay a game record. On a terminal, step through its positions "
+        "(Enter or n: next, b: back, a number: that move, f: first, l: last, q: quit); "
+        "piped, or with --text, print it move by move. --at N prints the position after "
+        "move N, --json the final state as JSON.",
     )
     replay.add_argument("file", help="a record (.json) written by keltis")
-    replay.add_argument("--json", action="store_true", help="print the final state as JSON")
+    shown = replay.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print the final state as JSON")
+    shown.add_argument(
+        "--text", action="store_true", help="print every move in words, even on a terminal"
+    )
+    shown.add_argument(
+        "--at",
+        type=int,
+        metavar="N",
+        default=None,
+        help="print the screen after move N (0: the start) and exit",
+    )
     replay.add_argument(
         "--lang", default=None, help=f"language of the text: {_LANGS} (default: as keltis play)"
     )
@@ -107,10 +136,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure random playouts per second on one core (JSON)",
         description="Play random games for a while on one core and print the rate as JSON.",
     )
-    bench.add_argument("--game", choices=GAME_NAMES, default="board")
-    bench.add_argument("--players", type=_players, default=4)
-    bench.add_argument("--seconds", type=_positive_float, default=10.0)
-    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument(
+        "--game", choices=GAME_NAMES, default="board", help="the game to play (default board)"
+    )
+    bench.add_argument(
+        "--players", type=_players, default=4, help="players per game, 2-4 (default 4)"
+    )
+    bench.add_argument(
+        "--seconds",
+        type=_positive_float,
+        default=10.0,
+        help="how long to play, in seconds (default 10); whole games, so a little longer",
+    )
+    bench.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the first game; game i uses seed+i (default 0)",
+    )
 
     from keltis.arena.cli import add_arena_parser
 
@@ -131,17 +174,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_play(args)
         if args.command == "replay":
-            from keltis.i18n import detect_language
-            from keltis.replay import replay_file
+            from keltis.replay import run_replay
 
-            replay_file(
-                args.file,
-                as_json=args.json,
-                out=sys.stdout,
-                lang=detect_language(args.lang),
-                check_result=not args.no_check,
-            )
-            return 0
+            return run_replay(args)
         if args.command == "bench":
             from keltis.bench import random_playouts
 

@@ -202,6 +202,19 @@ class Match:
         """Whether the game goes on and a bot is to decide."""
         return not self.over and self.to_move in self.bots
 
+    def actor(self, ply: int) -> int:
+        """The seat that took action number ``ply + 1`` (``ply`` counts from 0)."""
+        return self._state.actors[ply]
+
+    def last_decision(self, seat: int) -> int | None:
+        """The ply before ``seat``'s most recent action (where :meth:`rewind` takes that
+        decision back), or ``None`` if the seat has not acted."""
+        actors = self._state.actors
+        for ply in range(len(actors) - 1, -1, -1):
+            if actors[ply] == seat:
+                return ply
+        return None
+
     def view(self, seat: int | None) -> View:
         """What ``seat`` (``None``: a spectator) may see now."""
         return self._state.view(seat)

@@ -278,16 +278,22 @@ plural_message(
 )
 message("msg.handover", "Next: {name}. Pass the keyboard on – the other hands stay hidden.")
 message("msg.saved", "Game record saved: {path}")
-message("msg.resume", "To continue later: keltis play --resume {path}")
+# TRANSLATORS: {command} is a shell command to copy, e.g. ".venv/bin/keltis play --resume FILE"
+message("msg.resume", "To continue later: {command}")
 message("msg.interrupted", "Interrupted (Ctrl-C).")
 message("msg.eof", "The input ended.")
 message("msg.quit", "You left the game.")
-# TRANSLATORS: {win}: a percentage (62%); {margin}: points ahead of the best other player,
-# with a sign and one decimal (+3.5)
-message(
+# TRANSLATORS: {win}: a percentage (62%); {spread}: how sure that is, a percentage (±7%);
+# {margin}: points ahead of the best other player, with a sign and one decimal (+3.5);
+# {count}: the number of simulated games the estimate rests on
+plural_message(
     "msg.hint",
-    "Suggestion: {move} ({label}) – chance to win {win}, expected point lead {margin}",
+    "Suggestion: {move} ({label}) – chance to win {win} (±{spread}), expected point lead "
+    "{margin}, from {count} simulated game",
+    "Suggestion: {move} ({label}) – chance to win {win} (±{spread}), expected point lead "
+    "{margin}, from {count} simulated games",
 )
+message("msg.hint_only", "Only one move is possible: {move} ({label})")
 message("msg.thinking", "Thinking about your options…")
 message("err.empty", "Type the number of an option, a move such as G7, or help.")
 message("err.number", "There is no option {number}: choose from 1 to {count}.")
@@ -356,6 +362,59 @@ message(
     "pass (lay no more). Colours: G green, Y yellow, R red, P pink, B blue.",
 )
 
+# -- saving, resuming, undo, another game ---------------------------------------------------
+
+# TRANSLATORS: the words a player may type for "yes", separated by spaces; keep "y" and "yes"
+# beside your language's own (English keyboards, muscle memory)
+message("prompt.yes_words", "y yes")
+message("prompt.again", "Play again? (y/n)")
+message(
+    "prompt.undo_consent", "{name} wants to take back their last move. {other}, do you agree? (y/n)"
+)
+message("msg.undo_nothing", "There is no move of yours to take back.")
+message("msg.undo_refused", "{other} does not agree: nothing was taken back.")
+plural_message("msg.undone", "{count} move taken back.", "{count} moves taken back.")
+message("cmd.undo", "take back your last move (in hot-seat, if the others agree)")
+message(
+    "input.not_a_move.board",
+    "not a move: type a card to lay it (G7), -G7 to discard it, big or small, >G to move a "
+    "figure, pass, draw or draw G",
+)
+message(
+    "input.not_a_move.cards",
+    "not a move: type a card to lay it (G7; closing card GX; point card *7, or *7>G onto your "
+    "green row), wish G5 *5 for a wish stone, -G7 to discard, pass, draw, draw G or draw *",
+)
+message("err.option_board_only", "{option} is for the board game only")
+message("err.no_saved_game", "There is no unfinished saved game in {folder}.")
+message("err.resume_other_game", "{path} is a record of {game}: leave out --game to resume it")
+plural_message(
+    "err.resume_players",
+    "{path} is a game of {count} player: leave out --players to resume it",
+    "{path} is a game of {count} players: leave out --players to resume it",
+)
+message(
+    "err.resume_option",
+    "{option} sets up a new game, but the record already says how this one is played: leave "
+    "it out with --resume",
+)
+message(
+    "err.save_exists",
+    "{path} already exists, and keltis never saves over a record: continue that game with "
+    "--resume {path}, or choose another name",
+)
+message("err.save_failed", "The game could not be saved: {reason}")
+message("msg.no_saved", "No saved games in {folder}.")
+message("saved.finished", "finished")
+message("saved.running", "not finished")
+# TRANSLATORS: one line of the list of saved games; {when}: date and time, {game}: the game's
+# title, {players}: names, {state}: saved.finished or saved.running
+plural_message(
+    "saved.line",
+    "{when}  {game} – {players} – {count} move, {state}",
+    "{when}  {game} – {players} – {count} moves, {state}",
+)
+
 # -- keltis replay ------------------------------------------------------------------------
 
 # TRANSLATORS: {setup}: replay.seed or replay.explicit
@@ -375,6 +434,24 @@ message("replay.explicit", "explicit set-up")
 message("replay.seat", "seat {seat}: {name} ({kind})")
 message("replay.unfinished", "The record stops before the end of the game; standings so far:")
 message("replay.winner", "winner")
+# TRANSLATORS: the interactive replay, before its first move
+plural_message(
+    "replay.start",
+    "The start of the game: {count} move recorded. Press Enter for the first.",
+    "The start of the game: {count} moves recorded. Press Enter for the first.",
+)
+# TRANSLATORS: the interactive replay: {number}: this move's number, {total}: how many the
+# record holds, {name}: the player, {move}: the move in notation (G7, draw), {what}: what
+# it did, in the words of the ev.* messages
+message("replay.move", "Move {number} of {total}: {name} – {move}: {what}")
+message("replay.stops", "The record stops here, before the end of the game.")
+# TRANSLATORS: the keys of the interactive replay; the letters are typed as they are in
+# every language (n, b, f, l, q); "12: move 12": typing a number shows that move
+message("replay.keys", "Enter/n: next · b: back · 12: move 12 · f: first · l: last · q: quit")
+message("replay.at_end", "This is the last move of the record.")
+message("replay.at_start", "This is the start of the game: there is no earlier move.")
+message("replay.no_move", "There is no move {number}: choose from 0 to {total}.")
+message("replay.unknown", "Cannot read “{text}”: type n, b, a move number, f, l or q.")
 
 # -- refusals (declared in keltis.core.refusals) ------------------------------------------
 

@@ -11,8 +11,11 @@ package keep loading older record versions (a version-1 record is converted on l
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import errno
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -169,13 +172,36 @@ class GameRecord:
         """The record as text: indented JSON, one action per line."""
         return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
 
-    def save(self, path: str | Path) -> Path:
-        """Write the record (atomically: a crash never leaves half a file)."""
+    def save(self, path: str | Path, *, new: bool = False) -> Path:
+        """Write the record atomically: a crash never leaves half a file, and a failure leaves
+        no temporary file behind. With ``new``, an existing file is never replaced
+        (:class:`FileExistsError`); the file appears whole or not at all. Other failures raise
+        :class:`RecordError` naming the path and the reason."""
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(target.name + ".tmp")
-        temporary.write_text(self.dumps(), encoding="utf-8")
-        temporary.replace(target)
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        try:
+            if target.is_dir():
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+            if not target.parent.is_dir():
+                target.parent.mkdir(parents=True)
+            temporary.write_text(self.dumps(), encoding="utf-8")
+            if new:
+                try:
+                    os.link(temporary, target)  # fails if the target exists: atomic, exclusive
+                finally:
+                    temporary.unlink()
+            else:
+                temporary.replace(target)
+        except FileExistsError:
+            if new and target.exists():
+                raise
+            error = OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(target.parent))
+            raise RecordError(f"cannot save the record to {target}: {error.strerror}") from None
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                temporary.unlink(missing_ok=True)
+            reason = error.strerror or str(error)
+            raise RecordError(f"cannot save the record to {target}: {reason}") from None
         return target
 
     def finish(self, state: GameState) -> None:

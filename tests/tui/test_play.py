@@ -13,7 +13,7 @@ from keltis.core.cards import CARD_TEXT
 from keltis.i18n import Translator
 from keltis.record import GameRecord
 from keltis.replay import replay_file
-from keltis.tui.app import CLEAR_SCROLLBACK, EXIT_INTERRUPTED, seat_names
+from keltis.tui.app import CLEAR_SCROLLBACK, EXIT_INTERRUPTED, resume_command, seat_names
 
 from .helpers import ANSI, MANY, AnswerInput, ScriptedInput, TtyIO, play, screens
 
@@ -47,7 +47,8 @@ def test_a_game_against_bots_finishes_and_saves_a_replayable_record(
     assert [p.kind for p in record.players] == ["human", "greedy", "random"]
     assert record.seed == 4
     assert EN("msg.saved", path=str(run.record)) in run.output
-    assert EN("msg.resume", path=str(run.record)) not in run.output  # the game is over
+    # the game is over: no hint to continue it
+    assert EN("msg.resume", command=resume_command(run.record)) not in run.output
     end = EN(f"end.{record.result['end_reason']}") if record.result else "?"
     assert end in run.output
     assert "Winner: " in run.output or "Shared victory: " in run.output
@@ -139,6 +140,7 @@ def test_no_color_on_a_terminal_has_no_escape_sequences(tmp_path: Path) -> None:
         tmp=tmp_path,
         out=TtyIO(),
         env={"NO_COLOR": "1"},
+        name="plain.json",
     )
     assert not ANSI.search(plain.output)  # … unless NO_COLOR is set
     dumb = play(
@@ -147,6 +149,7 @@ def test_no_color_on_a_terminal_has_no_escape_sequences(tmp_path: Path) -> None:
         tmp=tmp_path,
         out=TtyIO(),
         env={"TERM": "dumb"},
+        name="dumb.json",
     )
     assert not ANSI.search(dumb.output)
 
@@ -158,7 +161,7 @@ def test_ctrl_c_saves_the_record_and_says_how_to_go_on(tmp_path: Path) -> None:
     )  # fmt: skip
     assert run.status == EXIT_INTERRUPTED
     assert EN("msg.interrupted") in run.output
-    assert EN("msg.resume", path=str(run.record)) in run.output
+    assert EN("msg.resume", command=resume_command(run.record)) in run.output
     record, _ = GameRecord.load(run.record)
     assert record.result is None
     humans = [a for a, s in zip(record.actions, _actors(record), strict=True) if s == 0]
@@ -346,10 +349,10 @@ def test_list_bots(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--seats", "human,alien"], "unknown seat 'alien'"),
+        (["--seats", "human,alien"], "seat 2: unknown bot 'alien'"),
         (["--seats", "human"], "2-4 players"),
         (["--lang", "xx"], "unknown language 'xx'"),
-        (["--game", "cards", "--take-back"], "board-game variant"),
+        (["--game", "cards", "--take-back"], "--take-back is for the board game only"),
         (["--resume", "/nonexistent/game.json"], "cannot read"),
     ],
 )

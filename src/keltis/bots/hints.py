@@ -9,6 +9,7 @@ the player asking — nothing else — so a hint can never give away a hidden ca
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -33,11 +34,20 @@ class Hint:
     playouts: int
     """How many playouts the estimate rests on."""
 
+    @property
+    def spread(self) -> float:
+        """How sure the estimate is: half the width of a 95% interval around ``win`` (normal
+        approximation over the playouts; 1.0 with none)."""
+        if self.playouts <= 0:
+            return 1.0
+        return min(1.0, 1.96 * math.sqrt(max(self.win * (1 - self.win), 0.0) / self.playouts))
+
     def to_json(self) -> dict[str, object]:
-        """``{"action": "G7", "win": 0.61, "margin": 3.2, "playouts": 120}``."""
+        """``{"action": "G7", "win": 0.61, "spread": 0.09, "margin": 3.2, "playouts": 120}``."""
         return {
             "action": str(self.action),
             "win": round(self.win, 3),
+            "spread": round(self.spread, 3),
             "margin": round(self.margin, 2),
             "playouts": self.playouts,
         }

@@ -46,6 +46,10 @@ def _quit(session: PlaySession, _argument: str) -> None:
     session.quit()
 
 
+def _undo(session: PlaySession, _argument: str) -> None:
+    session.undo()
+
+
 #: Search budget of the ``hint`` command: playouts, and at most this many seconds.
 HINT_ITERATIONS = 600
 HINT_SECONDS = 3.0
@@ -58,17 +62,25 @@ def _hint(session: PlaySession, _argument: str) -> None:
     view = session.view()
     if view is None or not view.legal:
         return
-    session.say(session.t("msg.thinking"))
+    t = session.t
+    if len(view.legal) == 1:  # nothing to weigh: no search
+        only = view.legal[0]
+        label = session.screen.action_label(view, only)
+        session.say(t("msg.hint_only", move=str(only), label=label))
+        return
+    session.say(t("msg.thinking"))
     found = hints(view, count=3, iterations=HINT_ITERATIONS, seconds=HINT_SECONDS, seed=view.turn)
     for hint in found:
         label = session.screen.action_label(view, hint.action)
         session.say(
-            session.t(
+            t(
                 "msg.hint",
                 move=str(hint.action),
                 label=label,
                 win=f"{hint.win:.0%}",
+                spread=f"{hint.spread:.0%}",
                 margin=f"{hint.margin:+.1f}",
+                count=hint.playouts,
             )
         )
 
@@ -77,6 +89,7 @@ COMMANDS: Final[tuple[Command, ...]] = (
     Command("help", ("?", "h"), "cmd.help", _help),
     Command("redraw", ("r", "board"), "cmd.redraw", _redraw),
     Command("hint", (), "cmd.hint", _hint),
+    Command("undo", ("u", "back"), "cmd.undo", _undo),
     Command("quit", ("q", "exit"), "cmd.quit", _quit),
 )
 
