@@ -1,6 +1,6 @@
 """Translations of the interface: English plus German (the original Kosmos terms) and the
 languages of the rulebooks (Czech, Slovak, Hungarian, Polish, Spanish), in the games' own
-words (``/work/shared/seeds``).
+words (the rulebooks' terms, listed in ``docs/terminal.md``).
 
 Every message is declared once in English, in :mod:`keltis.messages` (refusals in
 :mod:`keltis.core.refusals`), and translated in a gettext catalog per language managed
