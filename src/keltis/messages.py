@@ -440,13 +440,15 @@ plural_message(
     "The start of the game: {count} move recorded. Press Enter for the first.",
     "The start of the game: {count} moves recorded. Press Enter for the first.",
 )
-# TRANSLATORS: the interactive replay: {number}: this move's number, {total}: how many the
-# record holds, {name}: the player, {move}: the move in notation (G7, draw), {what}: what
-# it did, in the words of the ev.* messages
+# TRANSLATORS: the interactive replay. {number}: this move's number;
+# {total}: how many the record holds; {name}: the player;
+# {move}: the move in notation (G7, draw);
+# {what}: what it did, in the words of the ev.* messages
 message("replay.move", "Move {number} of {total}: {name} – {move}: {what}")
 message("replay.stops", "The record stops here, before the end of the game.")
-# TRANSLATORS: the keys of the interactive replay; the letters are typed as they are in
-# every language (n, b, f, l, q); "12: move 12": typing a number shows that move
+# TRANSLATORS: the keys of the interactive replay; the letters are typed
+# as they are in every language (n, b, f, l, q);
+# "12: move 12": typing a number shows that move
 message("replay.keys", "Enter/n: next · b: back · 12: move 12 · f: first · l: last · q: quit")
 message("replay.at_end", "This is the last move of the record.")
 message("replay.at_start", "This is the start of the game: there is no earlier move.")
