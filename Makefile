@@ -4,6 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Extras the whole test suite needs.
 TEST_EXTRAS := dev,arena,ray
+# Stamps: keltis is installed (editable, so source changes need no reinstall) once, and again
+# only when pyproject.toml (dependencies, the command) or this file changes.
+INSTALLED := $(VENV)/.installed
+INSTALLED_TEST := $(VENV)/.installed-test
 
 .PHONY: play test install install-test lint bench clean
 
@@ -11,13 +15,28 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# A person playing: install keltis in .venv, then a game against two bots in the terminal.
-play: $(BIN)/python
+$(INSTALLED): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
-	$(BIN)/keltis play $(ARGS)
+	@touch $@
 
-install-test: $(BIN)/python
+$(INSTALLED_TEST): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
+	@touch $@ $(INSTALLED)
+
+install: $(INSTALLED)
+
+install-test: $(INSTALLED_TEST)
+
+# A person playing: keltis in .venv, then a game against two bots in the terminal.
+# On a terminal the game runs as a job of its own (bash -m: its own process group, given the
+# terminal), so Ctrl-C reaches the game alone: it saves, says how to go on, and make ends
+# quietly instead of reporting "Interrupt" or "Error 130".
+play: $(INSTALLED)
+	@if [ -t 0 ] && command -v bash >/dev/null; then \
+		bash -mc '"$$0" play "$$@" || [ $$? -eq 130 ]' $(BIN)/keltis $(ARGS); \
+	else \
+		$(BIN)/keltis play $(ARGS); \
+	fi
 
 # Everything: unit, rule, property and golden tests, ruff and mypy --strict.
 test: install-test
@@ -28,8 +47,7 @@ lint: install-test
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
-bench: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+bench: $(INSTALLED)
 	$(BIN)/python benchmarks/speed.py
 
 clean:

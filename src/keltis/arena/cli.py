@@ -125,7 +125,9 @@ def run_arena(
     missing = [name for name in needed if importlib.util.find_spec(name) is None]
     if missing:
         raise TournamentError(
-            f"keltis arena needs {' and '.join(missing)}: pip install 'keltis[arena]'"
+            f"keltis arena needs {' and '.join(missing)} (the arena extra): in a clone of "
+            "keltis, .venv/bin/pip install -e '.[arena]' (make test installs it too); "
+            "else pip install 'keltis[arena]'"
         )
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
