@@ -1,0 +1,53 @@
+"""Learning environments for keltis (the ``rl`` extra: ``pip install 'keltis[rl]'``).
+
+- :mod:`keltis.env.encode` — observation tensors and legal-action masks from one seat's view
+  (numpy only), shared by every adapter below;
+- :mod:`keltis.env.gym_env` — a single-agent Gymnasium environment: the learner in one seat,
+  keltis bots in the others; importing ``keltis.env`` registers ``keltis/Board-v0`` and
+  ``keltis/Cards-v0`` with Gymnasium;
+- :mod:`keltis.env.keltis_board_v0`, :mod:`keltis.env.keltis_cards_v0` — PettingZoo AEC
+  environments (``env(num_players=…, render_mode=…)``), every seat an agent.
+
+``docs/rl.md`` shows the observation layout and how to train.
+"""
+
+from __future__ import annotations
+
+from keltis.env.encode import (
+    Field,
+    ObservationLayout,
+    action_mask,
+    encode,
+    layout_table,
+    observation_layout,
+    observation_size,
+)
+
+GYM_IDS = {"board": "keltis/Board-v0", "cards": "keltis/Cards-v0"}
+"""The Gymnasium ids registered on ``import keltis.env`` (when Gymnasium is installed)."""
+
+
+def _register_gymnasium() -> None:
+    try:
+        import gymnasium
+    except ImportError:  # the encoder needs numpy only
+        return
+    for game, env_id in GYM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id, entry_point="keltis.env.gym_env:KeltisEnv", kwargs={"game": game}
+            )
+
+
+_register_gymnasium()
+
+__all__ = [
+    "GYM_IDS",
+    "Field",
+    "ObservationLayout",
+    "action_mask",
+    "encode",
+    "layout_table",
+    "observation_layout",
+    "observation_size",
+]
