@@ -35,7 +35,9 @@ from keltis.tui.screen import GameScreen, TurnNote
 from keltis.tui.style import DIM, EMPHASIS, ERROR_STYLE, Output, make_output
 
 EXIT_INTERRUPTED = 130
-CLEAR_SCROLLBACK = "\x1b[3J"
+#: Cursor home, clear the screen, then the scroll-back: in this order, because some terminals
+#: (VTE, xterm with some settings) keep a cleared screen in the scroll-back.
+CLEAR_SCROLLBACK = "\x1b[H\x1b[2J\x1b[3J"
 
 
 class QuitGame(Exception):  # noqa: N818 - control flow, not an error
@@ -190,7 +192,8 @@ def run_play(
         session.notice = notice
         session.notice_whole = bool(args.resume)
         status = session.run()
-        if status or not session.match.over or not session.ask("prompt.again"):
+        again = session.match.over and session.humans and not status
+        if not again or not session.ask("prompt.again"):  # bots only: nobody to ask
             return status
         # the same seats and rules, a new deal, a new record
         record = GameRecord.start(
@@ -262,9 +265,7 @@ def _resumed(
         if attribute == "game" and value != record.game:
             raise ValueError(t("err.resume_other_game", path=str(path), game=what))
         if attribute == "players" and value != len(record.players):
-            raise ValueError(
-                t("err.resume_players", path=str(path), count=len(record.players))
-            )
+            raise ValueError(t("err.resume_players", path=str(path), count=len(record.players)))
         if attribute not in ("game", "players"):
             raise ValueError(t("err.resume_option", option=option))
     save_to = path
@@ -407,9 +408,7 @@ class PlaySession:
         if ply is None:
             self.say(self.t("msg.undo_nothing"), ERROR_STYLE)
             return
-        others = sorted(
-            {match.actor(p) for p in range(ply, match.ply)} - {seat} - set(match.bots)
-        )
+        others = sorted({match.actor(p) for p in range(ply, match.ply)} - {seat} - set(match.bots))
         name = self.screen.seat_name(seat)
         for other in others:
             other_name = self.screen.seat_name(other)
@@ -566,12 +565,15 @@ class PlaySession:
         return line
 
     def _clear(self, *, hide: bool = False) -> None:
-        """Start a new screen; with ``hide``, also push the last one out of sight."""
+        """Start a new screen; with ``hide``, also erase the last one from the scroll-back
+        (plain output: push it out of sight)."""
         console = self.console
         if not self.output.plain:
             if hide:
                 console.file.write(CLEAR_SCROLLBACK)
-            console.clear()
+                console.file.flush()
+            else:
+                console.clear()
         elif hide and self.stdin_tty:
             console.print("\n" * console.height)
         else:
@@ -579,8 +581,22 @@ class PlaySession:
             console.rule(characters="=" if self.output.glyphs.sep == "|" else "═")
 
     def _draw(self, view: View) -> None:
+        """Draw ``view``'s screen in the layout the console's size calls for now (so a
+        resized terminal gets a new layout on the next screen), with the legends on each
+        seat's first decision and room left for the notice under it."""
         self._clear()
-        self.console.print(self.screen.render(view, self.notes))
+        screen = self.screen
+        legend = bool(view.legal) and view.viewer not in screen.legend_shown
+        if legend:
+            screen.legend_shown.add(view.viewer)
+        reserve = 0
+        if self.notice:
+            width = max(self.console.width, 1)
+            notice = Text(self.notice)
+            whole = -(-notice.cell_len // width)
+            wrapped = len(self.console.render_lines(notice, pad=False))
+            reserve = whole if self.notice_whole else wrapped
+        self.console.print(screen.fit(view, self.notes, legend=legend, reserve=reserve))
         if self.notice:
             self.say(self.notice, EMPHASIS, whole=self.notice_whole)
             self.notice = ""
