@@ -1,0 +1,221 @@
+"""The smallest learned player: a linear softmax policy over the observation, trained by
+REINFORCE against keltis bots in the Gymnasium environment — numpy only, a minute of CPU.
+
+It exists to show the whole path, from environment to a trained policy playing in
+``keltis arena``, in five minutes (``docs/rl.md``); it is not a strong player (the card
+game: it beats ``random`` after a few hundred games; the board game needs more than a linear
+policy). ::
+
+    python -m keltis.env.linear --game cards --episodes 400 --out cards-linear.npz
+    keltis arena 'linear=keltis.env.linear:LinearBot:path=cards-linear.npz' random \\
+        --game cards --games 100
+
+Logits are ``W @ observation + b`` over the 536 dense action ids; illegal actions are masked
+out before the softmax. :class:`LinearBot` plays a saved policy from any seat (observations
+are from the seat's own chair).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from keltis.bots.base import Bot
+from keltis.core.actions import NUM_ACTIONS, Action
+from keltis.core.protocol import View
+from keltis.env.encode import Array, encode, observation_size
+
+FORMAT = 1
+"""Version of the saved file (an ``.npz`` with ``weights``, ``bias``, ``game``, ``players``)."""
+
+
+@dataclass
+class LinearPolicy:
+    """Weights ``(536, observation size)`` and biases ``(536,)`` for one game and player count."""
+
+    game: str
+    players: int
+    weights: npt.NDArray[np.float32]
+    bias: npt.NDArray[np.float32]
+
+    @classmethod
+    def zeros(cls, game: str, players: int) -> LinearPolicy:
+        """The uniform policy (every legal action equally likely)."""
+        size = observation_size(game, players)
+        return cls(
+            game,
+            players,
+            np.zeros((NUM_ACTIONS, size), dtype=np.float32),
+            np.zeros(NUM_ACTIONS, dtype=np.float32),
+        )
+
+    def probabilities(
+        self, observation: Array, legal: npt.NDArray[np.intp]
+    ) -> npt.NDArray[np.float64]:
+        """The softmax over the ``legal`` action ids (same order)."""
+        logits = (self.weights[legal] @ observation + self.bias[legal]).astype(np.float64)
+        logits -= logits.max()
+        odds = np.exp(logits)
+        return odds / odds.sum()  # type: ignore[no-any-return]
+
+    def save(self, path: str | Path) -> None:
+        """Write the policy to an ``.npz`` file."""
+        np.savez_compressed(
+            path,
+            format=FORMAT,
+            game=self.game,
+            players=self.players,
+            weights=self.weights,
+            bias=self.bias,
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> LinearPolicy:
+        """Read a policy written by :meth:`save`."""
+        with np.load(path) as data:
+            if int(data["format"]) != FORMAT:
+                raise ValueError(f"{path}: not a keltis linear policy of format {FORMAT}")
+            policy = cls(
+                str(data["game"]),
+                int(data["players"]),
+                data["weights"].astype(np.float32),
+                data["bias"].astype(np.float32),
+            )
+        expected = (NUM_ACTIONS, observation_size(policy.game, policy.players))
+        if policy.weights.shape != expected:
+            raise ValueError(
+                f"{path}: weights of shape {policy.weights.shape}, the {policy.game} game for "
+                f"{policy.players} players needs {expected} (was the observation layout changed?)"
+            )
+        return policy
+
+
+def train(
+    game: str = "cards",
+    opponents: str | Sequence[str] = "random",
+    num_players: int = 2,
+    *,
+    episodes: int = 400,
+    learning_rate: float = 0.05,
+    seed: int = 0,
+    progress: Callable[[int, float], None] | None = None,
+) -> LinearPolicy:
+    """REINFORCE with a running-mean baseline in :class:`~keltis.env.gym_env.KeltisEnv`
+    (``reward="margin"``, the learner's seat drawn per game); ``progress(episode, win
+    rate of the last 100)`` is called every 100 episodes."""
+    from keltis.env.gym_env import KeltisEnv
+
+    env = KeltisEnv(game, opponents, num_players, reward="margin", illegal_action="raise")
+    policy = LinearPolicy.zeros(game, num_players)
+    rng = np.random.default_rng(seed)
+    baseline = 0.0
+    wins: list[float] = []
+    for episode in range(episodes):
+        obs, info = env.reset(seed=seed * 1_000_003 + episode)
+        steps: list[tuple[Array, npt.NDArray[np.intp], npt.NDArray[np.float64], int]] = []
+        while True:
+            legal = np.flatnonzero(obs["action_mask"])
+            p = policy.probabilities(obs["observation"], legal)
+            choice = int(rng.choice(len(legal), p=p))
+            steps.append((obs["observation"], legal, p, choice))
+            obs, reward, terminated, truncated, info = env.step(np.int64(legal[choice]))
+            if terminated or truncated:
+                break
+        advantage = float(reward) - baseline
+        baseline += 0.05 * (float(reward) - baseline)
+        for x, legal, p, choice in steps:
+            grad = -p
+            grad[choice] += 1.0
+            step = (learning_rate * advantage * grad).astype(np.float32)
+            policy.weights[legal] += np.outer(step, x)
+            policy.bias[legal] += step
+        outcome = info["outcome"]
+        won = info["seat"] in outcome["winners"]
+        wins.append(1.0 / len(outcome["winners"]) if won else 0.0)
+        if progress is not None and (episode + 1) % 100 == 0:
+            progress(episode + 1, float(np.mean(wins[-100:])))
+    return policy
+
+
+@cache
+def _load(path: str) -> LinearPolicy:
+    return LinearPolicy.load(path)
+
+
+class LinearBot(Bot):
+    """Plays a saved :class:`LinearPolicy` (``path``): its most likely legal action, or
+    (``greedy=false``) one sampled from its probabilities."""
+
+    name: ClassVar[str] = "linear"
+    description: ClassVar[str] = "a linear policy trained with keltis.env.linear"
+
+    def __init__(self, seed: int | None = None, path: str = "policy.npz", greedy: bool = True):
+        super().__init__(seed)
+        self.policy = _load(str(Path(path).resolve()))
+        self.greedy = greedy
+
+    def choose(self, view: View) -> Action:
+        """The policy's choice among ``view.legal``."""
+        policy = self.policy
+        if (view.game, view.num_players) != (policy.game, policy.players):
+            raise ValueError(
+                f"this policy plays the {policy.game} game for {policy.players} players, "
+                f"not the {view.game} game for {view.num_players}"
+            )
+        legal = np.array([a.index for a in view.legal], dtype=np.intp)
+        p = policy.probabilities(encode(view), legal)
+        pick = int(p.argmax()) if self.greedy else _sample(p, self.rng.random())
+        return view.legal[pick]
+
+
+def _sample(p: npt.NDArray[np.float64], u: float) -> int:
+    return min(int(np.searchsorted(np.cumsum(p), u, side="right")), len(p) - 1)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m keltis.env.linear``: train a linear policy and save it."""
+    parser = argparse.ArgumentParser(
+        prog="python -m keltis.env.linear",
+        description="Train a linear policy against keltis bots (REINFORCE) and save it.",
+    )
+    parser.add_argument("--game", choices=("board", "cards"), default="cards")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--opponents", default="random", help="bot spec of the other seats")
+    parser.add_argument("--episodes", type=int, default=400)
+    parser.add_argument("--learning-rate", type=float, default=0.05)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="policy.npz")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+
+    def report(episode: int, rate: float) -> None:
+        seconds = time.perf_counter() - start
+        print(f"{episode:6d} games  win rate (last 100) {rate:5.0%}  {seconds:5.0f} s", flush=True)
+
+    policy = train(
+        args.game,
+        args.opponents,
+        args.players,
+        episodes=args.episodes,
+        learning_rate=args.learning_rate,
+        seed=args.seed,
+        progress=report,
+    )
+    policy.save(args.out)
+    print(
+        f"saved {args.out}: play it with the bot spec 'keltis.env.linear:LinearBot:path={args.out}'"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
