@@ -119,6 +119,8 @@ message("screen.over", "game over")
 message("screen.to_move", "to move: {name}")
 message("screen.hand", "Your hand:")
 message("screen.piles", "Discard piles (top card, size):")
+# TRANSLATORS: the compact screen's short label, followed by each pile's top card and size
+message("screen.piles_short", "Discard piles:")
 message("screen.last_moves", "Last moves:")
 message("screen.no_moves", "none yet")
 message("options.discard", "discard:")
@@ -152,6 +154,9 @@ plural_message(
     "Goal area = rows 7–9, above the line: {count} of {total} figures are there; when {total} "
     "are, the game ends.",
 )
+# TRANSLATORS: the compact screen's short form of board.goal: {count} figures of {total}
+# (always 5) stand in the goal area
+message("board.goal_short", "Goal area (rows 7–9): {count}/{total}")
 message(
     "board.legend",
     "Figures: 2 = a small figure of player 2, [2] = the big one (scores double). "

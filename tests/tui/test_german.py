@@ -14,6 +14,8 @@ from .helpers import play
 
 DE = Translator("de")
 GERMAN = {"LANG": "de_DE.UTF-8"}
+#: Output that is no terminal is COLUMNS × LINES: enough for the roomy layout.
+ROOMY = {"COLUMNS": "100", "LINES": "50"}
 
 
 def flat(text: str) -> str:
@@ -25,7 +27,7 @@ def test_a_board_game_round_in_german(tmp_path: Path) -> None:
         ["--seats", "human,greedy", "--seed", "3"],
         ["help", "xyz", "1", "1", "1", "1"],
         tmp=tmp_path,
-        env=GERMAN,
+        env=GERMAN | ROOMY,
     )
     out = flat(run.output)
     assert "Keltis – das Brettspiel" in out
@@ -46,6 +48,22 @@ def test_a_board_game_round_in_german(tmp_path: Path) -> None:
         assert english not in out, english
 
 
+def test_the_compact_board_screen_in_german(tmp_path: Path) -> None:
+    lines = ["1", "1", "help"]
+    run = play(["--seats", "human,greedy", "--seed", "3"], lines, tmp=tmp_path, env=GERMAN)
+    out = flat(run.output)
+    assert "Keltis – das Brettspiel │ Zug 1 │ Nachziehstapel: 64 Karten" in out
+    assert "Zielbereich (Reihen 7–9): 0/5" in out
+    assert "Startstein: [1] 1 1 1 1 │ [2] 2 2 2 2" in out
+    assert "Ablagestapel: G –" in out
+    assert "aussortiert: 30 Karten" in out
+    assert "Spieler G Y R P B ◆ Plättchen Hand Punkte" in out
+    assert "Deine Handkarten:" in out
+    assert "Figuren: 2 = eine kleine Figur" in out.split("Hilfe")[1]  # the legend: in help
+    lines = run.output.splitlines()
+    assert all(len(line) <= 80 for line in lines if str(run.record) not in line)
+
+
 def test_a_refused_move_is_explained_in_german(tmp_path: Path) -> None:
     run = play(["--seats", "human,greedy", "--seed", "3", "--lang", "de"], ["draw"], tmp=tmp_path)
     out = flat(run.output)
@@ -61,7 +79,7 @@ def test_a_card_game_round_in_german(tmp_path: Path, lines: list[str]) -> None:
         ["--game", "cards", "--seats", "human,greedy", "--seed", "5"],
         ["help", *lines],
         tmp=tmp_path,
-        env={"LC_ALL": "de_AT.UTF-8"},
+        env={"LC_ALL": "de_AT.UTF-8"} | ROOMY,
     )
     out = flat(run.output)
     assert "Keltis – das Kartenspiel" in out

@@ -577,7 +577,6 @@ class PlaySession:
         elif hide and self.stdin_tty:
             console.print("\n" * console.height)
         else:
-            console.print()
             console.rule(characters="=" if self.output.glyphs.sep == "|" else "═")
 
     def _draw(self, view: View) -> None:
@@ -589,7 +588,7 @@ class PlaySession:
         legend = bool(view.legal) and view.viewer not in screen.legend_shown
         if legend:
             screen.legend_shown.add(view.viewer)
-        reserve = 0
+        reserve = 1 if self.output.plain else 0  # plain output: the rule above the screen
         if self.notice:
             width = max(self.console.width, 1)
             notice = Text(self.notice)

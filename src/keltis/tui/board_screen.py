@@ -28,10 +28,14 @@ from keltis.core.scoring import (
     GOAL_ROW,
     LAST_ROW,
 )
-from keltis.tui.screen import GameScreen, drawn_card
+from keltis.tui.screen import AtWidth, GameScreen, aligned, beside, drawn_card, packed
 from keltis.tui.style import DIM, EMPHASIS, card_text, colour_style
 
 TILE_STYLES = {CLOVER: "green", WISH: "bold cyan"}
+#: The most of a name the compact players' table shows.
+NAME_WIDTH = 14
+#: The narrowest the notes beside the compact board may be.
+NOTES_WIDTH = 24
 #: Like ``box.SIMPLE_HEAD``, with a dashed line under the goal area (the one section break).
 BOARD_BOX = box.Box("    \n    \n ── \n    \n ╌╌ \n    \n    \n    \n")
 
@@ -43,7 +47,7 @@ class BoardScreen(GameScreen):
 
     # -- the board --------------------------------------------------------------------
 
-    def table(self, view: View) -> RenderableType:
+    def table(self, view: View, *, legend: bool = True) -> RenderableType:
         """The five paths as columns, rows 9 to 1 as lines, with tiles and figures."""
         assert isinstance(view, BoardView)
         t = self.t
@@ -63,6 +67,8 @@ class BoardScreen(GameScreen):
                 end_section=row == GOAL_ROW,
             )
         goal = Text(t("board.goal", count=view.goal_count, total=GOAL_FIGURES), style=EMPHASIS)
+        if not legend:
+            return Group(table, self._start_line(view), goal)
         return Group(table, self._start_line(view), goal, self._legend())
 
     def _cell(self, view: BoardView, colour: int, row: int) -> Text:
@@ -88,32 +94,129 @@ class BoardScreen(GameScreen):
         style = "reverse" if seat == view.viewer else EMPHASIS if big else ""
         return Text(mark, style=style)
 
+    def _start_marks(self, view: BoardView, seat: int) -> Text:
+        """The figures of ``seat`` still on the start stone (a dash: none)."""
+        on_paths = sum(1 for r in view.positions[seat] if r)
+        big_out = view.big[seat] >= 0
+        smalls = SMALL_FIGURES - (on_paths - (1 if big_out else 0))
+        marks = ([] if big_out else [self._figure(view, seat, big=True)]) + [
+            self._figure(view, seat, big=False) for _ in range(smalls)
+        ]
+        if not marks:
+            return Text(f"{seat + 1}: {self.glyphs.dash}", style=DIM)
+        return Text(" ").join(marks)
+
     def _start_line(self, view: BoardView) -> Text:
         """Figures still on the start stone."""
         line = Text(self.t("board.start") + ":", style=DIM)
         for seat in range(view.num_players):
-            on_paths = sum(1 for r in view.positions[seat] if r)
-            big_out = view.big[seat] >= 0
-            smalls = SMALL_FIGURES - (on_paths - (1 if big_out else 0))
-            marks = ([] if big_out else [self._figure(view, seat, big=True)]) + [
-                self._figure(view, seat, big=False) for _ in range(smalls)
-            ]
             line.append(f"  {self.glyphs.sep} " if seat else "  ", style=DIM)
-            if not marks:
-                line.append(f"{seat + 1}: {self.glyphs.dash}", style=DIM)
-            for i, mark in enumerate(marks):
-                if i:
-                    line.append(" ")
-                line.append(mark)
+            line.append(self._start_marks(view, seat))
         return line
 
     def _legend(self) -> Text:
         g = self.glyphs
         return Text(self.t("board.legend", clover=g.clover, wish=g.wish), style=DIM)
 
+    def _players_legend(self) -> Text:
+        g = self.glyphs
+        text = self.t("players.legend", up=g.up, down=g.down, open=g.open, wish=g.wish)
+        return Text(text, style=DIM)
+
+    def legends(self) -> list[Text]:
+        """What the figure marks, tiles and the players' table mean."""
+        return [self._legend(), self._players_legend()]
+
+    # -- the compact layout -------------------------------------------------------------
+
+    def compact_parts(self, view: View) -> list[tuple[str, RenderableType]]:
+        """The board with the goal area, the start stone and the discard piles beside it
+        (or under it, if it is too wide), the players' table, the hand."""
+        assert isinstance(view, BoardView)
+        parts: list[tuple[str, RenderableType]] = [
+            ("board", AtWidth(lambda width: self.board_and_notes(view, width))),
+            ("players", AtWidth(lambda width: self.compact_players(view, width))),
+        ]
+        if view.hand is not None:
+            parts.append(("hand", self.hand(view)))
+        return parts
+
+    def compact_board(self, view: BoardView) -> list[Text]:
+        """Rows 9 to 1 with their values, a short column per path headed by its letter."""
+        rows = [
+            [
+                Text(""),
+                Text(""),
+                *(Text(COLOUR_LETTERS[c], style=colour_style(c)) for c in range(NUM_COLOURS)),
+            ]
+        ]
+        for row in range(LAST_ROW, 0, -1):
+            style = EMPHASIS if row >= GOAL_ROW else DIM
+            rows.append(
+                [
+                    Text(str(row), style=style),
+                    Text(f"{BOARD_ROW_VALUES[row]:+d}", style=style),
+                    *(self._cell(view, colour, row) for colour in range(NUM_COLOURS)),
+                ]
+            )
+        return aligned(rows, [True, True] + [False] * NUM_COLOURS, gap=2)
+
+    def compact_players(self, view: BoardView, width: int = 80) -> list[Text]:
+        """The players' table, a line each under a line of headings."""
+        t = self.t
+        g = self.glyphs
+        head = [
+            Text(""),
+            Text(t("players.name")),
+            *(Text(COLOUR_LETTERS[c], style=colour_style(c)) for c in range(NUM_COLOURS)),
+            Text(g.wish),
+            Text(t("players.tiles")),
+            Text(t("players.hand")),
+            Text(t("players.score")),
+        ]
+        rows = [head]
+        for seat in range(view.num_players):
+            marker = g.turn if seat == view.current_player else ""
+            name = Text(self.names[seat], style=EMPHASIS if seat == view.viewer else "")
+            name.truncate(NAME_WIDTH, overflow="ellipsis")
+            rows.append(
+                [
+                    Text(f"{marker}{seat + 1}", style=EMPHASIS),
+                    name,
+                    *(self._row_cell(view, seat, colour) for colour in range(NUM_COLOURS)),
+                    Text(str(view.wishes[seat])),
+                    Text(f"+{view.tile_points[seat]}"),
+                    self._hand_cell(view, seat),
+                    Text(str(view.scores[seat]), style=EMPHASIS),
+                ]
+            )
+        return aligned(rows, [False, False] + [True] * (NUM_COLOURS + 4), width=width)
+
+    def board_and_notes(self, view: BoardView, width: int) -> list[Text]:
+        """The compact board with its notes (:meth:`board_notes`) beside it, where ``width``
+        leaves room for them, else under it."""
+        board = self.compact_board(view)
+        room = width - max(line.cell_len for line in board) - 3
+        if room >= NOTES_WIDTH:
+            return beside(board, self.board_notes(view, room))
+        return board + self.board_notes(view, width)
+
+    def board_notes(self, view: BoardView, width: int) -> list[Text]:
+        """What the compact layout shows beside the board, in lines of ``width``."""
+        t = self.t
+        goal = t("board.goal_short", count=view.goal_count, total=GOAL_FIGURES)
+        lines = [Text(goal, style=EMPHASIS)]
+        start = Text(t("board.start") + ":", style=DIM)
+        marks = [self._start_marks(view, seat) for seat in range(view.num_players)]
+        lines += packed(start, marks, width, sep=f" {self.glyphs.sep} ")
+        lines += packed(Text(t("screen.piles_short")), self.pile_items(view), width)
+        if view.removed_count:
+            lines.append(Text(t("screen.removed", count=view.removed_count), style=DIM))
+        return lines
+
     # -- the players ------------------------------------------------------------------
 
-    def players(self, view: View) -> RenderableType:
+    def players(self, view: View, *, legend: bool = True) -> RenderableType:
         """Per player: last card and direction of each row, wish stones, tiles, hand, score."""
         assert isinstance(view, BoardView)
         t = self.t
@@ -132,11 +235,7 @@ class BoardScreen(GameScreen):
         for seat in range(view.num_players):
             marker = g.turn if seat == view.current_player else ""
             cells = [self._row_cell(view, seat, colour) for colour in range(NUM_COLOURS)]
-            hand = Text(str(view.hand_sizes[seat]))
-            known = view.known_cards[seat]
-            if known and seat != view.viewer:
-                hand.append(" ")
-                hand.append(Text(" ").join(card_text(c) for c in known))
+            hand = self._hand_cell(view, seat)
             name_style = EMPHASIS if seat == view.viewer else ""
             table.add_row(
                 Text(f"{marker}{seat + 1}", style=EMPHASIS),
@@ -147,9 +246,16 @@ class BoardScreen(GameScreen):
                 hand,
                 str(view.scores[seat]),
             )
-        legend = Text(t("players.legend", up=g.up, down=g.down, open=g.open, wish=g.wish))
-        legend.stylize(DIM)
-        return Group(table, legend)
+        return Group(table, self._players_legend()) if legend else table
+
+    def _hand_cell(self, view: BoardView, seat: int) -> Text:
+        """A player's hand size and the cards known to be in it (taken from a pile)."""
+        hand = Text(str(view.hand_sizes[seat]))
+        known = view.known_cards[seat]
+        if known and seat != view.viewer:
+            hand.append(" ")
+            hand.append(Text(" ").join(card_text(c) for c in known))
+        return hand
 
     def _row_cell(self, view: BoardView, seat: int, colour: int) -> Text:
         laid = view.rows[seat][colour]
@@ -220,6 +326,34 @@ class BoardScreen(GameScreen):
                 extras.append(t("act.tile.points", points=tile["points"]))
         return f"{text} ({', '.join(extras)})" if extras else text
 
+    def short_label(self, view: View, action: Action, preview: JSON) -> Text:
+        """Where a figure goes (``→4``, bold in the goal area) and the tile it finds there,
+        or the card a draw takes; words only for what is rare (the game ends, the figure
+        already stands on the end stone)."""
+        g = self.glyphs
+        label = Text()
+        figure = preview.get("figure")
+        if figure is not None and action.kind is not ActionKind.FIGURE:
+            if figure["overflow"]:
+                path = self.t.colour_name(COLOUR_LETTERS.index(figure["path"]))
+                label.append(self.t("act.lay_end", path=path))
+            else:
+                label.append(f"{g.to}{figure['to']}", style=EMPHASIS if figure["goal"] else "")
+                tile = figure["tile"]
+                if tile is not None and tile["kind"] == "clover":
+                    label.append(f" {g.clover}", style=TILE_STYLES[CLOVER])
+                elif tile is not None and tile["kind"] == "wish":
+                    label.append(f" {g.wish}", style=TILE_STYLES[WISH])
+                elif tile is not None:
+                    label.append(f" +{tile['points']}", style=EMPHASIS)
+        elif action.kind is ActionKind.DRAW and action.target != DECK:
+            label.append(drawn_card(preview), style=DIM)
+        if preview["ends_game"]:
+            label.append(
+                f" ({self.t('act.ends_game')})" if label.plain else self.t("act.ends_game")
+            )
+        return label
+
     def rules_help(self) -> str:
-        """The board game's rules in a few lines."""
-        return self.t("help.board")
+        """The board game's rules in a few lines, and what the symbols mean."""
+        return "\n".join([self.t("help.board"), *(text.plain for text in self.legends())])

@@ -27,8 +27,11 @@ from keltis.core.cards import (
 )
 from keltis.core.protocol import JSON, View
 from keltis.core.scoring import ASCENDING, DESCENDING
-from keltis.tui.screen import GameScreen, drawn_card
+from keltis.tui.screen import AtWidth, GameScreen, aligned, drawn_card
 from keltis.tui.style import DIM, EMPHASIS, POINT_STYLE, card_text, colour_style
+
+#: The most of a name the compact players' table shows.
+NAME_WIDTH = 14
 
 
 class CardsScreen(GameScreen):
@@ -38,7 +41,7 @@ class CardsScreen(GameScreen):
 
     # -- the table --------------------------------------------------------------------
 
-    def table(self, view: View) -> RenderableType:
+    def table(self, view: View, *, legend: bool = True) -> RenderableType:
         """The wish stones still on the table and how close the game is to its end."""
         assert isinstance(view, CardView)
         t = self.t
@@ -51,7 +54,7 @@ class CardsScreen(GameScreen):
         )
         return Group(wishes, closed)
 
-    def players(self, view: View) -> RenderableType:
+    def players(self, view: View, *, legend: bool = True) -> RenderableType:
         """A column per player: each colour row, the point row, wish stones, hand, score."""
         assert isinstance(view, CardView)
         t = self.t
@@ -75,20 +78,74 @@ class CardsScreen(GameScreen):
         )
         table.add_row(
             Text(f"{g.wish} {t('cards.wishes')}", style="bold cyan"),
-            *(
-                Text(" ".join(str(v) for v in sorted(view.wish_stones[seat])) or g.dash)
-                for seat in seats
-            ),
+            *(self._wishes(view, seat) for seat in seats),
         )
         table.add_row(Text(t("players.hand")), *(self._hand(view, seat) for seat in seats))
         table.add_row(
             Text(t("players.score"), style=EMPHASIS),
             *(Text(str(view.scores[seat]), style=EMPHASIS) for seat in seats),
         )
-        legend = Text(
-            t("cards.legend", up=g.up, down=g.down, open=g.open, closed=g.closed), style=DIM
-        )
-        return Group(table, legend)
+        return Group(table, self._legend()) if legend else table
+
+    def _legend(self) -> Text:
+        g = self.glyphs
+        text = self.t("cards.legend", up=g.up, down=g.down, open=g.open, closed=g.closed)
+        return Text(text, style=DIM)
+
+    def legends(self) -> list[Text]:
+        """What the players' rows show."""
+        return [self._legend()]
+
+    def _wishes(self, view: CardView, seat: int) -> Text:
+        return Text(" ".join(str(v) for v in sorted(view.wish_stones[seat])) or self.glyphs.dash)
+
+    # -- the compact layout -------------------------------------------------------------
+
+    def compact_parts(self, view: View) -> list[tuple[str, RenderableType]]:
+        """The wish stones on the table and the closed rows, a line per player, the discard
+        piles, the hand."""
+        assert isinstance(view, CardView)
+        parts: list[tuple[str, RenderableType]] = [
+            ("table", self.table(view)),
+            ("players", AtWidth(lambda width: self.compact_players(view, width))),
+            ("piles", self.piles(view)),
+        ]
+        if view.hand is not None:
+            parts.append(("hand", self.hand(view)))
+        return parts
+
+    def compact_players(self, view: CardView, width: int = 80) -> list[Text]:
+        """A line per player under a line of headings: each row, the point row, wish
+        stones, hand and score."""
+        t = self.t
+        g = self.glyphs
+        rows = [
+            [
+                Text(""),
+                Text(t("players.name")),
+                *(Text(COLOUR_LETTERS[c], style=colour_style(c)) for c in range(NUM_COLOURS)),
+                Text("*", style=POINT_STYLE),
+                Text(g.wish, style="bold cyan"),
+                Text(t("players.hand")),
+                Text(t("players.score")),
+            ]
+        ]
+        for seat in range(view.num_players):
+            marker = g.turn if seat == view.current_player else ""
+            name = Text(self.names[seat], style=EMPHASIS if seat == view.viewer else "")
+            name.truncate(NAME_WIDTH, overflow="ellipsis")
+            rows.append(
+                [
+                    Text(f"{marker}{seat + 1}", style=EMPHASIS),
+                    name,
+                    *(self._row_cell(view, seat, colour) for colour in range(NUM_COLOURS)),
+                    self._count(len(view.point_rows[seat])),
+                    self._wishes(view, seat),
+                    self._hand(view, seat),
+                    Text(str(view.scores[seat]), style=EMPHASIS),
+                ]
+            )
+        return aligned(rows, [False, False] + [True] * (NUM_COLOURS + 4), width=width)
 
     def _row_cell(self, view: CardView, seat: int, colour: int) -> Text:
         laid = view.rows[seat][colour]
@@ -160,6 +217,26 @@ class CardsScreen(GameScreen):
             return t("act.draw_pile", card=card, pile=t.colour_name(action.target)) + ends
         return t("act.cards.pass") + ends
 
+    def short_label(self, view: View, action: Action, preview: JSON) -> Text:
+        """What a lay does to its row in symbols (``×3 -2``: three cards, -2 points; ``■`` a
+        closing card; ``+1`` the point row), or the card a draw takes."""
+        label = Text()
+        if action.kind is ActionKind.LAY:
+            row = preview["row"]
+            if row["colour"] == "*":
+                label.append("+1")
+            elif row.get("closing"):
+                label.append(self.glyphs.closed, style=EMPHASIS)
+            else:
+                label.append(f"×{row['length']} {row['points']:+d}")
+        elif action.kind is ActionKind.DRAW and action.target != DECK:
+            label.append(drawn_card(preview), style=DIM)
+        if preview["ends_game"]:
+            label.append(
+                f" ({self.t('act.ends_game')})" if label.plain else self.t("act.ends_game")
+            )
+        return label
+
     def rules_help(self) -> str:
-        """The card game's rules in a few lines."""
-        return self.t("help.cards")
+        """The card game's rules in a few lines, and what the symbols mean."""
+        return "\n".join([self.t("help.cards"), *(text.plain for text in self.legends())])

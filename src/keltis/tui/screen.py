@@ -4,16 +4,24 @@ A screen is drawn from one :class:`~keltis.core.protocol.View` only — the view
 seat to decide, or a spectator's view — so it cannot show a card its reader may not see. Each
 game has a subclass (:mod:`keltis.tui.board_screen`, :mod:`keltis.tui.cards_screen`) that
 draws the table and describes the game's actions in words.
+
+Two layouts: the *roomy* one (:meth:`GameScreen.render`) spreads everything out for a
+terminal of at least :data:`ROOMY_WIDTH` × :data:`ROOMY_HEIGHT`; the *compact* one fits
+80 × 24. :meth:`GameScreen.fit` picks one when it is printed, from the console's size at that
+moment, and fills the lines left over with the last moves — so a terminal resized during a
+game gets the layout of its new size on the next screen.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from rich.console import Group, RenderableType
+from rich import box
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -21,10 +29,22 @@ from keltis.core.actions import Action, ActionKind
 from keltis.core.cards import CARD_COLOUR, COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.protocol import JSON, Outcome, View
 from keltis.i18n import Translator
-from keltis.tui.style import DIM, EMPHASIS, Glyphs, card_text, colour_style
+from keltis.tui.style import DIM, EMPHASIS, MAX_WIDTH, Glyphs, card_text, colour_style
 
 #: Discards go to a second column of options once there are more options than this.
 SPLIT_OPTIONS = 6
+#: The roomy layout needs at least this many columns and lines; below, the compact one.
+ROOMY_WIDTH = 100
+ROOMY_HEIGHT = 40
+#: Lines kept free under an end screen for what follows it (where the record went …).
+END_RESERVE = 4
+
+Lines = list[list[Segment]]
+
+
+def is_compact(width: int, height: int) -> bool:
+    """Whether a console of ``width`` × ``height`` gets the compact layout."""
+    return width < ROOMY_WIDTH or height < ROOMY_HEIGHT
 
 
 @dataclass
@@ -44,25 +64,149 @@ def drawn_card(preview: JSON) -> str:
     return "?"
 
 
+def packed(label: Text, items: Sequence[Text], width: int, sep: str = "  ") -> list[Text]:
+    """``label`` and ``items`` on as few lines of ``width`` as they go, never splitting an
+    item; lines after the first are indented by two spaces."""
+    lines = [label.copy()]
+    empty = True  # the last line holds no item yet
+    for item in items:
+        line = lines[-1]
+        gap = (" " if label.plain else "") if empty and len(lines) == 1 else "" if empty else sep
+        if line.plain.strip() and line.cell_len + len(gap) + item.cell_len > width:
+            line = Text("  ")
+            lines.append(line)
+            gap = ""
+        line.append(gap, style=DIM)
+        line.append(item)
+        empty = False
+    return lines
+
+
+def aligned(
+    rows: Sequence[Sequence[Text]], right: Sequence[bool], gap: int = 1, width: int = 0
+) -> list[Text]:
+    """``rows`` of cells as lines, each column as wide as its widest cell, the columns that
+    ``right`` marks aligned right (a quick table for the compact layout); with ``width``, a
+    gap of two spaces between the columns where the lines stay within it."""
+    widths = [max((row[i].cell_len for row in rows), default=0) for i in range(len(right))]
+    if width and sum(widths) + 2 * (len(widths) - 1) <= width:
+        gap = 2
+    lines = []
+    for row in rows:
+        line = Text()
+        for i, cell in enumerate(row):
+            pad = " " * (widths[i] - cell.cell_len)
+            if i:
+                line.append(" " * gap)
+            line.append_text(Text(pad) + cell if right[i] else cell + Text(pad))
+        line.rstrip()
+        lines.append(line)
+    return lines
+
+
+def beside(left: Sequence[Text], right: Sequence[Text], gap: int = 3) -> list[Text]:
+    """Two columns of lines side by side."""
+    width = max((line.cell_len for line in left), default=0)
+    lines = []
+    for i in range(max(len(left), len(right))):
+        line = left[i].copy() if i < len(left) else Text()
+        if i < len(right):
+            line.append(" " * (width - line.cell_len + gap))
+            line.append_text(right[i])
+        lines.append(line)
+    return lines
+
+
+class AtWidth:
+    """Lines made for the width they are printed at: ``make(width)``."""
+
+    def __init__(self, make: Callable[[int], list[Text]]) -> None:
+        self.make = make
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.make(options.max_width)
+
+
+class BySize:
+    """One of two renderables, chosen by the console's size when it is printed."""
+
+    def __init__(self, compact: RenderableType, roomy: RenderableType) -> None:
+        self.compact = compact
+        self.roomy = roomy
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        height = options.height or options.size.height
+        yield self.compact if is_compact(options.max_width, height) else self.roomy
+
+
+class Fitted:
+    """A screen laid out for the console it is printed on (see :meth:`GameScreen.fit`)."""
+
+    def __init__(
+        self,
+        screen: GameScreen,
+        view: View,
+        notes: Sequence[TurnNote],
+        *,
+        legend: bool,
+        reserve: int,
+    ) -> None:
+        self.screen = screen
+        self.view = view
+        self.notes = list(notes)
+        self.legend = legend
+        self.reserve = reserve
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        height = options.height or options.size.height
+        opts = options.update(width=min(width, MAX_WIDTH), height=None)
+        lines = self.screen.layout(
+            console,
+            opts,
+            self.view,
+            self.notes,
+            compact=is_compact(width, height),
+            legend=self.legend,
+            lines=height - 1 - self.reserve,  # the prompt takes the last line
+        )
+        for line in lines:
+            yield from line
+            yield Segment.line()
+
+
 class GameScreen(ABC):
     """Draws one game's screens. Subclasses add the table and the words for actions."""
 
     game: ClassVar[str]
+    #: The compact layout shows the cards set aside elsewhere than in the header.
+    removed_elsewhere: ClassVar[bool] = False
 
     def __init__(self, t: Translator, glyphs: Glyphs, names: Sequence[str]) -> None:
         self.t = t
         self.glyphs = glyphs
         self.names = list(names)
+        self.legend_shown: set[int | None] = set()
+        """Seats whose screen has shown the legends (the terminal shows them once each)."""
 
     # -- what each game provides ------------------------------------------------------
 
     @abstractmethod
-    def table(self, view: View) -> RenderableType:
+    def table(self, view: View, *, legend: bool = True) -> RenderableType:
         """The shared play area: paths and figures (board) or everyone's rows (cards)."""
 
     @abstractmethod
-    def players(self, view: View) -> RenderableType:
+    def players(self, view: View, *, legend: bool = True) -> RenderableType:
         """One line per player: rows, wish stones, points, score."""
+
+    @abstractmethod
+    def legends(self) -> list[Text]:
+        """The lines that explain the symbols (shown once, and in ``help``)."""
+
+    @abstractmethod
+    def compact_parts(self, view: View) -> list[tuple[str, RenderableType]]:
+        """The compact layout between header and last moves, as named parts; a part named
+        ``players`` may be left out of an end screen that lacks the lines."""
 
     def action_label(self, view: View, action: Action, preview: JSON | None = None) -> str:
         """A short description of what ``action`` (one of ``view.legal``) would do, in the
@@ -77,12 +221,16 @@ class GameScreen(ABC):
         the screens translate what the game computed, they hold no rules of their own."""
 
     @abstractmethod
+    def short_label(self, view: View, action: Action, preview: JSON) -> Text:
+        """An action's preview in a few symbols, for the compact options."""
+
+    @abstractmethod
     def instruction(self, view: View) -> str:
         """What the player to decide must do now (the phase, in words)."""
 
     @abstractmethod
     def rules_help(self) -> str:
-        """A short summary of the rules, for ``help``."""
+        """A short summary of the rules, for ``help``: the rules and the legends."""
 
     def input_help(self) -> str:
         """How to type moves, for ``help``."""
@@ -94,83 +242,226 @@ class GameScreen(ABC):
 
     # -- the whole screen ---------------------------------------------------------------
 
-    def render(self, view: View, notes: Sequence[TurnNote]) -> RenderableType:
-        """The screen for ``view``: everything public, plus the viewer's hand and options."""
+    def render(self, view: View, notes: Sequence[TurnNote], *, legend: bool = True) -> Group:
+        """The roomy screen for ``view``: everything public, plus the viewer's hand and
+        options; ``legend``: with the lines that explain the symbols."""
         parts: list[RenderableType] = [
             self.header(view),
-            self.table(view),
-            self.players(view),
+            self.table(view, legend=legend),
+            self.players(view, legend=legend),
             self.piles(view),
         ]
         if view.hand is not None:
             parts.append(self.hand(view))
         parts.append(self.last_moves(view, notes))
-        if view.legal:
-            parts.append(Text(""))
-            parts.append(Text(self.instruction(view), style=EMPHASIS))
-            parts.append(self.options(view))
-            parts.append(Text(self.t("prompt.help"), style=DIM))
+        parts += self.decision(view)
         return Group(*parts)
 
-    def header(self, view: View) -> Text:
-        """Title, turn, draw pile and whose decision it is."""
+    def fit(
+        self, view: View, notes: Sequence[TurnNote], *, legend: bool = False, reserve: int = 0
+    ) -> Fitted:
+        """The screen for ``view`` in the layout the console's size calls for when it is
+        printed: roomy from :data:`ROOMY_WIDTH` × :data:`ROOMY_HEIGHT`, else compact. The
+        last moves take the lines left over; ``legend`` adds the legends where they fit (the
+        compact layout's first screen may lack the lines); ``reserve``: lines to leave free
+        under the screen (a notice)."""
+        return Fitted(self, view, notes, legend=legend, reserve=reserve)
+
+    def decision(self, view: View, options: RenderableType | None = None) -> list[RenderableType]:
+        """What the player to decide reads last: what to do, the options, how to type."""
+        if not view.legal:
+            return []
+        return [
+            Text(""),
+            Text(self.instruction(view), style=EMPHASIS),
+            self.options(view) if options is None else options,
+            Text(self.t("prompt.help"), style=DIM),
+        ]
+
+    def layout(
+        self,
+        console: Console,
+        options: ConsoleOptions,
+        view: View,
+        notes: Sequence[TurnNote],
+        *,
+        compact: bool,
+        legend: bool,
+        lines: int,
+    ) -> Lines:
+        """The lines of a screen in at most ``lines`` lines where it can: fixed parts first,
+        then the legends, the options' long form and the last moves as far as they go."""
+
+        def draw(renderable: RenderableType) -> Lines:
+            return console.render_lines(renderable, options, pad=False)
+
+        if not compact:
+            parts: list[RenderableType] = [
+                self.header(view),
+                self.table(view, legend=legend),
+                self.players(view, legend=legend),
+                self.piles(view),
+            ]
+            if view.hand is not None:
+                parts.append(self.hand(view))
+            top = draw(Group(*parts))
+            bottom = draw(Group(*self.decision(view)))
+            free = lines - len(top) - len(bottom)
+            if view.over and view.outcome is not None:
+                free -= len(draw(self.results(view.outcome, compact=False))) + END_RESERVE
+            moves = self._fitted_moves(draw, view, notes, free)
+            return top + moves + bottom
+
+        head = draw(self.header(view, compact=True, width=options.max_width))
+        named = self.compact_parts(view)
+        body = [draw(part) for name, part in named if not (view.over and name == "players")]
+        free = lines - len(head) - sum(len(b) for b in body)
+        if view.over and view.outcome is not None:
+            free -= len(draw(self.results(view.outcome, compact=True))) + END_RESERVE
+            players = [draw(part) for name, part in named if name == "players"]
+            if players and len(players[0]) <= free - 2:  # the last moves go first
+                body.append(players[0])
+                free -= len(players[0])
+        instruction = draw(Text(self.instruction(view), style=EMPHASIS)) if view.legal else []
+        free -= len(instruction)
+        keep = 1 if notes else 0  # a line for the last moves, if there are any
+        choices: Lines = []
+        if view.legal:
+            choices = draw(self.options(view))
+            if len(choices) > free - keep:
+                choices = draw(self.terse_options(view, options.max_width))
+            free -= len(choices)
+        shown: Lines = []
+        if legend:
+            for text in [*self.legends(), Text(self.t("prompt.help"))]:
+                drawn = draw(Text(text.plain, style=DIM))
+                if len(drawn) <= free - keep:
+                    shown += drawn
+                    free -= len(drawn)
+        moves = self._fitted_moves(draw, view, notes, free, compact=True) if notes else []
+        return (
+            head + [line for part in body for line in part] + shown + moves + instruction + choices
+        )
+
+    def _fitted_moves(
+        self,
+        draw: Callable[[RenderableType], Lines],
+        view: View,
+        notes: Sequence[TurnNote],
+        free: int,
+        *,
+        compact: bool = False,
+    ) -> Lines:
+        """The last moves in at most ``free`` lines: as many turns as fit, in words; in the
+        compact layout, if not one turn fits in words, by notation only."""
+        if free <= 0:
+            return []
+        most = min(view.num_players + 1, len(notes), free - 1)  # a line each, and the title
+        for count in range(most, 0, -1):
+            drawn: Lines = draw(self.last_moves(view, notes[-count:], limit=count))
+            if len(drawn) <= free:
+                return drawn
+        if not notes:
+            drawn = draw(self.last_moves(view, [], compact=compact))
+            return drawn if len(drawn) <= free else []
+        if not compact:
+            return []
+        for count in range(min(view.num_players + 1, len(notes)), 0, -1):
+            drawn = draw(self.moves_line(notes[-count:]))
+            if len(drawn) <= free:
+                return drawn
+        return []
+
+    def header(self, view: View, *, compact: bool = False, width: int = 80) -> Text:
+        """Title, turn, draw pile and whose decision it is; ``compact``: the parts that fit
+        ``width`` — the cards set aside go first, then whose turn it is (the instruction
+        says it too), then the title."""
         t = self.t
-        line = Text()
-        line.append(t(f"title.{self.game}"), style=EMPHASIS)
-        line.append(f"  {self.glyphs.sep}  ")
-        line.append(t("screen.turn", turn=view.turn + 1))
-        line.append(f"  {self.glyphs.sep}  ")
-        line.append(t("screen.deck", count=view.deck_size))
-        if view.removed_count:
-            line.append(f"  {self.glyphs.sep}  ")
-            line.append(t("screen.removed", count=view.removed_count), style=DIM)
-        line.append(f"  {self.glyphs.sep}  ")
+        parts: list[tuple[str, Text]] = [
+            ("title", Text(t(f"title.{self.game}"), style=EMPHASIS)),
+            ("turn", Text(t("screen.turn", turn=view.turn + 1))),
+            ("deck", Text(t("screen.deck", count=view.deck_size))),
+        ]
+        if view.removed_count and not (compact and self.removed_elsewhere):
+            parts.append(("removed", Text(t("screen.removed", count=view.removed_count), DIM)))
         if view.over:
-            line.append(t("screen.over"), style=EMPHASIS)
+            parts.append(("to_move", Text(t("screen.over"), style=EMPHASIS)))
         else:
-            seat = view.current_player
-            line.append(t("screen.to_move", name=self.seat_name(seat)), style=EMPHASIS)
+            name = self.seat_name(view.current_player)
+            parts.append(("to_move", Text(t("screen.to_move", name=name), style=EMPHASIS)))
+        sep = f" {self.glyphs.sep} " if compact else f"  {self.glyphs.sep}  "
+        if compact:
+            for drop in ("removed", "to_move", "title"):
+                if sum(p.cell_len for _, p in parts) + len(sep) * (len(parts) - 1) <= width:
+                    break
+                if drop == "to_move" and view.over:
+                    continue
+                parts = [p for p in parts if p[0] != drop]
+        line = Text()
+        for i, (_, part) in enumerate(parts):
+            if i:
+                line.append(sep)
+            line.append(part)
         return line
 
     def seat_name(self, seat: int) -> str:
         """``name (n)`` with the 1-based seat number that marks the seat's figures."""
         return f"{self.names[seat]} ({seat + 1})"
 
-    def hand(self, view: View) -> Text:
-        """The viewer's hand, grouped by colour (point cards last)."""
+    def hand_groups(self, view: View) -> list[Text]:
+        """The viewer's hand by colour (point cards last), a text per colour."""
         assert view.hand is not None
-        line = Text(self.t("screen.hand") + " ", style=EMPHASIS)
         groups: list[list[int]] = [[] for _ in range(NUM_COLOURS + 1)]
         for card in sorted(view.hand):
             groups[CARD_COLOUR[card]].append(card)
-        shown = [g for g in groups if g]
+        return [Text(" ").join(card_text(c) for c in group) for group in groups if group]
+
+    def hand(self, view: View) -> Text:
+        """The viewer's hand, grouped by colour (point cards last)."""
+        line = Text(self.t("screen.hand") + " ", style=EMPHASIS)
+        shown = self.hand_groups(view)
         for i, group in enumerate(shown):
             if i:
                 line.append(f"  {self.glyphs.sep} ", style=DIM)
-            line.append(Text(" ").join(card_text(c) for c in group))
+            line.append(group)
         if not shown:
             line.append(self.glyphs.dash)
         return line
 
+    def pile_items(self, view: View) -> list[Text]:
+        """Each discard pile's top card and size (or its label and a dash)."""
+        piles: tuple[tuple[int, ...], ...] = getattr(view, "piles", ())
+        items = []
+        for pile, cards in enumerate(piles):
+            item = Text()
+            if cards:
+                item.append(card_text(cards[-1]))
+                item.append(f" ({len(cards)})", style=DIM)
+            else:
+                item.append(self.pile_label(pile))
+                item.append(f" {self.glyphs.dash}", style=DIM)
+            items.append(item)
+        return items
+
     def piles(self, view: View) -> Text:
         """Each discard pile's top card and size."""
-        piles: tuple[tuple[int, ...], ...] = getattr(view, "piles", ())
         line = Text(self.t("screen.piles") + " ")
-        for pile, cards in enumerate(piles):
-            if pile:
-                line.append("  ")
-            if cards:
-                line.append(card_text(cards[-1]))
-                line.append(f" ({len(cards)})", style=DIM)
-            else:
-                line.append(self.pile_label(pile))
-                line.append(f" {self.glyphs.dash}", style=DIM)
+        line.append(Text("  ").join(self.pile_items(view)))
         return line
 
-    def last_moves(self, view: View, notes: Sequence[TurnNote]) -> RenderableType:
-        """The last turns: who did what, in words (from spectator views only)."""
+    def last_moves(
+        self,
+        view: View,
+        notes: Sequence[TurnNote],
+        *,
+        limit: int | None = None,
+        compact: bool = False,
+    ) -> RenderableType:
+        """The last turns (``limit``, or one more than there are players): who did what, in
+        words (from spectator views only)."""
         t = self.t
-        shown = list(notes)[-(view.num_players + 1) :]
+        count = view.num_players + 1 if limit is None else limit
+        shown = list(notes)[-count:] if count else []
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
         grid.add_column(no_wrap=True)
@@ -183,8 +474,20 @@ class GameScreen(ABC):
             )
         title = Text(t("screen.last_moves"), style=EMPHASIS)
         if not shown:
-            return Group(title, Text("  " + t("screen.no_moves"), style=DIM))
+            none = Text(t("screen.no_moves"), style=DIM)
+            if compact:
+                return Text.assemble(title, " ", none)
+            return Group(title, Text("  ").append_text(none))
         return Group(title, grid)
+
+    def moves_line(self, notes: Sequence[TurnNote]) -> Text:
+        """The last turns by notation only, on as few lines as they go."""
+        line = Text(self.t("screen.last_moves"), style=EMPHASIS)
+        for i, note in enumerate(notes):
+            line.append(f" {self.glyphs.sep} " if i else " ", style=DIM)
+            line.append(self.seat_name(note.seat))
+            line.append(" " + " ".join(note.moves), style=DIM)
+        return line
 
     def options(self, view: View) -> Table:
         """The numbered list of legal actions with what each does.
@@ -225,6 +528,46 @@ class GameScreen(ABC):
             grid.add_row(*cells)
         return grid
 
+    def terse_options(self, view: View, width: int) -> Table:
+        """The numbered legal actions in as many columns as ``width`` holds, each with its
+        preview in symbols (:meth:`short_label`), numbered down the columns."""
+        legal = view.legal
+        previews = view.previews()
+        digits = len(str(len(legal)))
+        cells = []
+        for number, (action, preview) in enumerate(zip(legal, previews, strict=True), 1):
+            cell = Text(str(number).rjust(digits), style=EMPHASIS)
+            cell.append(" ")
+            cell.append(self.notation(action))
+            label = self.short_label(view, action, preview)
+            if label.plain:
+                cell.append(" ")
+                cell.append(label)
+            cells.append(cell)
+        gap = 3
+        columns = 1
+        for count in range(len(cells), 0, -1):
+            rows = -(-len(cells) // count)
+            widths = [
+                max(c.cell_len for c in cells[i * rows : (i + 1) * rows])
+                for i in range(-(-len(cells) // rows))
+            ]
+            if sum(widths) + gap * (len(widths) - 1) <= width:
+                columns = len(widths)
+                break
+        rows = -(-len(cells) // columns)
+        grid = Table.grid(padding=(0, gap, 0, 0))
+        for _ in range(-(-len(cells) // rows)):
+            grid.add_column(no_wrap=True)
+        for row in range(rows):
+            grid.add_row(
+                *(
+                    cells[i] if i < len(cells) else Text("")
+                    for i in _column_major(row, rows, len(cells))
+                )
+            )
+        return grid
+
     def notation(self, action: Action) -> Text:
         """An action's notation, its card styled in its colour."""
         text = str(action)
@@ -239,11 +582,18 @@ class GameScreen(ABC):
 
     # -- the end ----------------------------------------------------------------------
 
-    def results(self, outcome: Outcome) -> RenderableType:
-        """The final scores with their parts and the winners."""
+    def results(self, outcome: Outcome, *, compact: bool | None = None) -> RenderableType:
+        """The final scores with their parts and the winners; ``compact`` (by default: when
+        the console is small) without the table's frame."""
+        if compact is None:
+            return BySize(self.results(outcome, compact=True), self.results(outcome, compact=False))
         t = self.t
         keys = [k for k in outcome.breakdown[0] if not k.endswith("_count")]
         table = Table(title=t(f"end.{outcome.end_reason.value}"), title_justify="left")
+        if compact:
+            table.box = box.SIMPLE_HEAD
+            table.show_edge = False
+            table.pad_edge = False
         table.add_column("#", justify="right")
         table.add_column(t("players.name"))
         for key in keys:
@@ -261,3 +611,8 @@ class GameScreen(ABC):
         names = ", ".join(self.names[s] for s in outcome.winners)
         key = "end.winner" if len(outcome.winners) == 1 else "end.winners"
         return Group(table, Text(t(key, names=names), style=EMPHASIS))
+
+
+def _column_major(row: int, rows: int, count: int) -> Iterable[int]:
+    """The cell indices of line ``row`` when ``count`` cells go down ``rows``-line columns."""
+    return range(row, rows * -(-count // rows), rows)

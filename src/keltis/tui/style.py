@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, TextIO
 
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
 from keltis.core.cards import CARD_COLOUR, CARD_TEXT
@@ -29,9 +29,11 @@ POINT_STYLE: Final = "bold cyan"
 DIM: Final = "dim"
 EMPHASIS: Final = "bold"
 ERROR_STYLE: Final = "bold red"
-#: The widest a screen is drawn, whatever the terminal's width.
+#: The widest anything is drawn, whatever the terminal's width; output that is no terminal
+#: is PLAIN_WIDTH × PLAIN_HEIGHT unless COLUMNS and LINES say otherwise.
 MAX_WIDTH: Final = 100
 PLAIN_WIDTH: Final = 80
+PLAIN_HEIGHT: Final = 24
 
 
 @dataclass(frozen=True)
@@ -47,13 +49,32 @@ class Glyphs:
     sep: str
     dash: str
     closed: str
+    to: str
 
 
 UNICODE: Final = Glyphs(
-    clover="♣", wish="◆", up="↑", down="↓", open="↕", turn="▶", sep="│", dash="–", closed="■"
+    clover="♣",
+    wish="◆",
+    up="↑",
+    down="↓",
+    open="↕",
+    turn="▶",
+    sep="│",
+    dash="–",
+    closed="■",
+    to="→",
 )
 ASCII: Final = Glyphs(
-    clover="%", wish="@", up="^", down="v", open="~", turn=">", sep="|", dash="-", closed="#"
+    clover="%",
+    wish="@",
+    up="^",
+    down="v",
+    open="~",
+    turn=">",
+    sep="|",
+    dash="-",
+    closed="#",
+    to="->",
 )
 
 
@@ -67,41 +88,74 @@ class Output:
     glyphs: Glyphs
 
 
+def _isatty(out: TextIO) -> bool:
+    isatty = getattr(out, "isatty", None)
+    try:
+        return bool(callable(isatty) and isatty())
+    except ValueError:  # a closed file
+        return False
+
+
 def is_plain(out: TextIO, env: Mapping[str, str]) -> bool:
     """Whether output to ``out`` must be plain text (see the module docstring)."""
     if env.get("NO_COLOR", "") != "":
         return True
     if env.get("TERM", "").lower() in ("dumb", "unknown"):
         return True
-    isatty = getattr(out, "isatty", None)
-    try:
-        return not (callable(isatty) and isatty())
-    except ValueError:  # a closed file
-        return True
+    return not _isatty(out)
 
 
-def make_output(out: TextIO, env: Mapping[str, str], *, width: int | None = None) -> Output:
-    """A Rich console writing to ``out``: coloured on a terminal, plain text otherwise."""
+class CappedConsole(Console):
+    """A Rich console no wider than :data:`MAX_WIDTH`. Without a fixed size it asks the
+    terminal for its size whenever it draws, so a resized terminal is drawn at its new size."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        """The terminal's size now, the width at most :data:`MAX_WIDTH`."""
+        width, height = super().size
+        return ConsoleDimensions(min(width, MAX_WIDTH), height)
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        self._width, self._height = new_size
+
+
+def _number(env: Mapping[str, str], name: str, least: int) -> int | None:
+    value = env.get(name, "")
+    return int(value) if value.isdigit() and int(value) >= least else None
+
+
+def make_output(
+    out: TextIO, env: Mapping[str, str], *, width: int | None = None, height: int | None = None
+) -> Output:
+    """A Rich console writing to ``out``: coloured on a terminal, plain text otherwise.
+
+    On a terminal the size is read afresh for each screen (``COLUMNS`` and ``LINES`` are
+    ignored there: they go stale when the terminal is resized); other output is
+    ``COLUMNS`` × ``LINES`` (default 80 × 24). ``width`` and ``height`` fix the size."""
     plain = is_plain(out, env)
     encoding = (getattr(out, "encoding", None) or "utf-8").lower().replace("-", "")
     glyphs = UNICODE if encoding.startswith("utf") else ASCII
-    if width is None and plain:
-        columns = env.get("COLUMNS", "")
-        width = int(columns) if columns.isdigit() and int(columns) >= 40 else PLAIN_WIDTH
-    console = Console(
+    environ = dict(env)
+    if _isatty(out):
+        environ.pop("COLUMNS", None)
+        environ.pop("LINES", None)
+    else:
+        width = width or _number(env, "COLUMNS", 40) or PLAIN_WIDTH
+        height = height or _number(env, "LINES", 10) or PLAIN_HEIGHT
+    console = CappedConsole(
         file=out,
         force_terminal=not plain,
         color_system=None if plain else "auto",
         no_color=plain,
         width=width,
+        height=height,
         highlight=False,
         markup=False,
         emoji=False,
         soft_wrap=False,
-        _environ=dict(env),
+        _environ=environ,
     )
-    if not plain and console.width > MAX_WIDTH:
-        console.width = MAX_WIDTH
     return Output(console, plain, glyphs)
 
 
