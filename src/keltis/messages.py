@@ -61,11 +61,10 @@ def plural_message(key: str, singular: str, plural: str, *, count: str = "count"
 # -- colour names -------------------------------------------------------------------------
 
 # TRANSLATORS: A colour's name; then, if messages of your language need
-# other grammatical forms, each one as "| form: word":
-# "zelená | f2: zelené | f4: zelenou".
-# A message asks for a form by its name: "na {path:f2} cestě".
-# Name the forms as you like (list them in the header comment)
-# and give every form for all five colours.
+# other grammatical forms, each one as "| form: word": "zelená | f2:
+# zelené | f4: zelenou". A message asks for a form by its name: "na
+# {path:f2} cestě". Name the forms as you like (list them in the header
+# comment) and give every form for all five colours.
 message("colour.green", "green")
 # TRANSLATORS: see colour.green
 message("colour.yellow", "yellow")
@@ -119,7 +118,8 @@ message("screen.over", "game over")
 message("screen.to_move", "to move: {name}")
 message("screen.hand", "Your hand:")
 message("screen.piles", "Discard piles (top card, size):")
-# TRANSLATORS: the compact screen's short label, followed by each pile's top card and size
+# TRANSLATORS: the compact screen's short label, followed by each pile's
+# top card and size
 message("screen.piles_short", "Discard piles:")
 message("screen.last_moves", "Last moves:")
 message("screen.no_moves", "none yet")
@@ -146,7 +146,8 @@ message(
 message("board.row", "row")
 message("board.value", "value")
 message("board.start", "start stone")
-# TRANSLATORS: {count} figures of {total} (always 5) stand in the goal area
+# TRANSLATORS: {count} figures of {total} (always 5) stand in the goal
+# area
 plural_message(
     "board.goal",
     "Goal area = rows 7–9, above the line: {count} of {total} figures is there; when {total} "
@@ -154,8 +155,8 @@ plural_message(
     "Goal area = rows 7–9, above the line: {count} of {total} figures are there; when {total} "
     "are, the game ends.",
 )
-# TRANSLATORS: the compact screen's short form of board.goal: {count} figures of {total}
-# (always 5) stand in the goal area
+# TRANSLATORS: the compact screen's short form of board.goal: {count}
+# figures of {total} (always 5) stand in the goal area
 message("board.goal_short", "Goal area (rows 7–9): {count}/{total}")
 message(
     "board.legend",
@@ -236,8 +237,8 @@ plural_message(
     "{name}: the game has ended – you may still lay one card onto your rows, or pass.",
     "{name}: the game has ended – you may still lay up to {count} cards onto your rows, or pass.",
 )
-# TRANSLATORS: {count}: the row's length after the card; {points}: what the row then scores
-# (+3, -2); "pt"/"pts": short for points
+# TRANSLATORS: {count}: the row's length after the card; {points}: what
+# the row then scores (+3, -2); "pt"/"pts": short for points
 plural_message(
     "act.cards.lay",
     "onto your {row} row (length {count}, {points} pt)",
@@ -254,7 +255,8 @@ message("act.cards.pass", "lay no more cards")
 message("score.figures", "figures")
 message("score.tiles", "tiles")
 message("score.wishes", "wish stones")
-# TRANSLATORS: how many wish stones a player holds (keltis replay's score lines)
+# TRANSLATORS: how many wish stones a player holds (keltis replay's
+# score lines)
 message("score.wish_count", "wish stones held")
 message("score.rows", "rows")
 message("score.point_row", "point row")
@@ -270,7 +272,8 @@ message("end.winners", "Shared victory: {names}")
 
 message("name.you", "You")
 message("name.player", "Player {n}")
-# TRANSLATORS: {bot}: the bot's name (Brigid, Fionn …); {n}: its seat number
+# TRANSLATORS: {bot}: the bot's name (Brigid, Fionn …); {n}: its seat
+# number
 message("name.bot", "{bot} bot {n}")
 message(
     "msg.welcome",
@@ -283,14 +286,16 @@ plural_message(
 )
 message("msg.handover", "Next: {name}. Pass the keyboard on – the other hands stay hidden.")
 message("msg.saved", "Game record saved: {path}")
-# TRANSLATORS: {command} is a shell command to copy, e.g. ".venv/bin/keltis play --resume FILE"
+# TRANSLATORS: {command} is a shell command to copy, e.g.
+# ".venv/bin/keltis play --resume FILE"
 message("msg.resume", "To continue later: {command}")
 message("msg.interrupted", "Interrupted (Ctrl-C).")
 message("msg.eof", "The input ended.")
 message("msg.quit", "You left the game.")
-# TRANSLATORS: {win}: a percentage (62%); {spread}: how sure that is, a percentage (±7%);
-# {margin}: points ahead of the best other player, with a sign and one decimal (+3.5);
-# {count}: the number of simulated games the estimate rests on
+# TRANSLATORS: {win}: a percentage (62%); {spread}: how sure that is, a
+# percentage (±7%); {margin}: points ahead of the best other player,
+# with a sign and one decimal (+3.5); {count}: the number of simulated
+# games the estimate rests on
 plural_message(
     "msg.hint",
     "Suggestion: {move} ({label}) – chance to win {win} (±{spread}), expected point lead "
@@ -369,8 +374,9 @@ message(
 
 # -- saving, resuming, undo, another game ---------------------------------------------------
 
-# TRANSLATORS: the words a player may type for "yes", separated by spaces; keep "y" and "yes"
-# beside your language's own (English keyboards, muscle memory)
+# TRANSLATORS: the words a player may type for "yes", separated by
+# spaces; keep "y" and "yes" beside your language's own (English
+# keyboards, muscle memory)
 message("prompt.yes_words", "y yes")
 message("prompt.again", "Play again? (y/n)")
 message(
@@ -412,8 +418,9 @@ message("err.save_failed", "The game could not be saved: {reason}")
 message("msg.no_saved", "No saved games in {folder}.")
 message("saved.finished", "finished")
 message("saved.running", "not finished")
-# TRANSLATORS: one line of the list of saved games; {when}: date and time, {game}: the game's
-# title, {players}: names, {state}: saved.finished or saved.running
+# TRANSLATORS: one line of the list of saved games; {when}: date and
+# time, {game}: the game's title, {players}: names, {state}:
+# saved.finished or saved.running
 plural_message(
     "saved.line",
     "{when}  {game} – {players} – {count} move, {state}",
@@ -435,7 +442,8 @@ plural_message(
 )
 message("replay.seed", "seed {seed}")
 message("replay.explicit", "explicit set-up")
-# TRANSLATORS: {kind}: "human" or the bot's name, as stored in the record
+# TRANSLATORS: {kind}: "human" or the bot's name, as stored in the
+# record
 message("replay.seat", "seat {seat}: {name} ({kind})")
 message("replay.unfinished", "The record stops before the end of the game; standings so far:")
 message("replay.winner", "winner")
@@ -446,14 +454,14 @@ plural_message(
     "The start of the game: {count} moves recorded. Press Enter for the first.",
 )
 # TRANSLATORS: the interactive replay. {number}: this move's number;
-# {total}: how many the record holds; {name}: the player;
-# {move}: the move in notation (G7, draw);
-# {what}: what it did, in the words of the ev.* messages
+# {total}: how many the record holds; {name}: the player; {move}: the
+# move in notation (G7, draw); {what}: what it did, in the words of the
+# ev.* messages
 message("replay.move", "Move {number} of {total}: {name} – {move}: {what}")
 message("replay.stops", "The record stops here, before the end of the game.")
 # TRANSLATORS: the keys of the interactive replay; the letters are typed
-# as they are in every language (n, b, f, l, q);
-# "12: move 12": typing a number shows that move
+# as they are in every language (n, b, f, l, q); "12: move 12": typing a
+# number shows that move
 message("replay.keys", "Enter/n: next · b: back · 12: move 12 · f: first · l: last · q: quit")
 message("replay.at_end", "This is the last move of the record.")
 message("replay.at_start", "This is the start of the game: there is no earlier move.")
