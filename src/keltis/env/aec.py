@@ -61,6 +61,7 @@ from keltis.env.common import (
 from keltis.env.encode import action_mask, encode
 from keltis.env.gym_env import Observation, observation_space
 from keltis.match import Match
+from keltis.record import PlayerInfo
 
 
 class KeltisAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
@@ -155,7 +156,8 @@ class KeltisAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         game_seed = episode_seed(self._np_random)
         self.seed_of_game = game_seed
         self._fallback = make_bot(self.fallback_spec, fallback_seed(game_seed))
-        self._match = new_match(self.game, game_seed, self.possible_agents, {}, self.variant)
+        agents = [PlayerInfo(agent, "agent") for agent in self.possible_agents]
+        self._match = new_match(self.game, game_seed, agents, {}, self.variant)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -62,14 +62,13 @@ def check_options(game: str, players: int, reward: str, illegal_action: str, fal
 def new_match(
     game: str,
     seed: int,
-    names: Sequence[str],
+    players: Sequence[PlayerInfo],
     bots: Mapping[int, Bot],
     variant: JSON | None,
 ) -> Match:
-    """A fresh match of ``game`` dealt from ``seed``, bots in some seats, without narration."""
-    kinds = {seat: type(bot).name for seat, bot in bots.items()}
-    players = [PlayerInfo(name, kinds.get(seat, "agent")) for seat, name in enumerate(names)]
-    return Match.new(game, players, bots, seed=seed, variant=variant, narrate=False)
+    """A fresh match of ``game`` dealt from ``seed``, bots in some seats, without narration
+    (the record names a learning seat's kind ``agent``, a bot's by its spec)."""
+    return Match.new(game, list(players), bots, seed=seed, variant=variant, narrate=False)
 
 
 def action_index(action: SupportsInt | SupportsIndex) -> int:

@@ -49,6 +49,7 @@ from keltis.env.common import (
 )
 from keltis.env.encode import action_mask, encode, observation_layout
 from keltis.match import Match
+from keltis.record import PlayerInfo
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -156,17 +157,15 @@ class KeltisEnv(gym.Env[Observation, np.int64]):
         if seat is None:
             seat = int(self.np_random.integers(self.num_players))
         bots: dict[int, Bot] = {}
+        players = [PlayerInfo("learner", "agent")] * self.num_players
         for k, spec in enumerate(self.opponents, 1):
             other = (seat + k) % self.num_players
             bots[other] = make_bot(spec, derive_seed(game_seed, "bot", other))
-        names = [
-            "learner" if s == seat else self.opponents[(s - seat) % self.num_players - 1]
-            for s in range(self.num_players)
-        ]
+            players[other] = PlayerInfo(spec, spec)
         self.seat = seat
         self.seed_of_game = game_seed
         self._fallback = make_bot(self.fallback_spec, fallback_seed(game_seed))
-        self._match = new_match(self.game, game_seed, names, bots, self.variant)
+        self._match = new_match(self.game, game_seed, players, bots, self.variant)
         self._match.play_bots()
         return self._observe(), self._info()
 

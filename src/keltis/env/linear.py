@@ -108,10 +108,11 @@ def train(
     learning_rate: float = 0.05,
     seed: int = 0,
     progress: Callable[[int, float], None] | None = None,
+    report_every: int = 100,
 ) -> LinearPolicy:
     """REINFORCE with a running-mean baseline in :class:`~keltis.env.gym_env.KeltisEnv`
     (``reward="margin"``, the learner's seat drawn per game); ``progress(episode, win
-    rate of the last 100)`` is called every 100 episodes."""
+    rate of the last report_every games)`` is called every ``report_every`` episodes."""
     from keltis.env.gym_env import KeltisEnv
 
     env = KeltisEnv(game, opponents, num_players, reward="margin", illegal_action="raise")
@@ -141,8 +142,8 @@ def train(
         outcome = info["outcome"]
         won = info["seat"] in outcome["winners"]
         wins.append(1.0 / len(outcome["winners"]) if won else 0.0)
-        if progress is not None and (episode + 1) % 100 == 0:
-            progress(episode + 1, float(np.mean(wins[-100:])))
+        if progress is not None and (episode + 1) % report_every == 0:
+            progress(episode + 1, float(np.mean(wins[-report_every:])))
     return policy
 
 
