@@ -7,6 +7,7 @@ on colour.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich import box
@@ -28,7 +29,15 @@ from keltis.core.scoring import (
     GOAL_ROW,
     LAST_ROW,
 )
-from keltis.tui.screen import AtWidth, GameScreen, aligned, beside, drawn_card, packed
+from keltis.tui.screen import (
+    AtWidth,
+    GameScreen,
+    TurnNote,
+    aligned,
+    beside,
+    drawn_card,
+    packed,
+)
 from keltis.tui.style import DIM, EMPHASIS, card_text, colour_style
 
 TILE_STYLES = {CLOVER: "green", WISH: "bold cyan"}
@@ -129,12 +138,17 @@ class BoardScreen(GameScreen):
 
     # -- the compact layout -------------------------------------------------------------
 
-    def compact_parts(self, view: View) -> list[tuple[str, RenderableType]]:
-        """The board with the goal area, the start stone and the discard piles beside it
-        (or under it, if it is too wide), the players' table, the hand."""
+    notes_beside: ClassVar[bool] = True
+
+    def compact_parts(
+        self, view: View, notes: Sequence[TurnNote] = ()
+    ) -> list[tuple[str, RenderableType]]:
+        """The board with the goal area, the start stone, the discard piles and ``notes``
+        (the last turns, by notation, as far as they go) beside it, or the first three under
+        it if it is too wide; the players' table; the hand."""
         assert isinstance(view, BoardView)
         parts: list[tuple[str, RenderableType]] = [
-            ("board", AtWidth(lambda width: self.board_and_notes(view, width))),
+            ("board", AtWidth(lambda width: self.board_and_notes(view, width, notes))),
             ("players", AtWidth(lambda width: self.compact_players(view, width))),
         ]
         if view.hand is not None:
@@ -192,14 +206,25 @@ class BoardScreen(GameScreen):
             )
         return aligned(rows, [False, False] + [True] * (NUM_COLOURS + 4), width=width)
 
-    def board_and_notes(self, view: BoardView, width: int) -> list[Text]:
+    def board_and_notes(
+        self, view: BoardView, width: int, notes: Sequence[TurnNote] = ()
+    ) -> list[Text]:
         """The compact board with its notes (:meth:`board_notes`) beside it, where ``width``
-        leaves room for them, else under it."""
+        leaves room for them, else under it (without the last turns)."""
         board = self.compact_board(view)
         room = width - max(line.cell_len for line in board) - 3
-        if room >= NOTES_WIDTH:
-            return beside(board, self.board_notes(view, room))
-        return board + self.board_notes(view, width)
+        if room < NOTES_WIDTH:
+            return board + self.board_notes(view, width)
+        lines = self.board_notes(view, room)
+        spare = len(board) - len(lines) - 1
+        if notes and spare > 0:
+            lines.append(Text(self.t("screen.last_moves"), style=EMPHASIS))
+            for note in notes[-spare:]:
+                line = Text(self.seat_name(note.seat) + " ")
+                line.append(" ".join(note.moves), style=DIM)
+                line.truncate(room, overflow="ellipsis")
+                lines.append(line)
+        return beside(board, lines)
 
     def board_notes(self, view: BoardView, width: int) -> list[Text]:
         """What the compact layout shows beside the board, in lines of ``width``."""

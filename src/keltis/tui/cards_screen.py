@@ -7,6 +7,7 @@ their letters, so nothing depends on hue.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich import box
@@ -27,7 +28,7 @@ from keltis.core.cards import (
 )
 from keltis.core.protocol import JSON, View
 from keltis.core.scoring import ASCENDING, DESCENDING
-from keltis.tui.screen import AtWidth, GameScreen, aligned, drawn_card
+from keltis.tui.screen import AtWidth, GameScreen, TurnNote, aligned, drawn_card
 from keltis.tui.style import DIM, EMPHASIS, POINT_STYLE, card_text, colour_style
 
 #: The most of a name the compact players' table shows.
@@ -101,7 +102,9 @@ class CardsScreen(GameScreen):
 
     # -- the compact layout -------------------------------------------------------------
 
-    def compact_parts(self, view: View) -> list[tuple[str, RenderableType]]:
+    def compact_parts(
+        self, view: View, notes: Sequence[TurnNote] = ()
+    ) -> list[tuple[str, RenderableType]]:
         """The wish stones on the table and the closed rows, a line per player, the discard
         piles, the hand."""
         assert isinstance(view, CardView)

@@ -181,6 +181,8 @@ class GameScreen(ABC):
     game: ClassVar[str]
     #: The compact layout shows the cards set aside elsewhere than in the header.
     removed_elsewhere: ClassVar[bool] = False
+    #: The compact layout can show the last turns by notation beside the table.
+    notes_beside: ClassVar[bool] = False
 
     def __init__(self, t: Translator, glyphs: Glyphs, names: Sequence[str]) -> None:
         self.t = t
@@ -204,9 +206,13 @@ class GameScreen(ABC):
         """The lines that explain the symbols (shown once, and in ``help``)."""
 
     @abstractmethod
-    def compact_parts(self, view: View) -> list[tuple[str, RenderableType]]:
+    def compact_parts(
+        self, view: View, notes: Sequence[TurnNote] = ()
+    ) -> list[tuple[str, RenderableType]]:
         """The compact layout between header and last moves, as named parts; a part named
-        ``players`` may be left out of an end screen that lacks the lines."""
+        ``players`` may be left out of an end screen that lacks the lines. With
+        :attr:`notes_beside`, ``notes`` are the last turns to show beside the table where it
+        has room for them, without taking more lines."""
 
     def action_label(self, view: View, action: Action, preview: JSON | None = None) -> str:
         """A short description of what ``action`` (one of ``view.legal``) would do, in the
@@ -309,22 +315,30 @@ class GameScreen(ABC):
             free = lines - len(top) - len(bottom)
             if view.over and view.outcome is not None:
                 free -= len(draw(self.results(view.outcome, compact=False))) + END_RESERVE
-            moves = self._fitted_moves(draw, view, notes, free)
+            moves = self._fitted_moves(draw, view, notes, free, least=0)
             return top + moves + bottom
 
         head = draw(self.header(view, compact=True, width=options.max_width))
-        named = self.compact_parts(view)
-        body = [draw(part) for name, part in named if not (view.over and name == "players")]
-        free = lines - len(head) - sum(len(b) for b in body)
+
+        def body_of(shown_notes: Sequence[TurnNote]) -> list[tuple[str, Lines]]:
+            return [(name, draw(part)) for name, part in self.compact_parts(view, shown_notes)]
+
+        body = body_of(())
+        if view.over:  # the players' table only if it fits above the scores
+            body = [(name, part) for name, part in body if name != "players"]
+        free = lines - len(head) - sum(len(part) for _, part in body)
         if view.over and view.outcome is not None:
             free -= len(draw(self.results(view.outcome, compact=True))) + END_RESERVE
-            players = [draw(part) for name, part in named if name == "players"]
+            players = [part for name, part in body_of(()) if name == "players"]
             if players and len(players[0]) <= free - 2:  # the last moves go first
-                body.append(players[0])
+                body.append(("players", players[0]))
                 free -= len(players[0])
         instruction = draw(Text(self.instruction(view), style=EMPHASIS)) if view.legal else []
         free -= len(instruction)
-        keep = 1 if notes else 0  # a line for the last moves, if there are any
+        # the others' last turns, in words or at least by notation (beside the board, where
+        # there is room there)
+        others = list(notes[-max(view.num_players - 1, 1) :])
+        keep = len(draw(self.moves_line(others))) if others and not self.notes_beside else 0
         choices: Lines = []
         if view.legal:
             choices = draw(self.options(view))
@@ -338,9 +352,27 @@ class GameScreen(ABC):
                 if len(drawn) <= free - keep:
                     shown += drawn
                     free -= len(drawn)
-        moves = self._fitted_moves(draw, view, notes, free, compact=True) if notes else []
+        moves = self._fitted_moves(draw, view, notes, free, least=len(others)) if notes else []
+        if not moves and others and self.notes_beside:
+            names = [name for name, _ in body]
+            beside = [(name, part) for name, part in body_of(notes) if name in names]
+            # only where the notes fit beside the table, in the lines it takes anyway
+            same_height = [len(p) for _, p in beside] == [len(p) for _, p in body]
+            if same_height and _text(beside) != _text(body):
+                body, others = beside, []
+        if not moves and others:
+            for count in range(min(view.num_players + 1, len(notes)), 0, -1):
+                drawn = draw(self.moves_line(notes[-count:]))
+                if len(drawn) <= free:
+                    moves = drawn
+                    break
         return (
-            head + [line for part in body for line in part] + shown + moves + instruction + choices
+            head
+            + [line for _, part in body for line in part]
+            + shown
+            + moves
+            + instruction
+            + choices
         )
 
     def _fitted_moves(
@@ -350,24 +382,18 @@ class GameScreen(ABC):
         notes: Sequence[TurnNote],
         free: int,
         *,
-        compact: bool = False,
+        least: int = 1,
     ) -> Lines:
-        """The last moves in at most ``free`` lines: as many turns as fit, in words; in the
-        compact layout, if not one turn fits in words, by notation only."""
-        if free <= 0:
-            return []
-        most = min(view.num_players + 1, len(notes), free - 1)  # a line each, and the title
-        for count in range(most, 0, -1):
-            drawn: Lines = draw(self.last_moves(view, notes[-count:], limit=count))
-            if len(drawn) <= free:
-                return drawn
+        """The last turns in words in at most ``free`` lines, as many as fit but at least
+        ``least`` (else none); the roomy layout says "none yet" before the first move."""
         if not notes:
-            drawn = draw(self.last_moves(view, [], compact=compact))
+            if least:
+                return []
+            drawn: Lines = draw(self.last_moves(view, []))
             return drawn if len(drawn) <= free else []
-        if not compact:
-            return []
-        for count in range(min(view.num_players + 1, len(notes)), 0, -1):
-            drawn = draw(self.moves_line(notes[-count:]))
+        most = min(view.num_players + 1, len(notes), free - 1)  # a line each, and the title
+        for count in range(most, max(least, 1) - 1, -1):
+            drawn = draw(self.last_moves(view, notes[-count:], limit=count))
             if len(drawn) <= free:
                 return drawn
         return []
@@ -455,7 +481,6 @@ class GameScreen(ABC):
         notes: Sequence[TurnNote],
         *,
         limit: int | None = None,
-        compact: bool = False,
     ) -> RenderableType:
         """The last turns (``limit``, or one more than there are players): who did what, in
         words (from spectator views only)."""
@@ -474,10 +499,7 @@ class GameScreen(ABC):
             )
         title = Text(t("screen.last_moves"), style=EMPHASIS)
         if not shown:
-            none = Text(t("screen.no_moves"), style=DIM)
-            if compact:
-                return Text.assemble(title, " ", none)
-            return Group(title, Text("  ").append_text(none))
+            return Group(title, Text("  " + t("screen.no_moves"), style=DIM))
         return Group(title, grid)
 
     def moves_line(self, notes: Sequence[TurnNote]) -> Text:
@@ -611,6 +633,10 @@ class GameScreen(ABC):
         names = ", ".join(self.names[s] for s in outcome.winners)
         key = "end.winner" if len(outcome.winners) == 1 else "end.winners"
         return Group(table, Text(t(key, names=names), style=EMPHASIS))
+
+
+def _text(parts: Sequence[tuple[str, Lines]]) -> str:
+    return "".join(segment.text for _, part in parts for line in part for segment in line)
 
 
 def _column_major(row: int, rows: int, count: int) -> Iterable[int]:
