@@ -195,7 +195,11 @@ class KeltisAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             self.infos[agent]["illegal_action"] = index
         self._decisions[agent] += 1
         self._steps += 1
-        if self.max_cycles is not None and self._decisions[agent] >= self.max_cycles:
+        if (
+            self.max_cycles is not None
+            and self._decisions[agent] >= self.max_cycles
+            and not match.over  # a decision that ends the game ends it for its agent too
+        ):
             self.truncations[agent] = True
         self._play_finished_seats()
         if match.over:
