@@ -190,3 +190,14 @@ def test_commands_are_one_table() -> None:
                 continue
             raise AssertionError(f"{word!r} is both a command and a move")
         assert EN(command.help_key) != command.help_key
+
+
+def test_the_final_table_is_ordered_by_rank() -> None:
+    from keltis.core.protocol import EndReason, Outcome
+
+    parts = [{"figures": s, "tiles": 0, "wishes": 0, "wish_count": 0} for s in (10, 30, 30, 5)]
+    outcome = Outcome((10, 30, 30, 5), tuple(parts), (1, 2), EndReason.GOAL)
+    screen = BoardScreen(EN, UNICODE, ["Ann", "Bob", "Cy", "Dee"])
+    text = render(screen.results(outcome, compact=False), width=100)
+    found = re.findall(r"(\d)\.[\s│]+(\w+) \((\d)\)", text)
+    assert found == [("1", "Bob", "2"), ("1", "Cy", "3"), ("3", "Ann", "1"), ("4", "Dee", "4")]

@@ -605,8 +605,9 @@ class GameScreen(ABC):
     # -- the end ----------------------------------------------------------------------
 
     def results(self, outcome: Outcome, *, compact: bool | None = None) -> RenderableType:
-        """The final scores with their parts and the winners; ``compact`` (by default: when
-        the console is small) without the table's frame."""
+        """The final scores with their parts and the winners, best first (``#`` is the rank;
+        equal totals share it); ``compact`` (by default: when the console is small) without
+        the table's frame."""
         if compact is None:
             return BySize(self.results(outcome, compact=True), self.results(outcome, compact=False))
         t = self.t
@@ -621,7 +622,10 @@ class GameScreen(ABC):
         for key in keys:
             table.add_column(t.get(f"score.{key}", key), justify="right")
         table.add_column(t("score.total"), justify="right", style=EMPHASIS)
-        for seat, parts in enumerate(outcome.breakdown):
+        order = sorted(range(len(outcome.scores)), key=lambda s: (-outcome.scores[s], s))
+        for seat in order:
+            parts = outcome.breakdown[seat]
+            rank = 1 + sum(1 for score in outcome.scores if score > outcome.scores[seat])
             mark = f" {self.glyphs.turn}" if seat in outcome.winners else ""
             cells = []
             for key in keys:
@@ -629,7 +633,8 @@ class GameScreen(ABC):
                 if key == "wishes" and "wish_count" in parts:
                     text = f"{text} ({parts['wish_count']}{self.glyphs.wish})"
                 cells.append(text)
-            table.add_row(str(seat + 1), self.names[seat] + mark, *cells, str(outcome.scores[seat]))
+            name = self.seat_name(seat) + mark
+            table.add_row(f"{rank}.", name, *cells, str(outcome.scores[seat]))
         names = ", ".join(self.names[s] for s in outcome.winners)
         key = "end.winner" if len(outcome.winners) == 1 else "end.winners"
         return Group(table, Text(t(key, names=names), style=EMPHASIS))
