@@ -16,9 +16,7 @@ final score table, never the hands.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -30,6 +28,7 @@ from keltis.core.protocol import Outcome, View
 from keltis.i18n import Translator
 from keltis.match import Match, Step
 from keltis.record import GameRecord
+from keltis.tui.lines import read_line, screen_rule
 from keltis.tui.screen import GameScreen, TurnNote
 from keltis.tui.style import DIM, EMPHASIS, ERROR_STYLE, Output
 
@@ -170,10 +169,6 @@ class ReplayViewer:
         self.t = t
         self.stdin = stdin
         self.ply = start
-        try:
-            self.stdin_tty = bool(stdin.isatty())
-        except (AttributeError, ValueError):
-            self.stdin_tty = False
 
     def run(self) -> int:
         """Show positions until ``q``, the end of the input or Ctrl-C; the exit status."""
@@ -256,18 +251,8 @@ class ReplayViewer:
             self.console.clear()
         else:
             self.console.print()
-            self.console.rule(characters="=" if self.output.glyphs.sep == "|" else "═")
+            screen_rule(self.output)
 
     def read(self, prompt: str) -> str:
         """One line of input; ``EOFError`` when the input ends."""
-        self.console.print(Text(prompt, style=EMPHASIS), end="")
-        self.console.file.flush()
-        if self.stdin_tty and self.stdin is sys.stdin:
-            with contextlib.suppress(ImportError):
-                import readline  # noqa: F401  (line editing for input())
-            return input()
-        line = self.stdin.readline()
-        if not line:
-            raise EOFError
-        self.console.print(Text(line.rstrip("\r\n"), style=DIM))  # a transcript shows it
-        return line.rstrip("\r\n")
+        return read_line(self.console, self.stdin, prompt)

@@ -10,7 +10,6 @@ on ``quit``, on Ctrl-C and when the input ends; ``--resume FILE`` continues it.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
 import os
 import shlex
@@ -31,6 +30,7 @@ from keltis.match import Match, Step
 from keltis.record import GameRecord, PlayerInfo
 from keltis.tui import saves
 from keltis.tui.commands import COMMANDS, find_command
+from keltis.tui.lines import is_tty, read_line, screen_rule
 from keltis.tui.screen import GameScreen, TurnNote
 from keltis.tui.style import DIM, EMPHASIS, ERROR_STYLE, Output, make_output
 
@@ -353,10 +353,7 @@ class PlaySession:
         self.first_ply = match.ply
         self.save_failed = False
         self.humans = [s for s in range(match.num_players) if not match.is_bot(s)]
-        try:
-            self.stdin_tty = bool(stdin.isatty())
-        except (AttributeError, ValueError):
-            self.stdin_tty = False
+        self.stdin_tty = is_tty(stdin)
 
     # -- the public side, for commands ---------------------------------------------------
 
@@ -552,17 +549,7 @@ class PlaySession:
 
     def _read(self, prompt: str) -> str:
         """One line of input; ``EOFError`` when the input ends."""
-        self.console.print(Text(prompt, style=EMPHASIS), end="")
-        self.console.file.flush()
-        if self.stdin_tty and self.stdin is sys.stdin:
-            with contextlib.suppress(ImportError):
-                import readline  # noqa: F401  (line editing for input())
-            return input()
-        line = self.stdin.readline()
-        if not line:
-            raise EOFError
-        self.console.print(Text(line.rstrip("\r\n"), style=DIM))  # a transcript shows it
-        return line
+        return read_line(self.console, self.stdin, prompt)
 
     def _clear(self, *, hide: bool = False) -> None:
         """Start a new screen; with ``hide``, also erase the last one from the scroll-back
@@ -577,7 +564,7 @@ class PlaySession:
         elif hide and self.stdin_tty:
             console.print("\n" * console.height)
         else:
-            console.rule(characters="=" if self.output.glyphs.sep == "|" else "═")
+            screen_rule(self.output)
 
     def _draw(self, view: View) -> None:
         """Draw ``view``'s screen in the layout the console's size calls for now (so a
