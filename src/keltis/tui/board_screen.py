@@ -41,8 +41,6 @@ from keltis.tui.screen import (
 from keltis.tui.style import DIM, EMPHASIS, card_text, colour_style
 
 TILE_STYLES = {CLOVER: "green", WISH: "bold cyan"}
-#: The most of a name the compact players' table shows.
-NAME_WIDTH = 14
 #: The narrowest the notes beside the compact board may be.
 NOTES_WIDTH = 24
 #: Like ``box.SIMPLE_HEAD``, with a dashed line under the goal area (the one section break).
@@ -190,13 +188,9 @@ class BoardScreen(GameScreen):
         ]
         rows = [head]
         for seat in range(view.num_players):
-            marker = g.turn if seat == view.current_player else ""
-            name = Text(self.names[seat], style=EMPHASIS if seat == view.viewer else "")
-            name.truncate(NAME_WIDTH, overflow="ellipsis")
             rows.append(
                 [
-                    Text(f"{marker}{seat + 1}", style=EMPHASIS),
-                    name,
+                    *self.seat_cells(view, seat),
                     *(self._row_cell(view, seat, colour) for colour in range(NUM_COLOURS)),
                     Text(str(view.wishes[seat])),
                     Text(f"+{view.tile_points[seat]}"),

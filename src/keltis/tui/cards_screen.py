@@ -31,9 +31,6 @@ from keltis.core.scoring import ASCENDING, DESCENDING
 from keltis.tui.screen import AtWidth, GameScreen, TurnNote, aligned, drawn_card
 from keltis.tui.style import DIM, EMPHASIS, POINT_STYLE, card_text, colour_style
 
-#: The most of a name the compact players' table shows.
-NAME_WIDTH = 14
-
 
 class CardsScreen(GameScreen):
     """Screens of Keltis: The Card Game."""
@@ -134,13 +131,9 @@ class CardsScreen(GameScreen):
             ]
         ]
         for seat in range(view.num_players):
-            marker = g.turn if seat == view.current_player else ""
-            name = Text(self.names[seat], style=EMPHASIS if seat == view.viewer else "")
-            name.truncate(NAME_WIDTH, overflow="ellipsis")
             rows.append(
                 [
-                    Text(f"{marker}{seat + 1}", style=EMPHASIS),
-                    name,
+                    *self.seat_cells(view, seat),
                     *(self._row_cell(view, seat, colour) for colour in range(NUM_COLOURS)),
                     self._count(len(view.point_rows[seat])),
                     self._wishes(view, seat),

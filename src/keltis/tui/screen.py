@@ -31,6 +31,8 @@ from keltis.core.protocol import JSON, Outcome, View
 from keltis.i18n import Translator
 from keltis.tui.style import DIM, EMPHASIS, MAX_WIDTH, Glyphs, card_text, colour_style
 
+#: Names in the compact players' table are cut to this many columns.
+NAME_WIDTH = 14
 #: Discards go to a second column of options once there are more options than this.
 SPLIT_OPTIONS = 6
 #: The roomy layout needs at least this many columns and lines; below, the compact one.
@@ -248,9 +250,16 @@ class GameScreen(ABC):
 
     # -- the whole screen ---------------------------------------------------------------
 
-    def render(self, view: View, notes: Sequence[TurnNote], *, legend: bool = True) -> Group:
-        """The roomy screen for ``view``: everything public, plus the viewer's hand and
-        options; ``legend``: with the lines that explain the symbols."""
+    def seat_cells(self, view: View, seat: int) -> list[Text]:
+        """The first cells of a player's line in the compact table: the turn marker with the
+        seat number, and the name (cut to fit)."""
+        marker = self.glyphs.turn if seat == view.current_player else ""
+        name = Text(self.names[seat], style=EMPHASIS if seat == view.viewer else "")
+        name.truncate(NAME_WIDTH, overflow="ellipsis")
+        return [Text(f"{marker}{seat + 1}", style=EMPHASIS), name]
+
+    def _roomy_top(self, view: View, legend: bool) -> list[RenderableType]:
+        """The roomy screen down to the viewer's hand: header, table, players, piles."""
         parts: list[RenderableType] = [
             self.header(view),
             self.table(view, legend=legend),
@@ -259,6 +268,12 @@ class GameScreen(ABC):
         ]
         if view.hand is not None:
             parts.append(self.hand(view))
+        return parts
+
+    def render(self, view: View, notes: Sequence[TurnNote], *, legend: bool = True) -> Group:
+        """The roomy screen for ``view``: everything public, plus the viewer's hand and
+        options; ``legend``: with the lines that explain the symbols."""
+        parts = self._roomy_top(view, legend)
         parts.append(self.last_moves(view, notes))
         parts += self.decision(view)
         return Group(*parts)
@@ -302,15 +317,7 @@ class GameScreen(ABC):
             return console.render_lines(renderable, options, pad=False)
 
         if not compact:
-            parts: list[RenderableType] = [
-                self.header(view),
-                self.table(view, legend=legend),
-                self.players(view, legend=legend),
-                self.piles(view),
-            ]
-            if view.hand is not None:
-                parts.append(self.hand(view))
-            top = draw(Group(*parts))
+            top = draw(Group(*self._roomy_top(view, legend)))
             bottom = draw(Group(*self.decision(view)))
             free = lines - len(top) - len(bottom)
             if view.over and view.outcome is not None:
