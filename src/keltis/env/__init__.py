@@ -6,7 +6,9 @@
   keltis bots in the others; importing ``keltis.env`` registers ``keltis/Board-v0`` and
   ``keltis/Cards-v0`` with Gymnasium;
 - :mod:`keltis.env.keltis_board_v0`, :mod:`keltis.env.keltis_cards_v0` — PettingZoo AEC
-  environments (``env(num_players=…, render_mode=…)``), every seat an agent.
+  environments (``env(num_players=…, render_mode=…)``), every seat an agent;
+- :mod:`keltis.env.openspiel` — both games as OpenSpiel Python games (importing it registers
+  ``python_keltis_board`` and ``python_keltis_cards`` with ``pyspiel``).
 
 ``docs/rl.md`` shows the observation layout and how to train.
 """

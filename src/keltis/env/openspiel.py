@@ -1,0 +1,466 @@
+"""Both games as OpenSpiel Python games: ``python_keltis_board`` and ``python_keltis_cards``.
+
+Importing this module registers them with OpenSpiel (``pip install open_spiel``, part of the
+``rl`` extra)::
+
+    import pyspiel
+    import keltis.env.openspiel  # registers the games
+
+    game = pyspiel.load_game("python_keltis_board(players=3)")
+    state = game.new_initial_state()
+
+Parameters: ``players`` (2-4), ``seed`` (the deal: -1, the default, deals every new initial
+state from a fresh random seed; a seed ≥ 0 makes every new initial state deal the game that
+seed deals in keltis, ``get_game(name).new_game(players, seed=seed)``) and ``turn_cap`` (the
+variant's turn cap: a game reaching it ends, truncated, with returns from the standings).
+
+Chance is *sampled stochastic*: the deal is drawn when a state is created and there is no
+chance node (there is no chance after the deal: it fixes the draw pile's order). An explicit
+chance node would have to choose among all deals, and a state resampled from a player's
+information state (:meth:`KeltisState.resample_from_infostate`, which IS-MCTS needs) could
+not then be explained by its history. OpenSpiel serializes a Python state by pickling its
+Python attributes (the keltis state itself), so a serialized state comes back with its
+hidden cards whatever its history.
+
+Returns are paid at the end (terminal reward model), as in the Gymnasium and PettingZoo
+environments' default ``reward="win"``: 1 to a sole winner, 1/k to each of k players
+sharing the victory, 0 to the others; they always sum to 1 (constant-sum).
+
+Observations come from :mod:`keltis.env.encode` (the same tensors as every adapter) and
+information-state strings from the seat's view: its hand, the public set-up and every action
+so far in notation, with the cards of its own draws from the draw pile (no one else's). Both
+are built from what the seat sees, never from hidden cards.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+from open_spiel.python.algorithms import ismcts  # type: ignore[import-untyped, unused-ignore]
+
+from keltis.board.layout import TILE_LETTERS
+from keltis.core.actions import DRAW_DECK, NUM_ACTIONS, Action
+from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS
+from keltis.core.protocol import Game as Rules
+from keltis.core.protocol import GameState
+from keltis.core.setup import fresh_seed
+from keltis.env.common import render_view, terminal_reward
+from keltis.env.encode import encode, observation_size
+from keltis.games import get_game
+
+#: OpenSpiel's short names of the two games (its convention for Python games: ``python_``).
+SHORT_NAMES: Final = {"board": "python_keltis_board", "cards": "python_keltis_cards"}
+
+_DRAW_DECK: Final = DRAW_DECK.index
+_NOTATION: Final = tuple(str(Action.from_index(i)) for i in range(NUM_ACTIONS))
+_NO_CARD: Final = -1
+
+
+def _default_params(name: str) -> dict[str, int]:
+    cap = int(get_game(name).variant_json(None)["turn_cap"])
+    return {"players": 2, "seed": -1, "turn_cap": cap}
+
+
+def _game_type(name: str) -> Any:
+    rules = get_game(name)
+    return pyspiel.GameType(
+        short_name=SHORT_NAMES[name],
+        long_name=f"Python {rules.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=rules.max_players,
+        min_num_players=rules.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_default_params(name),
+    )
+
+
+class _Core:
+    """The Python side of one OpenSpiel state: the keltis state and the record of the moves.
+
+    OpenSpiel clones a Python state by deep-copying its attributes (``__deepcopy__`` here
+    clones the keltis state, fast) and serializes it by pickling them. The keltis state is
+    dealt on first use, from a seed drawn at creation, so that the states OpenSpiel creates
+    only to clone into cost no deal.
+    """
+
+    __slots__ = ("_state", "log", "name", "players", "public", "seed", "texts", "turn_cap")
+
+    def __init__(self, name: str, players: int, seed: int, turn_cap: int) -> None:
+        self.name = name
+        self.players = players
+        self.seed = seed
+        self.turn_cap = turn_cap
+        self._state: GameState | None = None
+        self.log: list[tuple[int, int, int]] = []
+        """Every action so far: (actor, action index, card drawn from the draw pile or -1);
+        the card is what the actor saw arrive in its own hand."""
+        self.public = ""
+        """The public part of the deal (the board game's tiles), fixed at the start."""
+        self.texts: list[tuple[int, str]] = [(0, "")] * players
+        """Per seat: the moves of ``log[:n]`` as that seat knows them, and ``n`` (a cache
+        of the information state strings, extended as the game goes on)."""
+
+    @property
+    def state(self) -> GameState:
+        if self._state is None:
+            self._state = get_game(self.name).new_game(
+                self.players, seed=self.seed, variant={"turn_cap": self.turn_cap}
+            )
+            self.public = _public_setup(self._state)
+        return self._state
+
+    def moves(self, seat: int | None) -> str:
+        """The moves so far as ``seat`` knows them (``None``: as everyone knows them):
+        ``actor:notation``, and ``=card`` after the seat's own draws from the draw pile."""
+        log = self.log
+        if seat is None:
+            return ", ".join(f"{a}:{_NOTATION[i]}" for a, i, _ in log)
+        done, text = self.texts[seat]
+        if done < len(log):
+            more = ", ".join(
+                f"{a}:{_NOTATION[i]}={CARD_TEXT[c]}"
+                if a == seat and c != _NO_CARD
+                else f"{a}:{_NOTATION[i]}"
+                for a, i, c in log[done:]
+            )
+            text = f"{text}, {more}" if text else more
+            self.texts = self.texts[:]
+            self.texts[seat] = (len(log), text)
+        return text
+
+    def replaced(self, state: GameState, seat: int) -> _Core:
+        """A copy holding ``state`` (a determinization for ``seat``): the record keeps only
+        what ``seat`` saw, so other seats' draws from the draw pile show no card."""
+        new = copy.copy(self)
+        new._state = state
+        new.log = [(a, i, c if a == seat else _NO_CARD) for a, i, c in self.log]
+        new.texts = [t if p == seat else (0, "") for p, t in enumerate(self.texts)]
+        return new
+
+    def __copy__(self) -> _Core:
+        new = _Core.__new__(_Core)
+        new.name = self.name
+        new.players = self.players
+        new.seed = self.seed
+        new.turn_cap = self.turn_cap
+        new._state = self._state
+        new.log = self.log
+        new.public = self.public
+        new.texts = self.texts
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        new = self.__copy__()
+        new._state = self._state.clone() if self._state is not None else None
+        new.log = self.log[:]
+        return new
+
+
+def _public_setup(state: GameState) -> str:
+    """What every seat sees of the deal before the first action (the board game's tiles)."""
+    tiles = getattr(state, "tiles", None)
+    if tiles is None:
+        return ""
+    return "tiles " + " ".join(
+        COLOUR_LETTERS[c] + ":" + "".join(TILE_LETTERS[t] for t in path[1:])
+        for c, path in enumerate(tiles)
+    )
+
+
+class KeltisGame(pyspiel.Game):  # type: ignore[misc]
+    """One of the two games for OpenSpiel (a subclass per game names it)."""
+
+    keltis_name: str = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        name = self.keltis_name
+        merged = {**_default_params(name), **(params or {})}
+        players = int(merged["players"])
+        turn_cap = int(merged["turn_cap"])
+        rules: Rules = get_game(name)
+        info = rules.info(players, {"turn_cap": turn_cap})
+        super().__init__(
+            _GAME_TYPES[name],
+            pyspiel.GameInfo(
+                num_distinct_actions=info.num_distinct_actions,
+                max_chance_outcomes=0,
+                num_players=players,
+                min_utility=0.0,
+                max_utility=1.0,
+                utility_sum=1.0,
+                max_game_length=info.max_game_length,
+            ),
+            merged,
+        )
+        self.rules = rules
+        self.players = players
+        self.seed = int(merged["seed"])
+        self.turn_cap = turn_cap
+
+    def new_initial_state(self) -> KeltisState:
+        """A new game: the deal of ``seed``, or of a fresh random seed."""
+        seed = self.seed if self.seed >= 0 else fresh_seed()
+        return KeltisState(self, _Core(self.keltis_name, self.players, seed, self.turn_cap))
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> KeltisObserver:
+        """An observer (OpenSpiel's ``PyObserver`` protocol): tensors and strings of views."""
+        return KeltisObserver(
+            self.keltis_name,
+            self.players,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            params,
+        )
+
+
+class KeltisBoardGame(KeltisGame):
+    """``python_keltis_board``: Keltis, the board game."""
+
+    keltis_name = "board"
+
+
+class KeltisCardsGame(KeltisGame):
+    """``python_keltis_cards``: Keltis, the card game."""
+
+    keltis_name = "cards"
+
+
+class KeltisState(pyspiel.State):  # type: ignore[misc]
+    """A position for OpenSpiel: a keltis state and the record of the actions so far."""
+
+    def __init__(self, game: KeltisGame, core: _Core) -> None:
+        super().__init__(game)
+        self._core = core
+
+    @property
+    def keltis_state(self) -> GameState:
+        """The underlying keltis state (full information: never show it to a player)."""
+        return self._core.state
+
+    def current_player(self) -> int:
+        """The seat to decide, or ``pyspiel.PlayerId.TERMINAL``."""
+        state = self._core.state
+        return int(pyspiel.PlayerId.TERMINAL) if state.over else state.current_player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self._core.state
+        if state.over or player != state.current_player:
+            return []
+        return sorted(a.index for a in state.legal_actions())
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        state = core.state
+        seat = state.current_player
+        if action == _DRAW_DECK:
+            before = state.hands[seat][:]  # what the seat sees of its hand
+            state.apply(DRAW_DECK)
+            core.log.append((seat, action, _new_card(before, state.hands[seat])))
+        else:
+            state.apply(Action.from_index(action))
+            core.log.append((seat, action, _NO_CARD))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return _NOTATION[action]
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (finished, or cut off by the turn cap)."""
+        return self._core.state.over
+
+    def returns(self) -> list[float]:
+        """1 to a sole winner, 1/k to each of k sharing winners, 0 to the others; all 0
+        until the game is over."""
+        state = self._core.state
+        if not state.over:
+            return [0.0] * state.num_players
+        outcome = state.outcome()
+        return [terminal_reward(outcome, p, "win") for p in range(state.num_players)]
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> KeltisState:
+        """A state ``player_id`` cannot tell from this one: the cards it has not seen dealt
+        anew (:meth:`keltis.core.protocol.Game.sample_state` on its view), the same history.
+
+        ``probability_sampler`` (OpenSpiel's ``UniformProbabilitySampler``) seeds the deal.
+        """
+        new: KeltisState = self.clone()
+        state = self._core.state
+        if state.over:
+            return new
+        rng = random.Random(int(probability_sampler() * 2**53))
+        rules = get_game(self._core.name)
+        sampled = rules.sample_state(state.view(player_id), rng)
+        new._core = self._core.replaced(sampled, player_id)
+        return new
+
+    def __str__(self) -> str:
+        """Everything, hidden cards included (for debugging and OpenSpiel's tests)."""
+        state = self._core.state
+        hidden = " | ".join(
+            [
+                "hands " + " / ".join(_cards(h) for h in state.hands),
+                "deck " + _cards(state.deck[::-1]),
+                "removed " + _cards(state.removed),
+            ]
+        )
+        return f"{render_view(state.view(None))}{self._core.public}\n{hidden}"
+
+
+def _new_card(before: list[int], after: list[int]) -> int:
+    """The one card in ``after`` (a sorted hand) that ``before`` lacks."""
+    for i, card in enumerate(before):
+        if after[i] != card:
+            return after[i]
+    return after[-1]
+
+
+def _cards(cards: list[int]) -> str:
+    return " ".join(CARD_TEXT[c] for c in cards) or "-"
+
+
+def _info_string(core: _Core, player: int, *, private: bool) -> str:
+    """The information state string: the seat, its hand (``private``), the public set-up and
+    every action so far as ``actor:notation`` (separated by commas), the seat's own draws
+    from the draw pile with the card drawn (``=card``)."""
+    if not private:
+        return f"public | {core.public} | {core.moves(None)}"
+    state = core.state
+    return f"p{player} | hand {_cards(state.hands[player])} | {core.public} | {core.moves(player)}"
+
+
+class KeltisObserver:
+    """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``,
+    ``string_from``) for one game and number of players.
+
+    - the default observation (no perfect recall, the seat's private information): the
+      tensor is :func:`keltis.env.encode.encode` of the seat's view and the string the
+      view's text (as the environments' ``render``), with the board game's tiles;
+    - perfect recall: the information state string (no tensor);
+    - public information only: the spectator's view as text, or with perfect recall the
+      public record (no tensor).
+    """
+
+    def __init__(
+        self, name: str, players: int, iig_obs_type: Any, params: Mapping[str, Any] | None
+    ) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {dict(params)}")
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS or not iig_obs_type.public_info:
+            raise ValueError(
+                "keltis observers show one seat's view or the public one "
+                "(private_info SINGLE_PLAYER or NONE, public_info True)"
+            )
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]]
+        if self.private and not self.perfect_recall:
+            self.tensor = np.zeros(observation_size(name, players), dtype=np.float32)
+            self.dict = {"observation": self.tensor}
+        else:
+            self.tensor = None
+            self.dict = {}
+
+    def set_from(self, state: KeltisState, player: int) -> None:
+        """Fill ``tensor`` with ``player``'s observation of ``state``."""
+        if self.tensor is not None:
+            encode(state.keltis_state.view(player), out=self.tensor)
+
+    def string_from(self, state: KeltisState, player: int) -> str:
+        """``player``'s observation (or information state) of ``state`` as text."""
+        core = state._core
+        if self.perfect_recall:
+            return _info_string(core, player, private=self.private)
+        view = core.state.view(player if self.private else None)
+        text = render_view(view)
+        return f"{text}{core.public}\n" if core.public else text
+
+
+_GAME_TYPES: Final = {name: _game_type(name) for name in SHORT_NAMES}
+GAME_CLASSES: Final[dict[str, type[KeltisGame]]] = {
+    "board": KeltisBoardGame,
+    "cards": KeltisCardsGame,
+}
+
+
+def _register() -> None:
+    registered = set(pyspiel.registered_names())
+    for name, cls in GAME_CLASSES.items():
+        if SHORT_NAMES[name] not in registered:
+            pyspiel.register_game(_GAME_TYPES[name], cls)
+
+
+_register()
+
+
+class RolloutEvaluator:
+    """An evaluator for OpenSpiel's MCTS and IS-MCTS bots (``evaluate`` and ``prior``, as
+    ``open_spiel.python.algorithms.mcts.RandomRolloutEvaluator``) that plays its random
+    playouts in the rules engine rather than through OpenSpiel's state API: the same
+    uniformly random games, many times faster. Values are the returns (win 1, shared 1/k).
+    """
+
+    def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
+        self.n_rollouts = n_rollouts
+        self._rng = random.Random(fresh_seed() if seed is None else seed)
+
+    def evaluate(self, state: KeltisState) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """The mean returns of ``n_rollouts`` random playouts from ``state``."""
+        total = np.zeros(state.num_players())
+        for _ in range(self.n_rollouts):
+            game = state.keltis_state.clone()
+            game.play_random(self._rng)
+            outcome = game.outcome()
+            total += [terminal_reward(outcome, p, "win") for p in range(game.num_players)]
+        return total / self.n_rollouts
+
+    def prior(self, state: KeltisState) -> list[tuple[int, float]]:
+        """Uniform over the legal actions."""
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+class ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's own IS-MCTS bot (``open_spiel.python.algorithms.ismcts.ISMCTSBot``, the
+    same arguments), able to play in ``evaluate_bots`` and reproducible from its
+    ``random_state``.
+
+    Two small additions: ``restart_at``, which ``evaluate_bots`` calls first and OpenSpiel's
+    Python IS-MCTS lacks (it searches anew at each decision, so there is nothing to reset),
+    and determinizations seeded from ``random_state`` (OpenSpiel's default draws them from
+    a ``UniformProbabilitySampler`` seeded by the operating system). OpenSpiel's C++ IS-MCTS
+    (``pyspiel.ISMCTSBot``) cannot play Python games: it resamples in C++, which does not
+    reach a Python state's ``resample_from_infostate``.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sampler: Any = None
+
+    def restart_at(self, state: Any) -> None:
+        """Start a new game: nothing carries over (each search starts from its state)."""
+        self.reset()
+
+    def resample_from_infostate(self, state: Any) -> Any:
+        """A determinization of ``state`` for the player to move (or the resampler set)."""
+        if self._resampler_cb:
+            return self._resampler_cb(state, state.current_player())
+        if self._sampler is None:
+            seed = int(self._random_state.randint(2**31 - 1))
+            self._sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+        return state.resample_from_infostate(state.current_player(), self._sampler)
