@@ -109,10 +109,14 @@ def train(
     seed: int = 0,
     progress: Callable[[int, float], None] | None = None,
     report_every: int = 100,
+    seconds: float | None = None,
 ) -> LinearPolicy:
     """REINFORCE with a running-mean baseline in :class:`~keltis.env.gym_env.KeltisEnv`
     (``reward="margin"``, the learner's seat drawn per game); ``progress(episode, win
-    rate of the last report_every games)`` is called every ``report_every`` episodes."""
+    rate of the last report_every games)`` is called every ``report_every`` episodes.
+    ``seconds``: stop after the first game that ends past this much wall time, if that
+    comes before ``episodes`` games (a budget in time is not reproducible: the same seed
+    then trains on as many games as the machine manages)."""
     from keltis.env.gym_env import KeltisEnv
 
     env = KeltisEnv(game, opponents, num_players, reward="margin", illegal_action="raise")
@@ -120,6 +124,7 @@ def train(
     rng = np.random.default_rng(seed)
     baseline = 0.0
     wins: list[float] = []
+    deadline = None if seconds is None else time.perf_counter() + seconds
     for episode in range(episodes):
         obs, info = env.reset(seed=seed * 1_000_003 + episode)
         steps: list[tuple[Array, npt.NDArray[np.intp], npt.NDArray[np.float64], int]] = []
@@ -144,6 +149,8 @@ def train(
         wins.append(1.0 / len(outcome["winners"]) if won else 0.0)
         if progress is not None and (episode + 1) % report_every == 0:
             progress(episode + 1, float(np.mean(wins[-report_every:])))
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
     return policy
 
 
