@@ -43,8 +43,8 @@ test: install-test
 	$(BIN)/python -m pytest -n auto $(ARGS)
 
 lint: install-test
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
 
 bench: $(INSTALLED)
