@@ -257,3 +257,21 @@ def test_games_without_a_seed_get_different_deals() -> None:
     assert first.dealt != second.dealt
     hands = {tuple(get_game("board").new_game(2).hands[0]) for _ in range(5)}
     assert len(hands) > 1
+
+
+def test_rewinding_replays_quietly_and_a_bad_record_is_left_as_it_was() -> None:
+    calls: list[int] = []
+    match = Match.new("board", PEOPLE, seed=8, on_action=lambda _m, step: calls.append(step.ply))
+    rng = random.Random(8)
+    for _ in range(6):
+        match.submit(match.to_move, rng.choice(match.view(match.to_move).legal))
+    assert calls == [1, 2, 3, 4, 5, 6]
+    match.rewind(2)
+    assert calls == [1, 2, 3, 4, 5, 6]  # the replayed actions were stored before
+    assert match.ply == 2
+    data = match.record.to_json()
+    data["actions"] = [*data["actions"], "G77"]
+    record = GameRecord.from_json(data)
+    with pytest.raises(RecordError):
+        Match(record)
+    assert record.actions == data["actions"]

@@ -132,18 +132,12 @@ class Match:
         record.meta["bot_seeds"] = list(self.bot_seeds)
         self.narrate = narrate
         self.on_action = on_action
-        self._state = record.new_state()
-        actions = list(record.actions)
-        record.actions.clear()
-        record.result = None
-        hook, self.on_action = self.on_action, None
-        narrate, self.narrate = self.narrate, False
+        actions, result = list(record.actions), record.result
         try:
-            for number, text in enumerate(actions, 1):
-                line = lines[number - 1] if lines is not None and number <= len(lines) else None
-                self.replay_action(text, line=line)
-        finally:
-            self.on_action, self.narrate = hook, narrate
+            self._replay(actions, lines)
+        except BaseException:
+            record.actions, record.result = actions, result  # a bad record stays as it was
+            raise
 
     @classmethod
     def new(
@@ -293,16 +287,22 @@ class Match:
         replaying the record's first ``ply`` actions."""
         if not 0 <= ply <= self.ply:
             raise ValueError(f"cannot rewind to ply {ply}: the match is at ply {self.ply}")
-        actions = self.record.actions[:ply]
+        self._replay(self.record.actions[:ply])
+
+    def _replay(self, actions: Sequence[str], lines: Sequence[int] | None = None) -> None:
+        """Start from the record's set-up and apply ``actions`` (notations) quietly: no
+        narration, no hook — they were accepted (and stored) before."""
         self._state = self.record.new_state()
         self.record.actions = []
         self.record.result = None
-        narrate, self.narrate = self.narrate, False
+        hook, narrate = self.on_action, self.narrate
+        self.on_action, self.narrate = None, False
         try:
-            for text in actions:
-                self.replay_action(text)
+            for number, text in enumerate(actions, 1):
+                line = lines[number - 1] if lines is not None and number <= len(lines) else None
+                self.replay_action(text, line=line)
         finally:
-            self.narrate = narrate
+            self.on_action, self.narrate = hook, narrate
 
     def replay_action(self, text: str, *, line: int | None = None) -> Step:
         """Apply the next action of a record being replayed (its notation), whoever is to
