@@ -38,7 +38,7 @@ from keltis.tui.screen import (
     drawn_card,
     packed,
 )
-from keltis.tui.style import DIM, EMPHASIS, card_text, colour_style
+from keltis.tui.style import DIM, EMPHASIS, colour_style
 
 TILE_STYLES = {CLOVER: "green", WISH: "bold cyan"}
 #: The narrowest the notes beside the compact board may be.
@@ -194,7 +194,7 @@ class BoardScreen(GameScreen):
                     *(self._row_cell(view, seat, colour) for colour in range(NUM_COLOURS)),
                     Text(str(view.wishes[seat])),
                     Text(f"+{view.tile_points[seat]}"),
-                    self._hand_cell(view, seat),
+                    self.hand_cell(view, seat),
                     Text(str(view.scores[seat]), style=EMPHASIS),
                 ]
             )
@@ -254,7 +254,7 @@ class BoardScreen(GameScreen):
         for seat in range(view.num_players):
             marker = g.turn if seat == view.current_player else ""
             cells = [self._row_cell(view, seat, colour) for colour in range(NUM_COLOURS)]
-            hand = self._hand_cell(view, seat)
+            hand = self.hand_cell(view, seat)
             name_style = EMPHASIS if seat == view.viewer else ""
             table.add_row(
                 Text(f"{marker}{seat + 1}", style=EMPHASIS),
@@ -266,15 +266,6 @@ class BoardScreen(GameScreen):
                 str(view.scores[seat]),
             )
         return Group(table, self._players_legend()) if legend else table
-
-    def _hand_cell(self, view: BoardView, seat: int) -> Text:
-        """A player's hand size and the cards known to be in it (taken from a pile)."""
-        hand = Text(str(view.hand_sizes[seat]))
-        known = view.known_cards[seat]
-        if known and seat != view.viewer:
-            hand.append(" ")
-            hand.append(Text(" ").join(card_text(c) for c in known))
-        return hand
 
     def _row_cell(self, view: BoardView, seat: int, colour: int) -> Text:
         laid = view.rows[seat][colour]

@@ -29,7 +29,7 @@ from keltis.core.cards import (
 from keltis.core.protocol import JSON, View
 from keltis.core.scoring import ASCENDING, DESCENDING
 from keltis.tui.screen import AtWidth, GameScreen, TurnNote, aligned, drawn_card
-from keltis.tui.style import DIM, EMPHASIS, POINT_STYLE, card_text, colour_style
+from keltis.tui.style import DIM, EMPHASIS, POINT_STYLE, colour_style
 
 
 class CardsScreen(GameScreen):
@@ -78,7 +78,7 @@ class CardsScreen(GameScreen):
             Text(f"{g.wish} {t('cards.wishes')}", style="bold cyan"),
             *(self._wishes(view, seat) for seat in seats),
         )
-        table.add_row(Text(t("players.hand")), *(self._hand(view, seat) for seat in seats))
+        table.add_row(Text(t("players.hand")), *(self.hand_cell(view, seat) for seat in seats))
         table.add_row(
             Text(t("players.score"), style=EMPHASIS),
             *(Text(str(view.scores[seat]), style=EMPHASIS) for seat in seats),
@@ -137,7 +137,7 @@ class CardsScreen(GameScreen):
                     *(self._row_cell(view, seat, colour) for colour in range(NUM_COLOURS)),
                     self._count(len(view.point_rows[seat])),
                     self._wishes(view, seat),
-                    self._hand(view, seat),
+                    self.hand_cell(view, seat),
                     Text(str(view.scores[seat]), style=EMPHASIS),
                 ]
             )
@@ -160,14 +160,6 @@ class CardsScreen(GameScreen):
 
     def _count(self, count: int) -> Text:
         return Text(f"×{count}") if count else Text(self.glyphs.dash, style=DIM)
-
-    def _hand(self, view: CardView, seat: int) -> Text:
-        hand = Text(str(view.hand_sizes[seat]))
-        known = view.known_cards[seat]
-        if known and seat != view.viewer:
-            hand.append(" ")
-            hand.append(Text(" ").join(card_text(c) for c in known))
-        return hand
 
     # -- words --------------------------------------------------------------------------
 

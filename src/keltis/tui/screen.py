@@ -258,6 +258,15 @@ class GameScreen(ABC):
         name.truncate(NAME_WIDTH, overflow="ellipsis")
         return [Text(f"{marker}{seat + 1}", style=EMPHASIS), name]
 
+    def hand_cell(self, view: View, seat: int) -> Text:
+        """A player's hand size and the cards known to be in it (taken from a pile)."""
+        hand = Text(str(view.hand_sizes[seat]))
+        known = view.known_cards[seat]
+        if known and seat != view.viewer:
+            hand.append(" ")
+            hand.append(Text(" ").join(card_text(c) for c in known))
+        return hand
+
     def _roomy_top(self, view: View, legend: bool) -> list[RenderableType]:
         """The roomy screen down to the viewer's hand: header, table, players, piles."""
         parts: list[RenderableType] = [
