@@ -8,7 +8,7 @@ recording the legal decisions at every step and its choices. The reference then 
 choices (``Action.from_index``); before each one, the SET of its legal decisions
 (``{a.index for a in state.legal_actions()}``) must equal the fast engine's, and at the end the
 end reason, the scores, the completed turns and the number of decisions must agree.
-The first difference raises :class:`Mismatch` with the game's set-up and history.
+The first difference raises :class:`MismatchError` with the game's set-up and history.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from keltis.games import get_game
 DEALS: Final = ("reference", "fast")
 
 
-class Mismatch(AssertionError):
+class MismatchError(AssertionError):
     """The two engines disagree; the message says where and how to replay the game."""
 
 
@@ -42,7 +42,7 @@ def differential(
     deal: str = "reference",
 ) -> dict[str, Any]:
     """Play ``n_games`` games (``seed``, ``seed + 1``, …) in both engines and compare them at
-    every decision; raise :class:`Mismatch` at the first difference. Returns what was
+    every decision; raise :class:`MismatchError` at the first difference. Returns what was
     compared: games, decisions, legal sets, end reasons, decisions by phase and by kind."""
     if deal not in DEALS:
         raise ValueError(f"deal must be one of {', '.join(DEALS)}, not {deal!r}")
@@ -79,7 +79,7 @@ def differential(
             theirs = ref.legal_actions()
             mine = sorted(fast)
             if len(set(mine)) != len(mine) or mine != sorted(a.index for a in theirs):
-                raise Mismatch(
+                raise MismatchError(
                     _report(where, setup, ref, step, "legal decisions differ")
                     + f"\n  reference: {sorted(str(a) for a in theirs)}"
                     + f"\n  fast:      {sorted(str(Action.from_index(i)) for i in fast)}"
@@ -91,14 +91,16 @@ def differential(
             kinds[_kind(action)] += 1
             ref.apply(action)
         if not ref.over or ref.legal_actions():
-            raise Mismatch(_report(where, setup, ref, steps, "the fast game ended, not the reference"))
+            raise MismatchError(
+                _report(where, setup, ref, steps, "the fast game ended, not the reference")
+            )
         fast_scores = [int(k.score(s, p)) for p in range(players)]
         fast_end = END_REASONS[int(s[k.END])]
         assert ref.end_reason is not None
         expected = (ref.end_reason.value, ref.scores(), ref.turn, len(ref.history))
         got = (fast_end, fast_scores, int(s[k.TURN]), steps)
         if got != expected:
-            raise Mismatch(
+            raise MismatchError(
                 _report(where, setup, ref, steps, "outcomes differ")
                 + f"\n  (end, scores, turns, decisions) reference {expected}, fast {got}"
             )
