@@ -61,7 +61,7 @@ def test_simulate_plays_the_traced_games(game: str, policy: str) -> None:
     choices = np.zeros(room, dtype=np.int32)
     for g in range(15):
         s, rng = dealt_state(game, 2, 3, g)
-        steps = k.trace(s, ["random", "greedy"].index(policy), rng, legal, offsets, choices)
+        steps = k.play(s, ["random", "greedy"].index(policy), rng, True, legal, offsets, choices)
         assert steps == result.decisions[g]
         assert [k.score(s, p) for p in range(2)] == result.scores[g].tolist()
         assert END_REASONS[s[k.END]] == END_REASONS[result.end_reasons[g]]

@@ -36,7 +36,7 @@ def seed_game(rng: np.ndarray, seed: np.uint64, game: int) -> None:
     rng[0] = z
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def below(rng: np.ndarray, n: int) -> int:
     """A uniform whole number in ``range(n)`` (``n`` ≥ 1)."""
     x = rng[0]

@@ -174,7 +174,7 @@ def deal(
 # -- legal decisions -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _can_move(s: np.ndarray, p: int) -> bool:
     for col in range(5):
         r = s[POS + p * 5 + col]
@@ -183,7 +183,7 @@ def _can_move(s: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fits(s: np.ndarray, p: int, card: int) -> bool:
     """Whether ``card`` may go on ``p``'s row of its colour (B-11-B-13)."""
     col = card // 11
@@ -196,7 +196,7 @@ def _fits(s: np.ndarray, p: int, card: int) -> bool:
     return d == 0 or v == last or (d > 0 and v > last) or (d < 0 and v < last)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(s: np.ndarray, out: np.ndarray) -> int:
     """Write the current player's legal decisions (dense action indices) to ``out``; return
     how many (0 once the game is over)."""
@@ -206,15 +206,13 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
         hb = HAND + p * HAND_SIZE
         hn = s[HAND_N + p]
         n = 0
+        seen = 0  # bit c: card c already listed (codes 0-54 fit one word)
         for i in range(hn):
             c = s[hb + i]
-            dup = False
-            for j in range(i):
-                if s[hb + j] == c:
-                    dup = True
-                    break
-            if dup:
+            bit = 1 << c
+            if seen & bit:
                 continue
+            seen |= bit
             out[n] = DISCARD_BASE + c
             n += 1
             if _fits(s, p, c):
@@ -251,14 +249,14 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
 # -- effects -------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish(s: np.ndarray, reason: int) -> None:
     s[PHASE] = OVER
     s[END] = reason
     s[CUR] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step(s: np.ndarray, p: int, col: int) -> None:
     """Move ``p``'s figure on ``col`` one stone forward and resolve the stone (B-16-B-19)."""
     at = POS + p * 5 + col
@@ -284,7 +282,7 @@ def _step(s: np.ndarray, p: int, col: int) -> None:
     s[PHASE] = DRAW
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lay(s: np.ndarray, p: int, card: int) -> None:
     col = card // 11
     v = card - col * 11
@@ -312,7 +310,7 @@ def _lay(s: np.ndarray, p: int, card: int) -> None:
     _step(s, p, col)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(s: np.ndarray, a: int) -> None:
     """Carry out decision ``a`` (a legal dense action index) for the current player."""
     p = s[CUR]
@@ -458,7 +456,7 @@ def greedy_score(s: np.ndarray, a: int) -> float:
     return _fit(s, p, col, card - col * 11) - 2.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray) -> int:
     """Policy 0: uniform over the legal list. Policy 1: greedy (the greedy bot's rating,
     uniform among the best)."""
@@ -481,6 +479,38 @@ def choose(s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray)
 
 
 @njit(cache=True)
+def play(
+    s: np.ndarray,
+    policy: int,
+    rng: np.ndarray,
+    record: bool,
+    legal_out: np.ndarray,
+    offsets: np.ndarray,
+    choices: np.ndarray,
+) -> int:
+    """Play the game in ``s`` to its end with ``policy`` drawing on ``rng``; return the number
+    of decisions. With ``record``, also write every legal list (``legal_out`` from
+    ``offsets[i]`` to ``offsets[i + 1]``) and every choice (the differential test's trace)."""
+    out = np.zeros(MAX_LEGAL, dtype=np.int32)
+    step = 0
+    at = 0
+    if record:
+        offsets[0] = 0
+    while s[PHASE] != OVER:
+        n = legal(s, out)
+        a = choose(s, out, n, policy, rng)
+        if record:
+            for i in range(n):
+                legal_out[at + i] = out[i]
+            at += n
+            offsets[step + 1] = at
+            choices[step] = a
+        apply(s, a)
+        step += 1
+    return step
+
+
+@njit(cache=True)
 def play_batch(
     players: int,
     n_games: int,
@@ -495,48 +525,15 @@ def play_batch(
 ) -> None:
     """Deal and play ``n_games`` games; fill the per-game result arrays."""
     s = np.zeros(SIZE, dtype=np.int32)
-    out = np.zeros(MAX_LEGAL, dtype=np.int32)
     cards = np.zeros(DECK_CARDS, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
+    no_legal = np.zeros(1, dtype=np.int32)
+    no_offsets = np.zeros(1, dtype=np.int64)
     for g in range(n_games):
         seed_game(rng, seed, g)
         deal(s, players, turn_cap, no_take_back, rng, cards)
-        count = 0
-        while s[PHASE] != OVER:
-            n = legal(s, out)
-            apply(s, choose(s, out, n, policy, rng))
-            count += 1
+        decisions[g] = play(s, policy, rng, False, no_legal, no_offsets, no_legal)
         for p in range(players):
             scores[g, p] = score(s, p)
         ends[g] = s[END]
-        decisions[g] = count
         turns[g] = s[TURN]
-
-
-@njit(cache=True)
-def trace(
-    s: np.ndarray,
-    policy: int,
-    rng: np.ndarray,
-    legal_out: np.ndarray,
-    offsets: np.ndarray,
-    choices: np.ndarray,
-) -> int:
-    """Play the game in ``s`` to its end with ``policy`` drawing on ``rng``, recording every
-    legal list (``legal_out`` from ``offsets[i]`` to ``offsets[i + 1]``) and choice; return
-    the number of decisions (``play_batch`` plays the same way)."""
-    out = np.zeros(MAX_LEGAL, dtype=np.int32)
-    step = 0
-    at = 0
-    offsets[0] = 0
-    while s[PHASE] != OVER:
-        n = legal(s, out)
-        for i in range(n):
-            legal_out[at + i] = out[i]
-        at += n
-        offsets[step + 1] = at
-        a = choose(s, out, n, policy, rng)
-        choices[step] = a
-        apply(s, a)
-        step += 1
-    return step

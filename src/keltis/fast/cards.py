@@ -4,7 +4,7 @@ The state of a game is one array (``new_state``) with the fields at the offsets 
 decisions are the reference engine's dense action indices (``keltis.core.actions``), so a
 legal list here and ``{a.index for a in CardState.legal_actions()}`` are the same set (the
 differential test checks it at every step). Each rule is written once, in the kernels
-``legal``, ``apply`` and ``score``; ``play_batch`` and ``trace`` play whole games with them.
+``legal``, ``apply`` and ``score``; ``play`` and ``play_batch`` play whole games with them.
 
 Cards are the reference's card codes (``keltis.core.cards``): number cards ``colour*11+value``,
 closing cards ``55+colour``, point cards ``60+value``. Hands are unordered slots (the legal
@@ -232,7 +232,7 @@ def _can_lay_final(s: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(s: np.ndarray, out: np.ndarray) -> int:
     """Write the current player's legal decisions (dense action indices) to ``out``; return
     how many (0 once the game is over)."""
@@ -294,7 +294,7 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
 # -- effects -------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take(s: np.ndarray, p: int, card: int) -> None:
     hb = HAND + p * HAND_SIZE
     hn = s[HAND_N + p] - 1
@@ -305,7 +305,7 @@ def _take(s: np.ndarray, p: int, card: int) -> None:
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _give(s: np.ndarray, p: int, card: int) -> None:
     hn = s[HAND_N + p]
     s[HAND + p * HAND_SIZE + hn] = card
@@ -397,7 +397,7 @@ def _lay(s: np.ndarray, p: int, a: int) -> None:
             _end(s, p, END_CLOSED)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(s: np.ndarray, a: int) -> None:
     """Carry out decision ``a`` (a legal dense action index) for the current player."""
     p = s[CUR]
@@ -475,7 +475,7 @@ def score(s: np.ndarray, p: int) -> int:
 # -- policies and whole games --------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray) -> int:
     """Policy 0: uniform over the legal list. Policy 1: greedy, as the project's greedy bot
     plays the card game: a lay if there is one (uniform among lays), else uniform."""
@@ -497,6 +497,38 @@ def choose(s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray)
 
 
 @njit(cache=True)
+def play(
+    s: np.ndarray,
+    policy: int,
+    rng: np.ndarray,
+    record: bool,
+    legal_out: np.ndarray,
+    offsets: np.ndarray,
+    choices: np.ndarray,
+) -> int:
+    """Play the game in ``s`` to its end with ``policy`` drawing on ``rng``; return the number
+    of decisions. With ``record``, also write every legal list (``legal_out`` from
+    ``offsets[i]`` to ``offsets[i + 1]``) and every choice (the differential test's trace)."""
+    out = np.zeros(MAX_LEGAL, dtype=np.int32)
+    step = 0
+    at = 0
+    if record:
+        offsets[0] = 0
+    while s[PHASE] != OVER:
+        n = legal(s, out)
+        a = choose(s, out, n, policy, rng)
+        if record:
+            for i in range(n):
+                legal_out[at + i] = out[i]
+            at += n
+            offsets[step + 1] = at
+            choices[step] = a
+        apply(s, a)
+        step += 1
+    return step
+
+
+@njit(cache=True)
 def play_batch(
     players: int,
     n_games: int,
@@ -510,48 +542,15 @@ def play_batch(
 ) -> None:
     """Deal and play ``n_games`` games; fill the per-game result arrays."""
     s = np.zeros(SIZE, dtype=np.int32)
-    out = np.zeros(MAX_LEGAL, dtype=np.int32)
     cards = np.zeros(DECK_CARDS, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
+    no_legal = np.zeros(1, dtype=np.int32)
+    no_offsets = np.zeros(1, dtype=np.int64)
     for g in range(n_games):
         seed_game(rng, seed, g)
         deal(s, players, turn_cap, rng, cards)
-        count = 0
-        while s[PHASE] != OVER:
-            n = legal(s, out)
-            apply(s, choose(s, out, n, policy, rng))
-            count += 1
+        decisions[g] = play(s, policy, rng, False, no_legal, no_offsets, no_legal)
         for p in range(players):
             scores[g, p] = score(s, p)
         ends[g] = s[END]
-        decisions[g] = count
         turns[g] = s[TURN]
-
-
-@njit(cache=True)
-def trace(
-    s: np.ndarray,
-    policy: int,
-    rng: np.ndarray,
-    legal_out: np.ndarray,
-    offsets: np.ndarray,
-    choices: np.ndarray,
-) -> int:
-    """Play the game in ``s`` to its end with ``policy`` drawing on ``rng``, recording every
-    legal list (``legal_out`` from ``offsets[i]`` to ``offsets[i + 1]``) and choice; return
-    the number of decisions (``play_batch`` plays the same way)."""
-    out = np.zeros(MAX_LEGAL, dtype=np.int32)
-    step = 0
-    at = 0
-    offsets[0] = 0
-    while s[PHASE] != OVER:
-        n = legal(s, out)
-        for i in range(n):
-            legal_out[at + i] = out[i]
-        at += n
-        offsets[step + 1] = at
-        a = choose(s, out, n, policy, rng)
-        choices[step] = a
-        apply(s, a)
-        step += 1
-    return step

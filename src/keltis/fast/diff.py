@@ -72,7 +72,7 @@ def differential(
             setup = to_setup(game, s)
             where = f"{game}, {players} players, fast deal {g} of seed {seed}"
         ref = rules.new_game(players, setup=setup, variant=variant)
-        steps = int(k.trace(s, code, rng, legal_out, offsets, choices))
+        steps = int(k.play(s, code, rng, True, legal_out, offsets, choices))
         where += f", policy {policy}, variant {rules.variant_json(variant)}"
         for step in range(steps):
             fast = legal_out[offsets[step] : offsets[step + 1]].tolist()
