@@ -18,13 +18,23 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Final, Protocol, Self
+from typing import Any, ClassVar, Final, Protocol, Self, TypeVar
 
 from keltis.core.actions import Action, parse_action
 from keltis.core.cards import CARD_TEXT
 from keltis.core.errors import IllegalActionError
+from keltis.core.scoring import total_points
 
 JSON = dict[str, Any]
+_T = TypeVar("_T")
+
+
+def python_class(cls: type[_T]) -> type[_T]:
+    """Keep ``cls`` a regular Python class where mypyc compiles this module (it compiles a class
+    with a decorator it does not know as a regular class): the games' views and rules, which
+    are not compiled, subclass these, and a view gets its fields through ``__dict__``."""
+    return cls
+
 
 #: Version of the JSON forms of views, actions, events and game information (the schemas in
 #: ``keltis/schemas``). Raised when a field changes meaning or disappears; new fields may be
@@ -79,6 +89,7 @@ def winners_of(scores: Sequence[int]) -> tuple[int, ...]:
     return tuple(p for p, s in enumerate(scores) if s == best)
 
 
+@python_class
 @dataclass(frozen=True)
 class View:
     """What one player (or a spectator, ``viewer is None``) may know about a state.
@@ -108,6 +119,15 @@ class View:
     over: bool
     outcome: Outcome | None
     variant: Mapping[str, Any]
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> Self:
+        """A view from all its fields by name, without the frozen dataclass's field-by-field
+        ``__init__`` (a view is built for every decision): the state's ``view`` gives every
+        field."""
+        view = object.__new__(cls)
+        view.__dict__.update(fields)
+        return view
 
     def to_json(self) -> JSON:
         """The wire form (``keltis.wire``, schema ``view``): cards as notation, legal actions
@@ -161,11 +181,6 @@ def cards_json(cards: Iterable[int]) -> list[str]:
     return [CARD_TEXT[c] for c in cards]
 
 
-def total_points(parts: Mapping[str, int]) -> int:
-    """The total of a score breakdown (keys ending in ``_count`` are counts, not points)."""
-    return sum(v for k, v in parts.items() if not k.endswith("_count"))
-
-
 class Variant(Protocol):
     """A game's rule switches: every variant has a turn cap and a JSON form."""
 
@@ -204,6 +219,15 @@ class GameState(ABC):
     known: list[list[int]]
     """Per seat: cards everyone saw that seat take from a discard pile, still in its hand."""
     first_player: int
+    _recent: tuple[int, Action | None, tuple[tuple[int, str], ...]]
+    """Views' cache of the last moves' notation: (ply, last action, the moves)."""
+    _variant_json: JSON | None
+    """Views' cache of ``variant.to_json()`` (the variant never changes)."""
+
+    def _init_caches(self) -> None:
+        """Empty the views' caches (for a new state; ``clone`` shares them)."""
+        self._recent = (0, None, ())
+        self._variant_json = None
 
     @abstractmethod
     def legal_actions(self) -> list[Action]:
@@ -255,6 +279,8 @@ class GameState(ABC):
         new.removed = self.removed[:]
         new.known = [k[:] for k in self.known]
         new.first_player = self.first_player
+        new._recent = self._recent
+        new._variant_json = self._variant_json
 
     @abstractmethod
     def view(self, player: int | None) -> View:
@@ -268,7 +294,20 @@ class GameState(ABC):
         n = self.num_players
         if player is not None and not 0 <= player < n:
             raise ValueError(f"no seat {player} in a {n}-player game")
-        start = max(0, len(self.history) - recent_moves)
+        history = self.history
+        ply = len(history)
+        last = history[-1] if history else None
+        cached_ply, cached_last, recent = self._recent
+        if cached_ply != ply or cached_last is not last:
+            if cached_ply == ply - 1 and ply > 1 and history[-2] is cached_last:
+                recent = (*recent, (self.actors[-1], str(last)))[-recent_moves:]
+            else:
+                start = max(0, ply - recent_moves)
+                recent = tuple((self.actors[i], str(history[i])) for i in range(start, ply))
+            self._recent = (ply, last, recent)
+        variant = self._variant_json
+        if variant is None:
+            variant = self._variant_json = self.variant.to_json()
         return {
             "game": self.game_name,
             "viewer": player,
@@ -276,23 +315,21 @@ class GameState(ABC):
             "current_player": self.current_player,
             "phase": self.phase_name,
             "turn": self.turn,
-            "ply": len(self.history),
+            "ply": ply,
             "legal": (
                 tuple(self.legal_actions())
                 if player is not None and player == self.current_player
                 else ()
             ),
             "hand": tuple(self.hands[player]) if player is not None else None,
-            "hand_sizes": tuple(len(h) for h in self.hands),
+            "hand_sizes": tuple(map(len, self.hands)),
             "deck_size": len(self.deck),
             "removed_count": len(self.removed),
-            "known_cards": tuple(tuple(sorted(k)) for k in self.known),
-            "recent": tuple(
-                (self.actors[i], str(self.history[i])) for i in range(start, len(self.history))
-            ),
+            "known_cards": tuple(tuple(sorted(k)) if k else () for k in self.known),
+            "recent": recent,
             "over": self.over,
             "outcome": self.outcome() if self.over else None,
-            "variant": self.variant.to_json(),
+            "variant": variant,
         }
 
     def to_json(self) -> JSON:
@@ -386,6 +423,7 @@ class GameInfo:
         }
 
 
+@python_class
 class Game(ABC):
     """A game's rules as a whole: creates states, describes variants and set-ups."""
 
