@@ -236,6 +236,10 @@ class BoardState(GameState):
 
     # -- creation ------------------------------------------------------------------------
 
+    def __init__(self) -> None:
+        """Nothing: :meth:`empty` sets every attribute (``clone`` copies them). A plain
+        ``__init__`` rather than ``object.__new__``, which a compiled class refuses."""
+
     @classmethod
     def new(
         cls,
@@ -266,7 +270,7 @@ class BoardState(GameState):
     def empty(cls, players: int, variant: BoardVariant, layout: Layout) -> BoardState:
         """The one constructor: a fresh game's table with no cards dealt and no tiles laid
         (hands, draw pile and removed cards empty). Set-ups and samples fill in the rest."""
-        state = cls.__new__(cls)  # not object.__new__: compiled, the class has its own
+        state = cls()
         state.num_players = players
         state.first_player = state.current_player = 0
         state.over = False
@@ -604,7 +608,7 @@ class BoardState(GameState):
 
     def clone(self) -> Self:
         """An independent copy (cheap: lists of ints)."""
-        new = type(self).__new__(type(self))
+        new = type(self)()
         self._copy_common(new)
         new.layout = self.layout
         new.no_take_back = self.no_take_back

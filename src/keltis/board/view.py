@@ -8,6 +8,7 @@ taken) and are listed as ``known_cards`` until they are played.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from keltis.board.layout import TILE_LETTERS, Layout
 from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
@@ -50,6 +51,15 @@ class BoardView(View):
             total_points(board_parts(self.positions[p], self.big[p], points, self.wishes[p]))
             for p, points in enumerate(self.tile_points)
         )
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> BoardView:
+        """A view from all its fields by name, without the frozen dataclass's field-by-field
+        ``__init__`` (a view is built for every decision; the state gives every field). Here,
+        not in the compiled ``keltis.core.protocol``, whose methods check types natively."""
+        view = object.__new__(cls)
+        view.__dict__.update(fields)
+        return view
 
     def previews(self) -> list[JSON]:
         """What each legal action would do (see :mod:`keltis.board.preview`)."""

@@ -266,6 +266,10 @@ class CardState(GameState):
 
     # -- creation ------------------------------------------------------------------------
 
+    def __init__(self) -> None:
+        """Nothing: :meth:`empty` sets every attribute (``clone`` copies them). A plain
+        ``__init__`` rather than ``object.__new__``, which a compiled class refuses."""
+
     @classmethod
     def new(
         cls,
@@ -294,7 +298,7 @@ class CardState(GameState):
     def empty(cls, players: int, variant: CardVariant) -> CardState:
         """The one constructor: a fresh game's table with no cards dealt (hands, draw pile
         and removed cards empty). Set-ups and samples fill in the rest."""
-        state = cls.__new__(cls)  # not object.__new__: compiled, the class has its own
+        state = cls()
         state.num_players = players
         state.first_player = state.current_player = 0
         state.over = False
@@ -796,7 +800,7 @@ class CardState(GameState):
 
     def clone(self) -> Self:
         """An independent copy (cheap: lists of ints)."""
-        new = type(self).__new__(type(self))
+        new = type(self)()
         self._copy_common(new)
         new.piles = [x[:] for x in self.piles]
         new.rows = [[r[:] for r in rows] for rows in self.rows]

@@ -9,6 +9,7 @@ piles, rows, point rows, wish stone cards) lies face up on the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from keltis.core.actions import POINT_PILE
 from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
@@ -59,6 +60,15 @@ class CardView(View):
             total_points(card_parts(rows, len(self.point_rows[p]), len(self.wish_stones[p])))
             for p, rows in enumerate(self.rows)
         )
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> CardView:
+        """A view from all its fields by name, without the frozen dataclass's field-by-field
+        ``__init__`` (a view is built for every decision; the state gives every field). Here,
+        not in the compiled ``keltis.core.protocol``, whose methods check types natively."""
+        view = object.__new__(cls)
+        view.__dict__.update(fields)
+        return view
 
     def previews(self) -> list[JSON]:
         """What each legal action would do (see :mod:`keltis.cards.preview`)."""
