@@ -40,6 +40,10 @@ class Layout:
     name: str
     dark: tuple[tuple[int, ...], ...]
 
+    def __reduce__(self) -> tuple[object, tuple[str, tuple[tuple[int, ...], ...]]]:
+        """Pickled by its fields (a compiled frozen dataclass cannot be restored one by one)."""
+        return (Layout, (self.name, self.dark))
+
     def __post_init__(self) -> None:
         if len(self.dark) != NUM_COLOURS:
             raise SetupError(f"layout {self.name!r}: needs dark stones for all 5 paths")

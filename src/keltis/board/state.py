@@ -136,6 +136,10 @@ class BoardVariant:
     no_take_back: bool = True
     turn_cap: int = DEFAULT_TURN_CAP
 
+    def __reduce__(self) -> tuple[object, tuple[bool, int]]:
+        """Pickled by its fields (a compiled frozen dataclass cannot be restored one by one)."""
+        return (BoardVariant, (self.no_take_back, self.turn_cap))
+
     def __post_init__(self) -> None:
         check_turn_cap(self.turn_cap)
 

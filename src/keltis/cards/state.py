@@ -158,6 +158,10 @@ class CardVariant:
 
     turn_cap: int = DEFAULT_TURN_CAP
 
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        """Pickled by its fields (a compiled frozen dataclass cannot be restored one by one)."""
+        return (CardVariant, (self.turn_cap,))
+
     def __post_init__(self) -> None:
         check_turn_cap(self.turn_cap)
 

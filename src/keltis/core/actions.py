@@ -96,6 +96,11 @@ class Action:
                 f"target {self.target}"
             )
 
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        """Pickled as its dense index (a compiled frozen dataclass cannot be restored field by
+        field); unpickling gives the cached action back."""
+        return (Action.from_index, (self.index,))
+
     # -- constructors (cached: the same decision is always the same object) ---------------
 
     @staticmethod
