@@ -61,7 +61,7 @@ def test_levels_have_names_and_build_their_bots() -> None:
     assert isinstance(hard, IsmctsBot)
     assert hard.level == "hard"
     assert hard.seed == 2
-    assert hard.config == SearchConfig(iterations=800, playout_rounds=5, seconds=0.85)
+    assert hard.config == SearchConfig(iterations=800, playout_rounds=5, seconds=2.5)
 
 
 @pytest.mark.parametrize(
