@@ -158,6 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     from keltis.arena.cli import add_arena_parser
 
     add_arena_parser(sub)
+
+    from keltis.server.cli import add_serve_parser
+
+    add_serve_parser(sub)
     return parser
 
 
@@ -187,6 +191,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from keltis.arena.cli import run_arena
 
             return run_arena(args)
+        if args.command == "serve":
+            from keltis.server.cli import run_serve
+
+            return run_serve(args)
     except KeltisError as error:
         print(f"keltis {args.command}: {error}", file=sys.stderr)
         return 2
