@@ -65,7 +65,7 @@ def shared_database(
 @pytest.fixture(scope="module")
 def server(shared_database: str) -> Iterator[Server]:
     """A running server on the module's database (bots without delay)."""
-    running = Server(shared_database, "--away-after", "0").start()
+    running = Server(shared_database, "--away-after", "0", "--rate", "1000").start()
     try:
         yield running
     finally:

@@ -160,9 +160,11 @@ class Player:
     result: Any = None
     seat: int | None = None
     socket: ClientConnection | None = None
+    _connection: Any = None
 
     def connect(self) -> Player:
-        self.socket = connect(self.server.ws(self.match_id), open_timeout=WAIT)
+        self._connection = connect(self.server.ws(self.match_id), open_timeout=WAIT)
+        self.socket = self._connection.__enter__()
         self.send({"type": "hello", "token": self.token, "lang": self.lang})
         snapshot = self.expect("snapshot")
         self.seat = snapshot["seat"]
@@ -170,7 +172,7 @@ class Player:
 
     def close(self) -> None:
         if self.socket is not None:
-            self.socket.close()
+            self._connection.__exit__(None, None, None)
             self.socket = None
 
     def send(self, message: dict[str, Any] | str) -> None:

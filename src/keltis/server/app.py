@@ -590,8 +590,11 @@ class _Session:
         if seat is not None:
             await asyncio.to_thread(self.hub.store.touch_seats, match_id, [seat])
         async with live.lock:  # no step is missed or told twice between snapshot and updates
-            self.send(await self.hub.snapshot(live, client))
+            arrived = seat is not None and all(c.seat != seat for c in live.clients)
             live.clients.add(client)
+            self.send(await self.hub.snapshot(live, client))
+            if arrived:
+                self.hub.presence_changed(live)
         while True:
             data, ref = await self._receive()
             if data is None:
@@ -653,3 +656,5 @@ class _Session:
         if client.seat is not None:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.hub.store.touch_seats, live.id, [client.seat])
+            if all(c.seat != client.seat for c in live.clients):
+                self.hub.presence_changed(live)

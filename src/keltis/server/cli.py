@@ -29,6 +29,13 @@ def _count(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> float:
+    value = _seconds(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return value
+
+
 def add_serve_parser(sub: Any) -> None:
     """``keltis serve``'s options on the ``keltis`` command's sub-parsers."""
     serve = sub.add_parser(
@@ -68,6 +75,13 @@ def add_serve_parser(sub: Any) -> None:
         help="level of the bot that plays for an away player (medium)",
     )
     serve.add_argument(
+        "--rate",
+        type=_positive,
+        default=25.0,
+        help="messages per second one connection may send on average, twice that at once "
+        "(25); more are refused, and a flood closes the connection",
+    )
+    serve.add_argument(
         "--log-level",
         choices=("critical", "error", "warning", "info", "debug"),
         default="info",
@@ -91,6 +105,8 @@ def config_from_args(args: argparse.Namespace) -> Any:
         away_after=away,
         stand_in_level=args.stand_in,
         presence_interval=max(0.05, min(20.0, away / 3)),
+        rate=args.rate,
+        burst=max(1, round(2 * args.rate)),
     )
 
 

@@ -202,8 +202,18 @@ class Hub:
     # -- telling clients -------------------------------------------------------------------
 
     def summary(self, live: LiveMatch) -> dict[str, Any]:
-        """The match's public description (no secrets)."""
-        return match_summary(live.row, self.config, live.match)
+        """The match's public description (no secrets), with who is connected here."""
+        summary = match_summary(live.row, self.config, live.match)
+        here = {c.seat for c in live.clients}
+        for seat in summary["seats"]:
+            seat["connected"] = seat["seat"] in here
+        return summary
+
+    def presence_changed(self, live: LiveMatch) -> None:
+        """A seat's player came or went: tell the match's clients (``match`` message)."""
+        message = {"type": "match", "version": live.match.ply, "match": self.summary(live)}
+        for client in list(live.clients):
+            client.send(message)
 
     def _view_json(self, live: LiveMatch, seat: int | None) -> dict[str, Any]:
         return live.match.view(seat).to_json()
@@ -520,7 +530,7 @@ def match_summary(
                 "stand_in": s.stand_in,
                 "away": s.kind == "person"
                 and s.joined
-                and (s.last_seen is None or s.last_seen < away_before),
+                and (s.last_seen is None or s.last_seen <= away_before),
             }
             for s in row.seats
         ],

@@ -36,8 +36,8 @@ def digest(secret: str) -> str:
 
 
 def now() -> datetime:
-    """The current time (UTC, whole microseconds dropped for portable storage)."""
-    return datetime.now(UTC).replace(microsecond=0)
+    """The current time (UTC)."""
+    return datetime.now(UTC)
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -331,7 +331,7 @@ class Store:
             condition.append(db.seats.c.stand_in.is_(None))
             if away_before is not None:
                 condition.append(
-                    sa.or_(db.seats.c.last_seen.is_(None), db.seats.c.last_seen < away_before)
+                    sa.or_(db.seats.c.last_seen.is_(None), db.seats.c.last_seen <= away_before)
                 )
         else:
             condition.append(db.seats.c.stand_in.is_not(None))
