@@ -84,7 +84,7 @@ class Server:
             if line is None:
                 self.kill()
                 raise RuntimeError("the server did not start:\n" + "".join(self.log))
-            if "Application startup complete" in line:
+            if "Uvicorn running on" in line:
                 return self
 
     def _read(self, ready: queue.Queue[str | None]) -> None:

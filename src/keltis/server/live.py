@@ -157,32 +157,40 @@ class Hub:
 
         return store
 
-    def _catch_up(self, live: LiveMatch) -> tuple[list[Step], bool]:
-        """Apply what other processes stored since (thread); also re-read the match row.
-        Returns the new steps and whether seats or status changed."""
+    def _catch_up(
+        self, live: LiveMatch, seats: set[int | None]
+    ) -> tuple[list[dict[int | None, dict[str, Any]]], bool]:
+        """Apply what other processes stored since (thread), building each step's messages
+        for ``seats`` right after applying it (each with the view of *its* position); also
+        re-read the match row. Returns the messages and whether seats or status changed."""
         match = live.match
+        told = []
         hook, match.on_action = match.on_action, None
         try:
-            steps = [
-                match.replay_action(a.notation)
-                for a in self.store.actions_since(live.id, match.ply)
-            ]
+            for stored in self.store.actions_since(live.id, match.ply):
+                step = match.replay_action(stored.notation)
+                live.steps.append(step)
+                told.append(self._step_messages(live, step, seats))
         finally:
             match.on_action = hook
-        live.steps.extend(steps)
+        if match.over:
+            live.row.status = "finished"
         row = self.store.get_match(live.id)
         changed = False
         if row is not None:
             changed = _seat_state(row) != _seat_state(live.row) or row.status != live.row.status
             live.row = row
-        return steps, changed
+        return told, changed
 
     async def catch_up(self, live: LiveMatch) -> None:
         """Bring ``live`` up to the database and tell its clients what changed (the caller
         holds its lock)."""
-        steps, changed = await asyncio.to_thread(self._catch_up, live)
-        for step in steps:
-            await self.broadcast(live, step)
+        told, changed = await asyncio.to_thread(
+            self._catch_up, live, {c.seat for c in live.clients}
+        )
+        for messages in told:
+            for client in list(live.clients):
+                client.send(messages[client.seat])
         if changed:
             await self.send_snapshots(live)
 
@@ -241,26 +249,29 @@ class Hub:
         for client in list(live.clients):
             client.send(await self.snapshot(live, client))
 
+    def _step_messages(
+        self, live: LiveMatch, step: Step, seats: set[int | None]
+    ) -> dict[int | None, dict[str, Any]]:
+        """Per receiving seat: ``step`` as it may see it, with its view of the position
+        right after ``step`` (which must be the match's current position)."""
+        return {
+            seat: {
+                "type": "step",
+                "version": step.ply,
+                "step": step.to_json(seat),
+                "view": self._view_json(live, seat),
+                "result": live.match.record.result,
+            }
+            for seat in seats
+        }
+
     async def broadcast(self, live: LiveMatch, step: Step) -> None:
-        """Tell every client of ``live`` about ``step``: the action and events it may see,
-        and its new view."""
+        """Tell every client of ``live`` about ``step``, just applied: the action and events
+        it may see, and its new view."""
         if not live.clients:
             return
         seats = {c.seat for c in live.clients}
-
-        def build() -> dict[int | None, dict[str, Any]]:
-            out = {}
-            for seat in seats:
-                out[seat] = {
-                    "type": "step",
-                    "version": step.ply,
-                    "step": step.to_json(seat),
-                    "view": self._view_json(live, seat),
-                    "result": live.match.record.result,
-                }
-            return out
-
-        messages = await asyncio.to_thread(build)
+        messages = await asyncio.to_thread(self._step_messages, live, step, seats)
         for client in list(live.clients):
             client.send(messages[client.seat])
 
@@ -285,7 +296,8 @@ class Hub:
         catch up and refuse as stale."""
         try:
             step = await asyncio.to_thread(live.match.submit, seat, action, version)
-        except ConflictError:
+        except ConflictError as conflict:
+            log.info("match %s: %s", live.id, conflict.__cause__ or conflict)
             await self.catch_up(live)
             raise StaleActionError(
                 key="stale_action", params={"expected": version, "ply": live.match.ply}
