@@ -88,6 +88,14 @@ def test_create_join_start_list(server: Server) -> None:
         text = json.dumps(http.get(f"/api/matches/{match_id}").json())
     for secret in (made["host_token"], made["token"], joined["token"], invite["invite"]):
         assert secret not in text
+    # the server's log (uvicorn's access lines included) names no token and no invite
+    with server.http() as http:
+        auth = {"Authorization": f"Bearer {joined['token']}"}
+        assert http.get(f"/api/matches/{match_id}/view", headers=auth).status_code == 200
+    log = "".join(server.log)
+    assert f"/api/matches/{match_id}/view" in log
+    for secret in (made["host_token"], made["token"], joined["token"], invite["invite"]):
+        assert secret not in log
 
 
 def test_play_over_http_to_the_record(server: Server) -> None:

@@ -82,6 +82,12 @@ def add_serve_parser(sub: Any) -> None:
         "(25); more are refused, and a flood closes the connection",
     )
     serve.add_argument(
+        "--create-rate",
+        type=_positive,
+        default=1.0,
+        help="matches one address may create per second on average, burst 30 (1)",
+    )
+    serve.add_argument(
         "--log-level",
         choices=("critical", "error", "warning", "info", "debug"),
         default="info",
@@ -106,6 +112,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
         stand_in_level=args.stand_in,
         presence_interval=max(0.05, min(20.0, away / 3)),
         rate=args.rate,
+        create_rate=args.create_rate,
         burst=max(1, round(2 * args.rate)),
     )
 

@@ -265,16 +265,6 @@ class Hub:
             for seat in seats
         }
 
-    async def broadcast(self, live: LiveMatch, step: Step) -> None:
-        """Tell every client of ``live`` about ``step``, just applied: the action and events
-        it may see, and its new view."""
-        if not live.clients:
-            return
-        seats = {c.seat for c in live.clients}
-        messages = await asyncio.to_thread(self._step_messages, live, step, seats)
-        for client in list(live.clients):
-            client.send(messages[client.seat])
-
     # -- acting ----------------------------------------------------------------------------
 
     async def act(self, live: LiveMatch, seat: int, action: str | int, version: int) -> Step:
@@ -287,15 +277,21 @@ class Hub:
             if live.row.seats[seat].stand_in is not None:
                 raise RefusedError("server.stand_in")
             step = await self._submit(live, seat, action, version)
-            await self.broadcast(live, step)
             self.drive_bots(live)
             return step
 
     async def _submit(self, live: LiveMatch, seat: int, action: str | int, version: int) -> Step:
-        """Apply and store (the caller holds the lock). A conflict with another process:
-        catch up and refuse as stale."""
+        """Apply, store and tell every client (the caller holds the lock): one trip to a
+        worker thread for the engine, the database and the messages. A conflict with another
+        process: catch up and refuse as stale."""
+        seats = {c.seat for c in live.clients}
+
+        def apply() -> tuple[Step, dict[int | None, dict[str, Any]]]:
+            step = live.match.submit(seat, action, version)
+            return step, self._step_messages(live, step, seats)
+
         try:
-            step = await asyncio.to_thread(live.match.submit, seat, action, version)
+            step, messages = await asyncio.to_thread(apply)
         except ConflictError as conflict:
             log.info("match %s: %s", live.id, conflict.__cause__ or conflict)
             await self.catch_up(live)
@@ -307,6 +303,8 @@ class Hub:
         if live.match.over:
             live.row.status = "finished"
             live.row.result = live.match.record.result
+        for client in list(live.clients):
+            client.send(messages[client.seat])
         return step
 
     # -- bots ------------------------------------------------------------------------------
@@ -345,10 +343,9 @@ class Hub:
                 if live.match.ply != ply or self._bot_level(live) != level:
                     continue  # someone moved, or the player took the seat back
                 try:
-                    step = await self._submit(live, seat, notation, ply)
+                    await self._submit(live, seat, notation, ply)
                 except (KeltisError, MatchError):
                     continue  # another process moved first: decide again on the new position
-                await self.broadcast(live, step)
 
     async def _in_pool(self, function: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
