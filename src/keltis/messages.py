@@ -502,7 +502,7 @@ message("server.no_seat", "There is no seat {seat} in this match.")
 message("server.bad_invite", "That invitation is not valid, or its seat has been taken.")
 message("server.not_host", "Only the player who created the match can do that.")
 # TRANSLATORS: {seats}: the numbers of the seats nobody has joined yet
-message("server.seats_empty", "Not everyone has joined yet: seats {seats} are still free.")
+message("server.seats_empty", "Not everyone has joined yet; free seats: {seats}.")
 message("server.already_started", "The match has already started.")
 message("server.not_finished", "The record is there once the match is over.")
 message("server.bad_request", "The request is not valid: {detail}.")
