@@ -253,6 +253,7 @@ def main() -> None:
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 8192)), hard))
+    load_before = round(os.getloadavg()[0], 2)  # other work on the machine, for the reader
     with tempfile.TemporaryDirectory() as folder:
         database = args.postgres or f"sqlite:///{folder}/load.sqlite3"
         port = free_port()
@@ -264,6 +265,7 @@ def main() -> None:
             os.killpg(server.pid, signal.SIGINT)
             server.wait(timeout=60)
     result["database"] = "postgresql" if args.postgres else "sqlite"
+    result["load_average_before"] = load_before
     result["cpus"] = os.cpu_count()
     print(json.dumps(result))
 
