@@ -154,6 +154,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help="seed of the first game; game i uses seed+i (default 0)",
     )
+    bench.add_argument(
+        "--engine",
+        choices=("reference", "fast"),
+        default="reference",
+        help="reference: the rules engine (default); fast: the numba batch simulator "
+        "(pip install 'keltis[fast]'; its own seeded deals)",
+    )
 
     from keltis.arena.cli import add_arena_parser
 
@@ -184,7 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench":
             from keltis.bench import random_playouts
 
-            result = random_playouts(args.game, args.players, args.seconds, args.seed)
+            result = random_playouts(
+                args.game, args.players, args.seconds, args.seed, engine=args.engine
+            )
             print(json.dumps(result))
             return 0
         if args.command == "arena":

@@ -7,8 +7,10 @@ from typing import Any, ClassVar
 
 from keltis.board.events import board_events
 from keltis.board.layout import DEFAULT_LAYOUT, Layout, layout_from_json
-from keltis.board.state import BoardSetup, BoardState, BoardVariant
-from keltis.board.view import BoardView, board_view, sample_board_state
+from keltis.board.sample import sample_board_state
+from keltis.board.setup import BoardSetup
+from keltis.board.state import BoardState, BoardVariant
+from keltis.board.view import BoardView
 from keltis.core.actions import Action
 from keltis.core.cards import NUM_COLOURS
 from keltis.core.errors import SetupError
@@ -81,6 +83,5 @@ __all__ = [
     "BoardVariant",
     "BoardView",
     "Layout",
-    "board_view",
     "sample_board_state",
 ]

@@ -11,6 +11,7 @@ Any 20 dark stones on rows 1-8 are allowed; every end stone (row 9) also holds a
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -67,6 +68,16 @@ class Layout:
             for colour in range(NUM_COLOURS)
             for row in sorted((*self.dark[colour], LAST_ROW))
         ]
+
+    def deal_tiles(self, rng: random.Random) -> list[list[int]]:
+        """The 25 tiles shuffled with ``rng`` onto this layout's places (B-5):
+        ``tiles[colour][row]`` for rows 0-9, ``NO_TILE`` where none lies."""
+        shuffled = list(ALL_TILES)
+        rng.shuffle(shuffled)
+        tiles = [[NO_TILE] * (LAST_ROW + 1) for _ in range(NUM_COLOURS)]
+        for (colour, row), tile in zip(self.places(), shuffled, strict=True):
+            tiles[colour][row] = tile
+        return tiles
 
     def to_json(self) -> dict[str, Any]:
         """``{"name": …, "dark": {"G": [rows…], …}}``."""

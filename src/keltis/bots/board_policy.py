@@ -64,6 +64,8 @@ from keltis.core.scoring import (
     GOAL_FIGURES,
     GOAL_ROW,
     LAST_ROW,
+    direction_after,
+    follows,
 )
 
 #: Row values extended past the end stone: each card laid there moves another figure.
@@ -301,14 +303,6 @@ def _fit_count(vals: list[int], last: int, direction: int) -> int:
     return up if up > down else down
 
 
-def _fits(direction: int, last: int, value: int) -> bool:
-    if direction == ASCENDING:
-        return value >= last
-    if direction == DESCENDING:
-        return value <= last
-    return True
-
-
 def _gift(state: BoardState, p: int, colour: int, value: int, tuning: BoardTuning) -> float:
     """How much a discard of ``colour``/``value`` helps the later players (public rows)."""
     n = state.num_players
@@ -320,7 +314,7 @@ def _gift(state: BoardState, p: int, colour: int, value: int, tuning: BoardTunin
             continue
         last = state.last[o][colour]
         direction = state.dirs[o][colour]
-        if not _fits(direction, last, value):
+        if not follows(direction, last, value):
             continue
         gap = value - last if value >= last else last - value
         closeness = 1.0 if gap <= 1 else (0.6 if gap <= 3 else 0.25)
@@ -394,9 +388,7 @@ def score_play(
             gain = me.row(c, 1, v, 0, rest) - base[c] - tuning.open_margin
             gain += me.stone_gain(c, 1, tuning)
         else:
-            direction = dirs[c]
-            if direction == 0 and v != last[c]:
-                direction = ASCENDING if v > last[c] else DESCENDING
+            direction = direction_after(dirs[c], last[c], v)
             gain = me.row(c, row + 1, v, direction, rest) - base[c]
             if row < LAST_ROW:
                 if _ends_game(state, p, c):

@@ -44,7 +44,14 @@ from keltis.cards.state import (
 )
 from keltis.core.actions import DECK, POINT_PILE, Action, ActionKind
 from keltis.core.cards import CLOSING_BASE, NUM_COLOURS, NUMBER_CARDS, POINT_BASE
-from keltis.core.scoring import ASCENDING, CARD_ROW_POINTS, CARD_WISH_POINTS, DESCENDING
+from keltis.core.scoring import (
+    ASCENDING,
+    CARD_ROW_POINTS,
+    CARD_WISH_POINTS,
+    DESCENDING,
+    direction_after,
+    follows,
+)
 
 _ROW: Final = tuple(float(v) for v in CARD_ROW_POINTS)
 _WISH: Final = tuple(float(v) for v in CARD_WISH_POINTS)
@@ -308,9 +315,7 @@ def _gift(state: CardState, p: int, card: int, tuning: CardTuning) -> float:
                 continue
             last = state.last[o][colour]
             direction = state.dirs[o][colour]
-            if (direction == ASCENDING and value < last) or (
-                direction == DESCENDING and value > last
-            ):
+            if not follows(direction, last, value):
                 continue
             gap = value - last if value >= last else last - value
             closeness = 1.0 if gap <= 1 else (0.6 if gap <= 3 else 0.25)
@@ -421,9 +426,7 @@ def score_play(state: CardState, tuning: CardTuning = DEFAULT_TUNING) -> list[tu
         if count == 0:
             now = me.row(c, 1, v, 0, 0, rest) - tuning.open_margin
         else:
-            direction = dirs[c]
-            if direction == 0 and v != last[c]:
-                direction = ASCENDING if v > last[c] else DESCENDING
+            direction = direction_after(dirs[c], last[c], v)
             now = me.row(c, count + 1, v, direction, 0, rest)
         out.append((now - base[c] + extras, action))
     return out

@@ -17,7 +17,7 @@ from keltis.bots.base import Bot
 from keltis.core.actions import DECK, Action, ActionKind
 from keltis.core.cards import CARD_COLOUR, CARD_VALUE
 from keltis.core.protocol import View
-from keltis.core.scoring import ASCENDING, BOARD_ROW_VALUES, DESCENDING, LAST_ROW
+from keltis.core.scoring import BOARD_ROW_VALUES, LAST_ROW, follows
 
 
 class GreedyBot(Bot):
@@ -103,8 +103,6 @@ def _fit(view: View, me: int, colour: int, value: int) -> float:
         return 0.0
     last = CARD_VALUE[laid[-1]]
     direction = view.directions[me][colour]
-    if direction == ASCENDING and value < last:
-        return 0.0
-    if direction == DESCENDING and value > last:
+    if not follows(direction, last, value):
         return 0.0
     return max(0.0, 3.0 - 0.5 * abs(value - last))

@@ -10,6 +10,9 @@ A spec is one of::
     mypackage.mybots:MyBot                  a keltis.bots.Bot subclass by import path
     mypackage.mybots:MyBot:depth=3          the same with options
     mine=mypackage.mybots:MyBot             any of these with a label (the name in reports)
+    learned=ppo-cards.pt                    a trained policy's file, played by the bot its
+                                            suffix names (keltis.env.torch_policy:PPOBot here)
+    cards.npz:greedy=false                  the same with options
 
 Option values are read as ``true``/``false``, ``none``, whole numbers, decimals, or else kept
 as text, then checked against the type the bot declares for the option (``iterations: int``
@@ -18,6 +21,8 @@ like a parameter of the bot's ``__init__`` is passed as that argument; an option
 field of a dataclass parameter (``IsmctsBot(seed, config: SearchConfig)``) goes into that
 dataclass. A level is its bot's spec (:data:`~keltis.bots.levels.LEVELS`) with the given
 options on top: ``hard:seconds=2`` is ``ismcts:iterations=800,playout_rounds=5,seconds=2``.
+A policy file (a path without ``:`` or ``,``, ending in a suffix of
+:data:`POLICY_FILES`) is the bot that plays it with ``path=`` the file, other options after.
 """
 
 from __future__ import annotations
@@ -45,6 +50,13 @@ OptionValue = bool | int | float | str | None
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 _LABEL = re.compile(r"[^\s=:,]+\Z")
+
+
+#: Policy files a spec may name directly, by suffix: the bot that plays each (``path=`` the file).
+POLICY_FILES: dict[str, str] = {
+    ".npz": "keltis.env.linear:LinearBot",
+    ".pt": "keltis.env.torch_policy:PPOBot",
+}
 
 
 class BotSpecError(ValueError):
@@ -179,6 +191,12 @@ class BotSpec:
                 "MODULE:CLASS or MODULE:CLASS:OPTIONS"
             )
         target = target.strip()
+        player = next((b for sfx, b in POLICY_FILES.items() if target.endswith(sfx)), None)
+        if player is not None and ":" not in target:  # learned=ppo-cards.pt
+            options = _parse_options(options_text, original)
+            if any(key == "path" for key, _ in options):
+                raise BotSpecError(f"bot spec {original!r} names its policy file twice")
+            return cls(player, (("path", target), *options), label)
         if ":" in target:
             module, _, attr = target.partition(":")
             module, attr = module.strip(), attr.strip()

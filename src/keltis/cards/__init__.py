@@ -6,8 +6,10 @@ import random
 from typing import Any, ClassVar
 
 from keltis.cards.events import card_events
-from keltis.cards.state import CardSetup, CardState, CardVariant
-from keltis.cards.view import CardView, card_view, sample_card_state
+from keltis.cards.sample import sample_card_state
+from keltis.cards.setup import CardSetup
+from keltis.cards.state import CardState, CardVariant
+from keltis.cards.view import CardView
 from keltis.core.actions import Action
 from keltis.core.errors import SetupError
 from keltis.core.events import Event
@@ -72,6 +74,5 @@ __all__ = [
     "CardState",
     "CardVariant",
     "CardView",
-    "card_view",
     "sample_card_state",
 ]

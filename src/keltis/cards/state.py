@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
+from typing import TYPE_CHECKING, ClassVar, Final, Self
 
+from keltis.cards.view import RECENT_MOVES, CardView
 from keltis.core.actions import DECK, DRAW_DECK, PASS_ACTION, POINT_PILE, Action, ActionKind
 from keltis.core.cards import (
     CARD_COLOUR,
@@ -41,29 +41,25 @@ from keltis.core.protocol import JSON, EndReason, GameState
 from keltis.core.scoring import (
     ASCENDING,
     CARD_WISH_POINTS,
-    DESCENDING,
     UNDECIDED,
     card_row_points,
+    direction_after,
     direction_name,
+    follows,
     wish_points,
 )
 from keltis.core.setup import (
     DEFAULT_TURN_CAP,
     check_turn_cap,
-    colour_key,
+    deal_cards,
     fresh_seed,
-    read_cards,
-    read_int,
-    read_per_player,
     read_turn_cap,
     refuse_unknown,
 )
 
 if TYPE_CHECKING:
-    from keltis.cards.view import CardView
+    from keltis.cards.setup import CardSetup
 
-HAND_SIZE: Final = 8
-REMOVED_TWO_PLAYERS: Final = 30
 #: Rows holding a closing card that end the game (C-13).
 CLOSED_ROWS_TO_END: Final = 5
 #: Cards a player may lay in the final phase (C-15).
@@ -131,13 +127,7 @@ _COLOUR_BITS: Final = tuple(
 
 
 def _number_mask(colour: int, direction: int, last: int) -> int:
-    if last < 0 or direction == UNDECIDED:
-        values = range(11)
-    elif direction == ASCENDING:
-        values = range(last, 11)
-    else:
-        values = range(last + 1)
-    return sum(1 << (colour * 11 + v) for v in values)
+    return sum(1 << (colour * 11 + v) for v in range(11) if last < 0 or follows(direction, last, v))
 
 
 #: _OPEN_MASK[colour][direction + 1][last]: what an open row with cards may take next.
@@ -284,53 +274,56 @@ class CardState(GameState):
         variant: CardVariant | None = None,
     ) -> CardState:
         """A new game from a seed (C-4-C-6; none: a fresh random one) or an explicit
-        :class:`CardSetup`."""
+        :class:`~keltis.cards.setup.CardSetup`."""
         variant = variant or CardVariant()
         if setup is not None:
             if seed is not None:
                 raise SetupError("give either a seed or an explicit set-up, not both")
             return setup.build(players, variant)
-        # The seeded set-up is consistent by construction: skip the checks of build().
-        dealt = CardSetup.from_seed(players, fresh_seed() if seed is None else seed)
-        assert dealt.deck is not None
-        assert dealt.removed is not None
-        state = object.__new__(cls)
-        state._init_empty(players, variant)
-        state.hands = dealt.hands
-        state.deck = dealt.deck[::-1]
-        state.removed = dealt.removed
+        # The seeded set-up is consistent by construction: no checks needed.
+        hands, deck, removed = deal(players, fresh_seed() if seed is None else seed)
+        state = cls.empty(players, variant)
+        state.hands = hands
+        state.deck = deck[::-1]
+        state.removed = removed
         return state
 
-    def _init_empty(self, players: int, variant: CardVariant) -> None:
-        """Everything of a fresh game except the cards in hands, deck and removed."""
-        self.num_players = players
-        self.first_player = self.current_player = 0
-        self.over = False
-        self.turn = 0
-        self.phase = PLAY
-        self.end_reason = None
-        self.history = []
-        self.actors = []
-        self.variant = variant
-        self.piles = [[] for _ in range(NUM_PILES)]
-        self.rows = [[[] for _ in range(NUM_COLOURS)] for _ in range(players)]
-        self.point_rows = [[] for _ in range(players)]
-        self.last = [[-1] * NUM_COLOURS for _ in range(players)]
-        self.dirs = [[UNDECIDED] * NUM_COLOURS for _ in range(players)]
-        self.closings = [[0] * NUM_COLOURS for _ in range(players)]
-        self.onto = [[-1] * NUM_COLOURS for _ in range(players)]
-        empty = sum(_EMPTY_MASK) | _POINT_BITS
-        self.layable = [empty] * players
-        self.wish_mask = _ALL_WISHES
-        self.wish_stones = [[] for _ in range(players)]
-        self.closed_rows = 0
-        self.draws_left = 0
-        self.blocked = 0
-        self.filled = 0
-        self.lays_left = 0
-        self.ender = -1
-        self.ending = None
-        self.known = [[] for _ in range(players)]
+    @classmethod
+    def empty(cls, players: int, variant: CardVariant) -> CardState:
+        """The one constructor: a fresh game's table with no cards dealt (hands, draw pile
+        and removed cards empty). Set-ups and samples fill in the rest."""
+        state = object.__new__(cls)
+        state.num_players = players
+        state.first_player = state.current_player = 0
+        state.over = False
+        state.turn = 0
+        state.phase = PLAY
+        state.end_reason = None
+        state.history = []
+        state.actors = []
+        state.variant = variant
+        state.hands = [[] for _ in range(players)]
+        state.deck = []
+        state.removed = []
+        state.piles = [[] for _ in range(NUM_PILES)]
+        state.rows = [[[] for _ in range(NUM_COLOURS)] for _ in range(players)]
+        state.point_rows = [[] for _ in range(players)]
+        state.last = [[-1] * NUM_COLOURS for _ in range(players)]
+        state.dirs = [[UNDECIDED] * NUM_COLOURS for _ in range(players)]
+        state.closings = [[0] * NUM_COLOURS for _ in range(players)]
+        state.onto = [[-1] * NUM_COLOURS for _ in range(players)]
+        state.layable = [sum(_EMPTY_MASK) | _POINT_BITS] * players
+        state.wish_mask = _ALL_WISHES
+        state.wish_stones = [[] for _ in range(players)]
+        state.closed_rows = 0
+        state.draws_left = 0
+        state.blocked = 0
+        state.filled = 0
+        state.lays_left = 0
+        state.ender = -1
+        state.ending = None
+        state.known = [[] for _ in range(players)]
+        return state
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -578,9 +571,8 @@ class CardState(GameState):
             last = self.last[p]
             end = last[colour]
             direction = self.dirs[p][colour]
-            if end >= 0 and direction == UNDECIDED and value != end:  # B-13
-                direction = ASCENDING if value > end else DESCENDING
-                self.dirs[p][colour] = direction
+            if end >= 0 and direction == UNDECIDED:  # C-9, B-13: the first change fixes it
+                direction = self.dirs[p][colour] = direction_after(direction, end, value)
             last[colour] = value
             self.onto[p][colour] = POINT_BASE + value
             self.layable[p] = (
@@ -753,13 +745,11 @@ class CardState(GameState):
             return
         value = CARD_VALUE[card]
         direction = self.dirs[p][colour]
-        if direction == ASCENDING and value < end:
+        if not follows(direction, end, value):
             raise IllegalActionError(
-                "C-9", key="row_ascending", params={"colour": colour, "value": value, "end": end}
-            )
-        if direction == DESCENDING and value > end:
-            raise IllegalActionError(
-                "C-9", key="row_descending", params={"colour": colour, "value": value, "end": end}
+                "C-9",
+                key="row_ascending" if direction == ASCENDING else "row_descending",
+                params={"colour": colour, "value": value, "end": end},
             )
 
     def _check_claim(self, p: int, action: Action) -> None:
@@ -828,9 +818,22 @@ class CardState(GameState):
 
     def view(self, player: int | None) -> CardView:
         """What ``player`` (or a spectator, ``None``) may see; see :class:`CardView`."""
-        from keltis.cards.view import card_view
-
-        return card_view(self, player)
+        phase = self.phase
+        return CardView(
+            **self.view_fields(player, RECENT_MOVES),
+            wish_row=tuple(self.wish_row),
+            piles=tuple(tuple(p) for p in self.piles),
+            rows=tuple(tuple(tuple(r) for r in mine) for mine in self.rows),
+            directions=tuple(tuple(d) for d in self.dirs),
+            point_rows=tuple(tuple(r) for r in self.point_rows),
+            wish_stones=tuple(tuple(w) for w in self.wish_stones),
+            closed_rows=self.closed_rows,
+            draws_left=self.draws_left if phase == DRAW else 0,
+            blocked_piles=tuple(self.blocked_piles()),
+            final_lays_left=self.lays_left if phase == FINAL else 0,
+            ender=self.ender,
+            scores=tuple(self.scores()),
+        )
 
     @property
     def wish_row(self) -> list[int]:
@@ -847,13 +850,17 @@ class CardState(GameState):
         return f"{COLOUR_LETTERS[colour]}: {cards} ({direction_name(self.dirs[p][colour])})"
 
 
+def deal(players: int, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
+    """What ``random.Random(seed)`` deals (C-5, C-6): the hands, the draw pile top first and
+    the removed cards."""
+    if not 2 <= players <= 4:
+        raise SetupError(f"the card game is for 2-4 players, not {players}")
+    return deal_cards(random.Random(seed), FULL_DECK, players)
+
+
 def pile_mask(piles: list[list[int]]) -> int:
     """Bits of the discard piles that hold cards."""
     return sum(1 << i for i, pile in enumerate(piles) if pile)
-
-
-def _pile_name(pile: int) -> str:
-    return "point-card" if pile == POINT_PILE else COLOUR_NAMES[pile]
 
 
 def derive_rows(state: CardState) -> None:
@@ -899,12 +906,9 @@ def derive_rows(state: CardState) -> None:
                     continue
                 value = CARD_VALUE[card]
                 if end >= 0:
-                    if (direction == ASCENDING and value < end) or (
-                        direction == DESCENDING and value > end
-                    ):
+                    if not follows(direction, end, value):
                         raise SetupError(f"{where}: breaks the direction rule (C-9, B-13)")
-                    if direction == UNDECIDED and value != end:
-                        direction = ASCENDING if value > end else DESCENDING
+                    direction = direction_after(direction, end, value)
                 end = value
             state.last[p][colour] = end
             state.dirs[p][colour] = direction
@@ -914,277 +918,3 @@ def derive_rows(state: CardState) -> None:
             state.layable[p] |= row_mask(colour, direction, end, closings)
             if closings:
                 state.closed_rows += 1
-
-
-# -- set-up ------------------------------------------------------------------------------
-
-
-@dataclass
-class CardSetup:
-    """An explicit set-up or position. Only ``hands`` is required; the rest defaults to the
-    start of a game. Cards not placed anywhere are shuffled (with ``fill_seed``) into the draw
-    pile, after setting 30 aside as removed in a 2-player game (C-6) unless ``removed`` is
-    given. ``deck`` lists the draw pile top first.
-
-    Beyond the start of a game it can describe any position at the start of a turn: discard
-    piles, laid colour rows and point rows, claimed wish stones, cards known to be in a hand,
-    and the player to move. Every one of the 101 cards must be somewhere exactly once.
-    """
-
-    hands: list[list[int]]
-    deck: list[int] | None = None
-    removed: list[int] | None = None
-    first_player: int = 0
-    piles: list[list[int]] | None = None
-    """Six discard piles, bottom first: colours 0-4, then point cards."""
-    rows: list[list[list[int]]] | None = None
-    point_rows: list[list[int]] | None = None
-    wish_stones: list[list[int]] | None = None
-    """Per player: values of the wish stone cards claimed."""
-    known: list[list[int]] | None = None
-    fill_seed: int = 0
-
-    @classmethod
-    def from_seed(cls, players: int, seed: int) -> CardSetup:
-        """Shuffle the 101 cards with ``random.Random(seed)`` and deal (C-5, C-6)."""
-        if not 2 <= players <= 4:
-            raise SetupError(f"the card game is for 2-4 players, not {players}")
-        rng = random.Random(seed)
-        cards = list(FULL_DECK)
-        rng.shuffle(cards)
-        hands = [sorted(cards[p * HAND_SIZE : (p + 1) * HAND_SIZE]) for p in range(players)]
-        rest = cards[players * HAND_SIZE :]
-        removed = rest[:REMOVED_TWO_PLAYERS] if players == 2 else []
-        deck = rest[len(removed) :]
-        return cls(hands=hands, deck=deck, removed=removed)
-
-    # -- JSON ----------------------------------------------------------------------------
-
-    def to_json(self) -> JSON:
-        """The record form (cards as notation)."""
-
-        def texts(cards: list[int]) -> list[str]:
-            return [CARD_TEXT[c] for c in cards]
-
-        out: JSON = {"hands": [texts(h) for h in self.hands]}
-        if self.deck is not None:
-            out["deck"] = texts(self.deck)
-        if self.removed is not None:
-            out["removed"] = texts(self.removed)
-        if self.first_player:
-            out["first_player"] = self.first_player
-        if self.piles is not None:
-            out["discards"] = {
-                ("*" if i == POINT_PILE else COLOUR_LETTERS[i]): texts(pile)
-                for i, pile in enumerate(self.piles)
-                if pile
-            }
-        if self.rows is not None:
-            out["rows"] = [
-                {COLOUR_LETTERS[c]: texts(row) for c, row in enumerate(rows) if row}
-                for rows in self.rows
-            ]
-        if self.point_rows is not None:
-            out["point_rows"] = [texts(r) for r in self.point_rows]
-        if self.wish_stones is not None:
-            out["wish_stones"] = [list(w) for w in self.wish_stones]
-        if self.known is not None:
-            out["known"] = [texts(k) for k in self.known]
-        if self.fill_seed:
-            out["fill_seed"] = self.fill_seed
-        return out
-
-    @classmethod
-    def from_json(cls, data: Any, players: int) -> CardSetup:
-        """Read the record form, with messages that say which entry is wrong."""
-        if not isinstance(data, dict):
-            raise SetupError("an explicit set-up must be an object")
-        known_keys = {
-            "hands", "deck", "removed", "first_player", "discards", "rows", "point_rows",
-            "wish_stones", "known", "fill_seed",
-        }  # fmt: skip
-        refuse_unknown(data, known_keys, "set-up: unknown entries")
-        if "hands" not in data:
-            raise SetupError("set-up: 'hands' is required (one list of 8 cards per player)")
-        hands = [
-            read_cards(h, f"hand of player {i}")
-            for i, h in enumerate(read_per_player(data["hands"], players, "hands"))
-        ]
-        setup = cls(hands=hands)
-        if "deck" in data:
-            setup.deck = read_cards(data["deck"], "deck")
-        if "removed" in data:
-            setup.removed = read_cards(data["removed"], "removed")
-        setup.first_player = read_int(data.get("first_player", 0), "first_player", 0, players - 1)
-        if "discards" in data:
-            piles: list[list[int]] = [[] for _ in range(NUM_PILES)]
-            discards = data["discards"]
-            if not isinstance(discards, dict):
-                raise SetupError("discards must be an object keyed by G, Y, R, P, B and *")
-            for key, cards in discards.items():
-                pile = colour_key(key, "discards", point_pile=True)
-                piles[pile] = read_cards(cards, f"discard pile {key}")
-            setup.piles = piles
-        if "rows" in data:
-            rows: list[list[list[int]]] = []
-            for i, entry in enumerate(read_per_player(data["rows"], players, "rows")):
-                if entry is None:
-                    entry = {}
-                if not isinstance(entry, dict):
-                    raise SetupError(f"rows of player {i} must be an object keyed by colour letter")
-                mine: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
-                for key, cards in entry.items():
-                    colour = colour_key(key, f"rows of player {i}", point_pile=False)
-                    mine[colour] = read_cards(cards, f"row {key} of player {i}")
-                rows.append(mine)
-            setup.rows = rows
-        if "point_rows" in data:
-            setup.point_rows = [
-                read_cards(r, f"point row of player {i}")
-                for i, r in enumerate(read_per_player(data["point_rows"], players, "point_rows"))
-            ]
-        if "wish_stones" in data:
-            stones: list[list[int]] = []
-            for i, entry in enumerate(read_per_player(data["wish_stones"], players, "wish_stones")):
-                if not isinstance(entry, list):
-                    raise SetupError(f"wish_stones of player {i} must be a list of values 1-9")
-                stones.append([read_int(v, f"wish stone of player {i}", 1, 9) for v in entry])
-            setup.wish_stones = stones
-        if "known" in data:
-            setup.known = [
-                read_cards(k, f"known cards of player {i}")
-                for i, k in enumerate(read_per_player(data["known"], players, "known"))
-            ]
-        if "fill_seed" in data:
-            setup.fill_seed = read_int(data["fill_seed"], "fill_seed", 0, 2**63)
-        return setup
-
-    # -- building the state --------------------------------------------------------------
-
-    def build(self, players: int, variant: CardVariant) -> CardState:
-        """The state this set-up describes, after checking it is consistent."""
-        if not 2 <= players <= 4:
-            raise SetupError(f"the card game is for 2-4 players, not {players}")
-        if len(self.hands) != players:
-            raise SetupError(f"set-up has {len(self.hands)} hands for {players} players")
-        for p, hand in enumerate(self.hands):
-            if len(hand) != HAND_SIZE:
-                raise SetupError(f"player {p} holds {len(hand)} cards; a hand has 8 (C-5)")
-        if not 0 <= self.first_player < players:
-            raise SetupError(f"first_player must be a seat 0-{players - 1}")
-        for what, per_player in (
-            ("rows", self.rows),
-            ("point_rows", self.point_rows),
-            ("wish_stones", self.wish_stones),
-            ("known", self.known),
-        ):
-            if per_player is not None and len(per_player) != players:
-                raise SetupError(f"{what} must have one entry per player ({players})")
-        if self.rows is not None and any(len(r) != NUM_COLOURS for r in self.rows):
-            raise SetupError("rows must list the 5 colour rows of each player")
-        if self.piles is not None and len(self.piles) != NUM_PILES:
-            raise SetupError("piles must list the 6 discard piles (5 colours, then point cards)")
-        rows = (
-            [[list(r) for r in mine] for mine in self.rows]
-            if self.rows is not None
-            else [[[] for _ in range(NUM_COLOURS)] for _ in range(players)]
-        )
-        piles = (
-            [list(x) for x in self.piles]
-            if self.piles is not None
-            else [[] for _ in range(NUM_PILES)]
-        )
-        point_rows = (
-            [list(x) for x in self.point_rows]
-            if self.point_rows is not None
-            else [[] for _ in range(players)]
-        )
-        for pile, cards in enumerate(piles):
-            for card in cards:
-                if PILE_OF[card] != pile:
-                    raise SetupError(
-                        f"{CARD_TEXT[card]} lies on the {_pile_name(pile)} discard pile; it "
-                        f"belongs on the {_pile_name(PILE_OF[card])} pile (C-7)"
-                    )
-        placed = Counter(c for h in self.hands for c in h)
-        placed.update(c for pile in piles for c in pile)
-        placed.update(c for mine in rows for row in mine for c in row)
-        placed.update(c for row in point_rows for c in row)
-        if self.deck is not None:
-            placed.update(self.deck)
-        if self.removed is not None:
-            placed.update(self.removed)
-        full = Counter(FULL_DECK)
-        extra = placed - full
-        if extra:
-            raise SetupError(
-                "set-up uses cards more often than they exist (C-1-C-3): "
-                + ", ".join(
-                    f"{CARD_TEXT[c]} x{n + full[c]} (exists x{full[c]})"
-                    for c, n in sorted(extra.items())
-                )
-            )
-        rest = sorted((full - placed).elements())
-        rng = random.Random(self.fill_seed)
-        rng.shuffle(rest)
-        removed = self.removed
-        deck_top_first = self.deck
-        if deck_top_first is None:
-            if removed is None:
-                fresh = self.rows is None and self.piles is None and self.point_rows is None
-                count = REMOVED_TWO_PLAYERS if players == 2 and fresh else 0
-                removed, rest = rest[:count], rest[count:]
-            deck_top_first = rest
-        elif removed is None:
-            removed = rest
-        elif rest:
-            raise SetupError(
-                "set-up leaves cards nowhere (every card must be in a hand, the deck, the "
-                "removed cards, a discard pile or a row): "
-                + ", ".join(CARD_TEXT[c] for c in sorted(rest))
-            )
-        if not deck_top_first:
-            raise SetupError(
-                "the draw pile must hold at least one card (C-14 ends the game when its last "
-                "card is drawn)"
-            )
-        stones = (
-            [list(w) for w in self.wish_stones]
-            if self.wish_stones is not None
-            else [[] for _ in range(players)]
-        )
-        taken = Counter(v for w in stones for v in w)
-        twice = sorted(v for v, n in taken.items() if n > 1)
-        if twice:
-            raise SetupError(
-                f"wish stone card(s) {', '.join(map(str, twice))} claimed more than once (C-4)"
-            )
-        if any(not 1 <= v <= 9 for v in taken):
-            raise SetupError("wish stone cards have values 1-9 (C-4)")
-
-        state = object.__new__(CardState)
-        state._init_empty(players, variant)
-        state.first_player = state.current_player = self.first_player
-        state.hands = [sorted(h) for h in self.hands]
-        state.deck = list(reversed(deck_top_first))
-        state.removed = list(removed)
-        state.piles = piles
-        state.filled = pile_mask(piles)
-        state.rows = rows
-        state.point_rows = point_rows
-        derive_rows(state)
-        if state.closed_rows >= CLOSED_ROWS_TO_END:
-            raise SetupError(
-                f"set-up has {state.closed_rows} rows with a closing card: that game is over (C-13)"
-            )
-        state.wish_stones = stones
-        state.wish_mask = _ALL_WISHES & ~sum(1 << v for v in taken)
-        state.known = [list(k) for k in self.known] if self.known else [[] for _ in range(players)]
-        for p in range(players):
-            missing = Counter(state.known[p]) - Counter(state.hands[p])
-            if missing:
-                raise SetupError(
-                    f"player {p}'s known cards are not all in the hand: "
-                    + ", ".join(CARD_TEXT[c] for c in sorted(missing.elements()))
-                )
-        return state

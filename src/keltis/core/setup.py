@@ -17,6 +17,26 @@ def fresh_seed() -> int:
     return random.SystemRandom().randrange(2**63)
 
 
+#: Cards in each hand at the start (B-7, C-5).
+HAND_SIZE: Final = 8
+#: Cards set aside unseen in a 2-player game (B-8, C-6).
+REMOVED_TWO_PLAYERS: Final = 30
+
+
+def deal_cards(
+    rng: random.Random, full_deck: tuple[int, ...], players: int
+) -> tuple[list[list[int]], list[int], list[int]]:
+    """Shuffle ``full_deck`` with ``rng`` and deal it as both games do (B-6-B-8, C-5, C-6):
+    ``HAND_SIZE`` cards to each player (sorted), then 30 set aside in a 2-player game, the
+    rest the draw pile. Returns the hands, the draw pile top first and the removed cards."""
+    cards = list(full_deck)
+    rng.shuffle(cards)
+    hands = [sorted(cards[p * HAND_SIZE : (p + 1) * HAND_SIZE]) for p in range(players)]
+    rest = cards[players * HAND_SIZE :]
+    removed = rest[:REMOVED_TWO_PLAYERS] if players == 2 else []
+    return hands, rest[len(removed) :], removed
+
+
 def read_cards(data: Any, what: str, *, numbers_only: bool = False) -> list[int]:
     """A list of card notations (``["G7", "RX", "*3"]``) as card codes.
 

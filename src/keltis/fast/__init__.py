@@ -1,0 +1,27 @@
+"""keltis.fast: a batch simulator of both games, compiled with numba (``pip install
+'keltis[fast]'``).
+
+A second implementation of the rules on flat integer arrays, for researchers who need millions
+of playouts: ``simulate(game, players, n_games, policy, seed)`` deals and plays whole games
+with a uniform random or a greedy policy and returns per-game scores, winners, end reasons and
+decision counts as numpy arrays (:class:`SimResult`). Decisions are the reference engine's
+dense action indices, and a differential test (``keltis.fast.diff``, ``benchmarks/fast_diff.py``)
+proves the legal decisions and outcomes equal to the reference engine's. See
+docs/performance.md, "The batch simulator (keltis.fast)".
+"""
+
+from __future__ import annotations
+
+try:
+    import numba  # noqa: F401
+    import numpy  # noqa: F401
+except ImportError as _missing:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        f"keltis.fast needs numba and numpy ({_missing.name} is not installed): "
+        "pip install 'keltis[fast]'"
+    ) from _missing
+
+from keltis.fast.batch import END_REASONS, POLICIES, SimResult, simulate
+from keltis.fast.setup import deal_setup, load_setup
+
+__all__ = ["END_REASONS", "POLICIES", "SimResult", "deal_setup", "load_setup", "simulate"]

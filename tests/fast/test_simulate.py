@@ -1,0 +1,161 @@
+"""keltis.fast.simulate: results, seeds, deals, the greedy policy, refusals, keltis bench."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from keltis.cli import main
+from keltis.core.actions import Action
+from keltis.core.errors import SetupError
+from keltis.games import get_game
+
+pytest.importorskip("numba", reason="keltis.fast needs numba: pip install 'keltis[fast]'")
+
+import numpy as np
+
+from keltis.fast import END_REASONS, deal_setup, load_setup, simulate
+from keltis.fast.setup import dealt_state, kernel, to_setup
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_result_arrays(game: str, policy: str) -> None:
+    result = simulate(game, 3, 200, policy, seed=11)
+    assert result.n_games == 200
+    assert result.scores.shape == result.winners.shape == (200, 3)
+    best = result.scores.max(axis=1)
+    assert (result.winners == (result.scores == best[:, None])).all()
+    assert result.winners.any(axis=1).all()
+    assert result.decisions.min() > 20
+    assert sum(result.end_reason_counts().values()) == 200
+    assert set(result.end_reason_counts()) <= set(END_REASONS) - {"truncated"}
+    summary = result.summary()
+    assert json.loads(json.dumps(summary)) == summary
+    assert summary["games"] == 200
+
+
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_seeded_and_independent_of_batch_size(game: str) -> None:
+    a = simulate(game, 4, 30, "random", seed=99)
+    b = simulate(game, 4, 12, "random", seed=99)
+    c = simulate(game, 4, 12, "random", seed=100)
+    assert (a.scores[:12] == b.scores).all()
+    assert (a.decisions[:12] == b.decisions).all()
+    assert not (b.decisions == c.decisions).all()
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_simulate_plays_the_traced_games(game: str, policy: str) -> None:
+    """The batch loop plays exactly the games the differential test checks (deal="fast")."""
+    result = simulate(game, 2, 15, policy, seed=3)
+    k = kernel(game)
+    room = 5000
+    legal = np.zeros(room * k.MAX_LEGAL, dtype=np.int32)
+    offsets = np.zeros(room + 1, dtype=np.int64)
+    choices = np.zeros(room, dtype=np.int32)
+    for g in range(15):
+        s, rng = dealt_state(game, 2, 3, g)
+        steps = k.play(s, ["random", "greedy"].index(policy), rng, True, legal, offsets, choices)
+        assert steps == result.decisions[g]
+        assert [k.score(s, p) for p in range(2)] == result.scores[g].tolist()
+        assert END_REASONS[s[k.END]] == END_REASONS[result.end_reasons[g]]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_fast_deals_are_deals(game: str, players: int) -> None:
+    rules = get_game(game)
+    for index in range(20):
+        setup = deal_setup(game, players, 8, index)
+        state = rules.new_game(players, setup=setup)  # the reference checks every card
+        assert [len(h) for h in state.hands] == [8] * players
+        assert len(state.removed) == (30 if players == 2 else 0)
+        loaded = to_setup(game, load_setup(game, players, setup))
+        loaded["hands"] = [sorted(h) for h in loaded["hands"]]
+        assert loaded == {**setup, "hands": [sorted(h) for h in setup["hands"]]}
+    hands = Counter(str(deal_setup(game, players, 8, i)["hands"]) for i in range(20))
+    assert len(hands) == 20
+
+
+def test_greedy_rates_board_moves_as_the_greedy_bot() -> None:
+    """The fast greedy policy's best decisions are the greedy bot's best decisions."""
+    from keltis.bots.greedy import GreedyBot
+    from keltis.fast import board
+
+    rules = get_game("board")
+    bot = GreedyBot(seed=0)
+    checked = 0
+    for seed in range(8):
+        setup = rules.deal(3, seed)
+        ref = rules.new_game(3, setup=setup)
+        s = load_setup("board", 3, setup)
+        rng = np.random.default_rng(seed)
+        while not ref.over:
+            view = ref.view(ref.current_player)
+            theirs = [bot._board_score(view, a) for a in view.legal]
+            mine = [board.greedy_score(s, a.index) for a in view.legal]
+            assert mine == theirs, view.legal
+            checked += 1
+            action = view.legal[int(rng.integers(len(view.legal)))]
+            ref.apply(action)
+            board.apply(s, action.index)
+    assert checked > 1500
+
+
+def test_refusals() -> None:
+    with pytest.raises(ValueError, match="unknown game"):
+        simulate("chess", 2, 1)
+    with pytest.raises(ValueError, match="2-4 players"):
+        simulate("board", 5, 1)
+    with pytest.raises(ValueError, match="unknown policy"):
+        simulate("board", 2, 1, "clever")
+    with pytest.raises(ValueError, match="n_games"):
+        simulate("cards", 2, 0)
+    with pytest.raises(SetupError, match="unknown board-game variant"):
+        simulate("board", 2, 1, variant={"layout": "mine"})
+    with pytest.raises(SetupError, match="no_take_back cannot be switched off"):
+        simulate("cards", 2, 1, variant={"no_take_back": False})
+    setup = get_game("cards").deal(2, 1)
+    with pytest.raises(SetupError, match="only from a deal"):
+        load_setup("cards", 2, {**setup, "rows": [{}, {}]})
+
+
+def test_missing_numba_names_the_extra() -> None:
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "try:\n    import keltis.fast\nexcept ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert "pip install 'keltis[fast]'" in out
+
+
+def test_actions_are_the_reference_indices() -> None:
+    """The kernels' constants are the dense action index of keltis.core.actions."""
+    from keltis.fast import board, cards
+
+    assert Action.parse("draw").index == board.DRAW_DECK == cards.DRAW_DECK
+    assert Action.parse("draw *").index == cards.DRAW_PILE_BASE + 5
+    assert Action.parse("pass").index == board.PASS_INDEX == cards.PASS_INDEX
+    assert Action.parse("small").index == board.FIGURE_SMALL
+    assert Action.parse("big").index == board.FIGURE_BIG
+    assert Action.parse(">G").index == board.ADVANCE_BASE
+    assert Action.parse("-G0").index == board.DISCARD_BASE == cards.DISCARD_BASE
+    assert Action.parse("*0>G").index == cards.LAY_ONTO_BASE
+    assert Action.parse("wish G1 G1").index == cards.CLAIM_BASE
+
+
+def test_bench_engine_fast(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bench", "--engine", "fast", "--game", "cards", "--players", "2", "--seconds", "0.2"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["engine"] == "fast"
+    assert data["games"] >= 100
+    assert sum(data["end_reasons"].values()) == data["games"]
