@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -254,3 +255,36 @@ def test_the_match_record_is_the_engine_s(server: Server) -> None:
     match = Match(record)
     assert match.over
     assert match.outcome().to_json() == me.result
+
+
+def test_a_hard_bot_thinking_does_not_hold_up_other_matches(server: Server) -> None:
+    """Bots think in worker processes: while a hard bot searches (most of a second per
+    decision), another match's client is answered at once."""
+    made = create(
+        server, game="board", seats=[{"kind": "person"}, {"kind": "bot", "level": "hard"}]
+    )
+    other = create(server, game="cards", seats=[{"kind": "person"}, {"kind": "bot"}])
+    with (
+        player(server, made["id"], made["token"]) as me,
+        player(server, other["id"], other["token"]) as bystander,
+    ):
+        start = me.version
+        me.play(random.Random(4), stop_at=start + 1)  # our move: now the hard bot thinks
+        while me.my_turn:  # a multi-step turn of ours: play it out
+            me.play(random.Random(4), stop_at=me.version + 1)
+        assert not me.my_turn
+        answered = []
+        assert me.socket is not None
+        while True:
+            began = time.perf_counter()
+            bystander.send({"type": "ping"})
+            bystander.expect("pong")
+            answered.append(time.perf_counter() - began)
+            try:
+                me.recv(timeout=0.02)
+            except TimeoutError:
+                continue
+            if me.my_turn or me.result is not None:
+                break
+        assert len(answered) >= 5, "the hard bot answered too soon to tell"
+        assert max(answered) < 0.5, answered
