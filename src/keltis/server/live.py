@@ -27,7 +27,7 @@ from typing import Any
 
 from keltis.core.errors import KeltisError
 from keltis.i18n import Translator
-from keltis.match import Match, MatchError, StaleActionError, Step
+from keltis.match import GameOverError, Match, NotYourTurnError, StaleActionError, Step
 from keltis.record import GameRecord
 from keltis.server import workers
 from keltis.server.config import ServerConfig
@@ -344,8 +344,13 @@ class Hub:
                     continue  # someone moved, or the player took the seat back
                 try:
                     await self._submit(live, seat, notation, ply)
-                except (KeltisError, MatchError):
+                except (StaleActionError, NotYourTurnError):
                     continue  # another process moved first: decide again on the new position
+                except KeltisError:
+                    failures += 1
+                    log.exception("bot of match %s, seat %d chose %r", live.id, seat, notation)
+                    if failures >= 3:
+                        return
 
     async def _in_pool(self, function: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
@@ -363,13 +368,13 @@ class Hub:
         if live.row.status == "open":
             raise RefusedError("server.not_started")
         if live.match.over:
-            raise MatchError(key="game_over")
+            raise GameOverError(key="game_over")
         if version != live.match.ply:
             raise StaleActionError(
                 key="stale_action", params={"expected": version, "ply": live.match.ply}
             )
         if seat != live.match.to_move:
-            raise MatchError(key="not_your_turn", params={"owner": live.match.to_move})
+            raise NotYourTurnError(key="not_your_turn", params={"owner": live.match.to_move})
         record = live.match.record.to_json()
         result: list[dict[str, object]] = await self._in_pool(
             workers.hint_list, record, seat, self.config.hint_count
