@@ -461,11 +461,14 @@ class Hub:
             await self.sweep(self.config.bot_delay + self.config.sweep_interval)
 
     async def notified(self, payload: str) -> None:
-        """Another process (or this one) stored something for a match: catch up if this
-        process serves it."""
-        match_id, _, _what = payload.partition(":")
+        """A process stored something for a match (``<match>:<ply or "seats">:<origin>``):
+        catch up if this process serves the match and does not know it yet — its own
+        changes it has told its clients of already."""
+        match_id, what, origin = ([*payload.split(":"), "", ""])[:3]
         live = self.live.get(match_id)
-        if live is None:
+        if live is None or origin == self.store.origin:
+            return
+        if what.isdigit() and int(what) <= live.match.ply:
             return
         async with live.lock:
             await self.catch_up(live)
@@ -485,7 +488,7 @@ class Hub:
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     for live in list(self.live.values()):
-                        self.spawn(self.notified(live.id))
+                        self.spawn(self.notified(f"{live.id}:seats:"))
                     async for notice in connection.notifies():
                         self.spawn(self.notified(notice.payload))
             except asyncio.CancelledError:

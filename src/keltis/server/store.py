@@ -11,6 +11,7 @@ a ``NOTIFY`` so the other server processes learn of it as it commits.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -100,6 +101,8 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.notifies = engine.dialect.name == "postgresql"
+        #: Names this process in its notifications, so that it can skip its own.
+        self.origin = secrets.token_hex(6)
 
     # -- matches ---------------------------------------------------------------------------
 
@@ -376,10 +379,11 @@ class Store:
         self._notify(connection, payload)
 
     def _notify(self, connection: sa.Connection, payload: str) -> None:
+        """``NOTIFY keltis '<match>:<ply or "seats">:<origin>'``, delivered at commit."""
         if self.notifies:
             connection.execute(
                 sa.text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": CHANNEL, "payload": payload},
+                {"channel": CHANNEL, "payload": f"{payload}:{self.origin}"},
             )
 
 
