@@ -488,6 +488,8 @@ message("server.bad_token", "That token opens no seat of this match.")
 message("server.spectator", "You are watching: only a seat's player can do that.")
 message("server.not_started", "The match has not started yet.")
 message("server.no_hints", "This match is played without hints.")
+message("server.no_undo", "This match is played without taking moves back.")
+message("server.undo_people", "Moves can be taken back only in a match against bots.")
 # TRANSLATORS: {name}: the player of the seat; {seconds}: how long a player
 # must have been away before a bot may play for them
 message(

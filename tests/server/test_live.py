@@ -288,3 +288,54 @@ def test_a_hard_bot_thinking_does_not_hold_up_other_matches(server: Server) -> N
                 break
         assert len(answered) >= 5, "the hard bot answered too soon to tell"
         assert max(answered) < 0.5, answered
+
+
+def test_undo_against_bots_takes_back_to_the_player_s_last_decision(server: Server) -> None:
+    made = create(
+        server, game="cards", seats=[{"kind": "person"}, {"kind": "bot", "level": "easy"}], seed=6
+    )
+    match_id = made["id"]
+    with player(server, match_id, made["token"]) as me:
+        me.send({"type": "undo", "version": me.version, "ref": "u0"})
+        assert me.expect("error")["code"] == "msg.undo_nothing"
+        me.play(random.Random(1), stop_at=9)
+        while not me.my_turn:
+            me.recv()
+        before = me.version
+        mine = [m["version"] for m in me.steps() if m["step"]["seat"] == 0]
+        me.send({"type": "undo", "version": before, "ref": "u1"})
+        ack = me.expect("ack")
+        assert ack["version"] == mine[-1] - 1  # before my last decision
+        snapshot = next(m for m in reversed(me.received) if m["type"] == "snapshot")
+        assert snapshot["version"] == ack["version"]
+        assert snapshot["view"]["legal"], "my decision again"
+        # the match goes on from there, and the bots decide as before (seeded per ply)
+        me.play(random.Random(2))
+        assert me.result is not None
+    record = GameRecord.from_json(httpx_get_json(server, f"/api/matches/{match_id}/record"))
+    assert len(record.actions) == me.version
+    assert Match(record).outcome().to_json() == me.result
+
+
+def test_undo_is_refused_among_people_and_where_switched_off(server: Server) -> None:
+    made = create(server, game="cards", seats=[{"kind": "person"}, {"kind": "person"}])
+    bea = join(server, made["id"], made["invites"][0]["invite"], "Bea")
+    start(server, made["id"], made["host_token"])
+    with player(server, made["id"], made["token"]) as me:
+        me.play(random.Random(1), stop_at=1)
+        me.send({"type": "undo", "version": me.version})
+        assert me.expect("error")["code"] == "server.undo_people"
+    assert bea["seat"] == 1
+    off = create(server, game="cards", seats=[{"kind": "person"}, {"kind": "bot"}], undo=False)
+    assert off["match"]["options"]["undo"] is False
+    with player(server, off["id"], off["token"]) as me:
+        me.play(random.Random(1), stop_at=1)
+        me.send({"type": "undo", "version": me.version})
+        assert me.expect("error")["code"] == "server.no_undo"
+
+
+def httpx_get_json(server: Server, path: str) -> Any:
+    with server.http() as http:
+        response = http.get(path)
+    assert response.status_code == 200, response.text
+    return response.json()

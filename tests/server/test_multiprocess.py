@@ -130,3 +130,30 @@ def test_racing_actions_on_two_processes_exactly_one_lands(
     assert summary["version"] >= 2 * races
     with b.http() as http:
         assert http.get(f"/api/matches/{match_id}").json()["version"] == summary["version"]
+
+
+def test_taking_back_on_one_process_reaches_the_other(
+    two_servers: tuple[Server, Server],
+) -> None:
+    a, b = two_servers
+    made = create(
+        a, game="cards", seats=[{"kind": "person"}, {"kind": "bot", "level": "easy"}], seed=8
+    )
+    me = Player(a, made["id"], made["token"]).connect()
+    watcher = Player(b, made["id"]).connect()
+    me.play(random.Random(3), stop_at=7)
+    while not me.my_turn:
+        me.recv()
+    me.send({"type": "undo", "version": me.version, "ref": "u"})
+    back_to = me.expect("ack")["version"]
+    while not (watcher.received[-1]["type"] == "snapshot" and watcher.version == back_to):
+        watcher.recv()
+    # both go on from there: the watcher on B sees the new moves
+    me.play(random.Random(4), stop_at=back_to + 4)
+    while watcher.version < me.version:
+        watcher.recv()
+    fresh = Player(b, made["id"]).connect()
+    assert watcher.view == fresh.view
+    fresh.close()
+    me.close()
+    watcher.close()

@@ -49,7 +49,7 @@ from keltis.server.store import Store
 log = logging.getLogger("keltis.server")
 
 #: The message types a client may send on the live WebSocket.
-CLIENT_TYPES = ("hello", "act", "hint", "stand_in", "reclaim", "sync", "ping")
+CLIENT_TYPES = ("hello", "act", "hint", "undo", "stand_in", "reclaim", "sync", "ping")
 
 bearer = HTTPBearer(auto_error=False, description="A seat's (or the host's) secret token")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -74,6 +74,7 @@ class CreateMatch(BaseModel):
         default_factory=dict, description="variant switches (GET /api/games lists them)"
     )
     hints: bool = Field(True, description="players may ask for hints")
+    undo: bool = Field(True, description="a player alone against bots may take moves back")
     public: bool = Field(True, description="listed among open and finished matches")
     seed: int | None = Field(None, ge=0, lt=2**63, description="the deal (default: random)")
     name: str = Field("Player", min_length=1, max_length=40, description="the creator's name")
@@ -269,7 +270,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 row["invite"] = secrets.token_urlsafe(12)
                 secrets_out[number] = {"invite": row["invite"]}
             rows.append(row)
-        options = {"hints": body.hints}
+        options = {"hints": body.hints, "undo": body.undo}
         await asyncio.to_thread(
             store().create_match,
             match_id,
@@ -634,6 +635,10 @@ class _Session:
         version = data.get("version")
         if type(version) is not int:
             raise RefusedError("server.bad_field", field="version", expected="the version you saw")
+        if kind == "undo":
+            now_at = await self.hub.undo(live, seat, version)
+            self.send({"type": "ack", "version": now_at, "ref": ref})
+            return
         if kind == "hint":
             hints = await self.hub.hints(live, seat, version)
             self.send({"type": "hints", "version": version, "hints": hints, "ref": ref})

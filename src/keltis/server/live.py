@@ -162,23 +162,39 @@ class Hub:
     ) -> tuple[list[dict[int | None, dict[str, Any]]], bool]:
         """Apply what other processes stored since (thread), building each step's messages
         for ``seats`` right after applying it (each with the view of *its* position); also
-        re-read the match row. Returns the messages and whether seats or status changed."""
+        re-read the match row. If moves were taken back elsewhere, the match goes back to
+        where the stored actions and its own part ways. Returns the messages and whether
+        seats, status or history changed (then everyone needs a snapshot)."""
         match = live.match
         told = []
+        row = self.store.get_match(live.id)
+        rewound = False
+        if row is not None and row.ply < match.ply:
+            stored = [a.notation for a in self.store.actions_since(live.id, 0)]
+            same = 0
+            while (
+                same < len(stored)
+                and same < match.ply
+                and (stored[same] == match.record.actions[same])
+            ):
+                same += 1
+            match.rewind(same)
+            del live.steps[same:]
+            rewound = True
         hook, match.on_action = match.on_action, None
         try:
-            for stored in self.store.actions_since(live.id, match.ply):
-                step = match.replay_action(stored.notation)
+            for stored_action in self.store.actions_since(live.id, match.ply):
+                step = match.replay_action(stored_action.notation)
                 live.steps.append(step)
-                told.append(self._step_messages(live, step, seats))
+                if not rewound:
+                    told.append(self._step_messages(live, step, seats))
         finally:
             match.on_action = hook
         if match.over:
             live.row.status = "finished"
-        row = self.store.get_match(live.id)
-        changed = False
+        changed = rewound
         if row is not None:
-            changed = _seat_state(row) != _seat_state(live.row) or row.status != live.row.status
+            changed |= _seat_state(row) != _seat_state(live.row) or row.status != live.row.status
             live.row = row
         return told, changed
 
@@ -381,6 +397,46 @@ class Hub:
         )
         return result
 
+    async def undo(self, live: LiveMatch, seat: int, version: int) -> int:
+        """Take back ``seat``'s last decision and what followed (bots' moves): only where the
+        match allows it and every other seat is a bot. Returns the new version; everyone gets
+        a snapshot."""
+        async with live.lock:
+            if not live.row.options.get("undo", True):
+                raise RefusedError("server.no_undo")
+            if any(s.kind != "bot" for s in live.row.seats if s.seat != seat):
+                raise RefusedError("server.undo_people")
+            if live.row.status == "open":
+                raise RefusedError("server.not_started")
+            if live.match.over:
+                raise GameOverError(key="game_over")
+            if version != live.match.ply:
+                raise StaleActionError(
+                    key="stale_action", params={"expected": version, "ply": live.match.ply}
+                )
+            target = live.match.last_decision(seat)
+            if target is None:
+                raise RefusedError("msg.undo_nothing")
+            ply = live.match.ply
+
+            def take_back() -> None:
+                # stored first (the seat to move there is the one that acted there), then
+                # the match in memory follows
+                self.store.take_back(live.id, ply, target, live.match.actor(target))
+                live.match.rewind(target)
+
+            try:
+                await asyncio.to_thread(take_back)
+            except ConflictError:
+                await self.catch_up(live)
+                raise StaleActionError(
+                    key="stale_action", params={"expected": version, "ply": live.match.ply}
+                ) from None
+            del live.steps[target:]
+            live.row.ply, live.row.to_move = target, live.match.to_move
+            await self.send_snapshots(live)
+            return target
+
     # -- presence and stand-ins ------------------------------------------------------------
 
     async def stand_in(self, live: LiveMatch, seat: int) -> None:
@@ -530,7 +586,11 @@ def match_summary(
         "status": row.status,
         "players": len(row.seats),
         "variant": header.get("variant", {}),
-        "options": {"hints": bool(row.options.get("hints", True))},
+        "options": {
+            "hints": bool(row.options.get("hints", True)),
+            "undo": bool(row.options.get("undo", True))
+            and sum(s.kind != "bot" for s in row.seats) == 1,
+        },
         "version": row.ply if match is None else match.ply,
         "to_move": None
         if row.status != "running"

@@ -296,6 +296,27 @@ class Store:
         except IntegrityError as error:
             raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
 
+    def take_back(self, match_id: str, ply: int, to_ply: int, to_move: int) -> None:
+        """Undo: the match goes back from ``ply`` actions to ``to_ply`` (the later actions'
+        rows are deleted, in one transaction with the match's new ply). Raises
+        :class:`ConflictError` if the match is no longer at ``ply``."""
+        with self.engine.begin() as connection:
+            updated = connection.execute(
+                db.matches.update()
+                .where(db.matches.c.id == match_id, db.matches.c.ply == ply)
+                .values(
+                    ply=to_ply, to_move=to_move, status="running", result=None, updated_at=now()
+                )
+            )
+            if updated.rowcount != 1:
+                raise ConflictError(f"match {match_id} is no longer at ply {ply}")
+            connection.execute(
+                db.actions.delete().where(
+                    db.actions.c.match_id == match_id, db.actions.c.ply > to_ply
+                )
+            )
+            self._notify(connection, f"{match_id}:undo")
+
     def actions_since(self, match_id: str, ply: int) -> list[StoredAction]:
         """The stored actions after the first ``ply``, in order."""
         with self.engine.connect() as connection:
