@@ -12,6 +12,7 @@ import pytest
 
 from keltis.match import Match, Step
 from keltis.record import GameRecord
+from keltis.wire import validate
 from support import assert_no_leak, nested_lists
 
 from .harness import Player, Server, create, join, start
@@ -68,6 +69,7 @@ def test_every_message_shows_only_what_its_receiver_may_see(server: Server, game
     for p in [*players, watcher]:
         seat = p.seat
         for message in p.received:
+            validate("live", message)
             state = states[message.get("version", 0)]
             for found in nested_lists(message):
                 assert found not in hidden_lists(state, seat), (seat, message)

@@ -15,6 +15,7 @@ import pytest
 
 from keltis.match import Match
 from keltis.record import GameRecord
+from keltis.wire import validate
 
 from .harness import Player, Server, create, join, player, start
 
@@ -114,11 +115,14 @@ def test_hints_when_the_match_allows_them(server: Server) -> None:
         assert hints["ref"] == "h"
         assert 1 <= len(hints["hints"]) <= 3
         assert {h["action"] for h in hints["hints"]} <= legal
+        validate("live", hints)
     off = create(server, game="cards", seats=[{"kind": "person"}, {"kind": "bot"}], hints=False)
     with player(server, off["id"], off["token"], lang="pl") as me:
         me.send({"type": "hint", "version": me.version})
         refused = me.expect("error")
         assert refused["code"] == "server.no_hints"
+        for message in me.received:
+            validate("live", message)
         assert refused["message"] != "This match is played without hints."
 
 
@@ -175,6 +179,7 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(servers: Callable[..., 
         def refused(message: Any) -> dict[str, Any]:
             me.send(message if isinstance(message, str) else json.dumps(message))
             answer = me.expect("error")
+            validate("live", answer)
             assert answer["message"]
             assert answer["version"] == version
             return answer
