@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from keltis.core.actions import parse_action
 from keltis.match import Match, Step
 from keltis.record import GameRecord
 from keltis.wire import validate
@@ -61,7 +62,11 @@ def test_every_message_shows_only_what_its_receiver_may_see(server: Server, game
         record = GameRecord.from_json(http.get(f"/api/matches/{match_id}/record").json())
 
     # the engine's own positions and steps, replayed from the stored record
-    states = [record.replay(upto=ply) for ply in range(len(record.actions) + 1)]
+    state = record.new_state()
+    states = [state.clone()]
+    for notation in record.actions:
+        state.apply(parse_action(notation))
+        states.append(state.clone())
     match = Match(GameRecord.from_json({**record.to_json(), "actions": []}))
     steps: list[Step | None] = [None, *(match.replay_action(a) for a in record.actions)]
 

@@ -158,32 +158,39 @@ class Hub:
         return store
 
     def _catch_up(
-        self, live: LiveMatch, seats: set[int | None]
+        self, live: LiveMatch, seats: set[int | None], compare_all: bool = False
     ) -> tuple[list[dict[int | None, dict[str, Any]]], bool]:
         """Apply what other processes stored since (thread), building each step's messages
         for ``seats`` right after applying it (each with the view of *its* position); also
-        re-read the match row. If moves were taken back elsewhere, the match goes back to
-        where the stored actions and its own part ways. Returns the messages and whether
-        seats, status or history changed (then everyone needs a snapshot)."""
+        re-read the match row. If moves were taken back elsewhere (the stored history is
+        shorter, or its action at this match's ply differs — or, with ``compare_all``, any of
+        them), the match goes back to where the histories part first. Returns the messages
+        and whether seats, status or history changed (then everyone needs a snapshot)."""
         match = live.match
         told = []
         row = self.store.get_match(live.id)
+        ours = match.record.actions
+        tail = self.store.actions_since(live.id, max(0, match.ply - 1))
+        if match.ply > 0:
+            last = tail[0] if tail else None
+            parted = last is None or last.ply != match.ply or last.notation != ours[-1]
+            tail = tail[1:]
+        else:
+            parted = False
         rewound = False
-        if row is not None and row.ply < match.ply:
+        if parted or compare_all:
             stored = [a.notation for a in self.store.actions_since(live.id, 0)]
             same = 0
-            while (
-                same < len(stored)
-                and same < match.ply
-                and (stored[same] == match.record.actions[same])
-            ):
+            while same < min(len(stored), len(ours)) and stored[same] == ours[same]:
                 same += 1
-            match.rewind(same)
-            del live.steps[same:]
-            rewound = True
+            if same < match.ply:
+                match.rewind(same)
+                del live.steps[same:]
+                rewound = True
+            tail = self.store.actions_since(live.id, match.ply)
         hook, match.on_action = match.on_action, None
         try:
-            for stored_action in self.store.actions_since(live.id, match.ply):
+            for stored_action in tail:
                 step = match.replay_action(stored_action.notation)
                 live.steps.append(step)
                 if not rewound:
@@ -198,11 +205,11 @@ class Hub:
             live.row = row
         return told, changed
 
-    async def catch_up(self, live: LiveMatch) -> None:
+    async def catch_up(self, live: LiveMatch, compare_all: bool = False) -> None:
         """Bring ``live`` up to the database and tell its clients what changed (the caller
         holds its lock)."""
         told, changed = await asyncio.to_thread(
-            self._catch_up, live, {c.seat for c in live.clients}
+            self._catch_up, live, {c.seat for c in live.clients}, compare_all
         )
         for messages in told:
             for client in list(live.clients):
@@ -527,7 +534,7 @@ class Hub:
         if what.isdigit() and int(what) <= live.match.ply:
             return
         async with live.lock:
-            await self.catch_up(live)
+            await self.catch_up(live, compare_all=what == "undo")
 
     async def listen(self, url: str) -> None:
         """Follow the other processes' changes (PostgreSQL LISTEN), reconnecting when the
