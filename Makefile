@@ -8,6 +8,17 @@ TEST_EXTRAS := dev,arena,ray,rl,rl-train,server,fast
 # only when pyproject.toml (dependencies, the command) or this file changes.
 INSTALLED := $(VENV)/.installed
 INSTALLED_TEST := $(VENV)/.installed-test
+# The install compiles the hot modules with mypyc (setup.py; docs/performance.md); they are
+# compiled again when their sources change (keltis runs pure Python, not stale compiled code).
+COMPILED := $(VENV)/.compiled
+# (keltis._native.COMPILED lists the modules; a test checks this list against it.)
+NATIVE_SOURCES := setup.py src/keltis/_native.py \
+	$(patsubst %,src/keltis/core/%.py,actions cards scoring setup gamestate) \
+	$(patsubst %,src/keltis/board/%.py,layout state setup sample) \
+	$(patsubst %,src/keltis/cards/%.py,state setup sample) \
+	$(patsubst %,src/keltis/bots/%.py,policies board_policy cards_policy)
+# The rules tests, run a second time against the pure-Python modules (KELTIS_PURE_PYTHON=1).
+PURE_TESTS := tests/board tests/cards tests/core tests/test_native.py
 
 .PHONY: play test install install-test lint bench clean
 
@@ -17,13 +28,17 @@ $(BIN)/python:
 
 $(INSTALLED): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
-	@touch $@
+	@touch $@ $(COMPILED)
 
 $(INSTALLED_TEST): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
-	@touch $@ $(INSTALLED)
+	@touch $@ $(INSTALLED) $(COMPILED)
 
-install: $(INSTALLED)
+$(COMPILED): $(NATIVE_SOURCES) | $(INSTALLED)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@touch $@
+
+install: $(INSTALLED) $(COMPILED)
 
 install-test: $(INSTALLED_TEST)
 
@@ -39,8 +54,9 @@ play: $(INSTALLED)
 	fi
 
 # Everything: unit, rule, property and golden tests, ruff and mypy --strict.
-test: install-test
+test: install-test $(COMPILED)
 	$(BIN)/python -m pytest -n auto $(ARGS)
+	KELTIS_PURE_PYTHON=1 $(BIN)/python -m pytest -n auto $(PURE_TESTS)
 
 lint: install-test
 	$(BIN)/ruff check src tests benchmarks examples

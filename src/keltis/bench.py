@@ -6,6 +6,7 @@ import random
 import time
 from typing import Any, Final
 
+from keltis._native import engine as native_engine
 from keltis.games import get_game
 
 #: ``reference``: the rules engine (keltis.board, keltis.cards); ``fast``: the numba batch
@@ -49,6 +50,7 @@ def random_playouts(
     return {
         "benchmark": "random_playouts",
         "engine": "reference",
+        "build": native_engine(),
         "game": game,
         "players": players,
         "seconds": round(elapsed, 3),

@@ -35,8 +35,19 @@ def _players(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``keltis`` command."""
+#: ``keltis arena``'s line in ``keltis --help`` (the sub-command itself: ``keltis.arena.cli``).
+ARENA_HELP = "play a seeded tournament between bots and rate them"
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The sub-command ``argv`` asks for (its first word that is not an option)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``keltis`` command. Given the command line ``argv``, the
+    ``arena`` sub-command's full parser (and the arena's modules) is built only when ``argv``
+    asks for it; ``keltis --help`` lists it by its help line alone."""
     parser = argparse.ArgumentParser(
         prog="keltis",
         description="Keltis, the board game and the card game by Reiner Knizia.",
@@ -162,9 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(pip install 'keltis[fast]'; its own seeded deals)",
     )
 
-    from keltis.arena.cli import add_arena_parser
+    if argv is None or _command(argv) == "arena":
+        from keltis.arena.cli import add_arena_parser
 
-    add_arena_parser(sub)
+        add_arena_parser(sub)
+    else:
+        sub.add_parser("arena", help=ARENA_HELP, add_help=False)
 
     from keltis.server.cli import add_serve_parser
 
@@ -174,8 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``keltis`` command; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
+    args = parser.parse_args(words)
     if args.command is None:
         parser.print_help()
         return 0

@@ -159,3 +159,14 @@ def test_bench_engine_fast(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["engine"] == "fast"
     assert data["games"] >= 100
     assert sum(data["end_reasons"].values()) == data["games"]
+
+
+def test_bench_engine_fast_without_numba_says_what_to_install() -> None:
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from keltis.cli import main\n"
+        "sys.exit(main(['bench', '--engine', 'fast', '--seconds', '0.1']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "pip install 'keltis[fast]'" in done.stderr

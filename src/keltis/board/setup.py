@@ -184,15 +184,13 @@ class BoardSetup:
             setup.positions = positions
         if "big" in data:
             bigs = []
-            for i, letter in enumerate(read_per_player(data["big"], players, "big")):
-                if letter is None:
+            for i, path in enumerate(read_per_player(data["big"], players, "big")):
+                if path is None:
                     bigs.append(-1)
                 else:
-                    index = (
-                        COLOUR_LETTERS.find(str(letter).upper()) if len(str(letter)) == 1 else -1
-                    )
+                    index = COLOUR_LETTERS.find(str(path).upper()) if len(str(path)) == 1 else -1
                     if index < 0:
-                        raise SetupError(f"big figure of player {i}: {letter!r} is not a path")
+                        raise SetupError(f"big figure of player {i}: {path!r} is not a path")
                     bigs.append(index)
             setup.big = bigs
         if "tile_points" in data:

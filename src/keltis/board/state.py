@@ -48,16 +48,14 @@ from keltis.core.errors import IllegalActionError, SetupError
 from keltis.core.protocol import JSON, EndReason, GameState
 from keltis.core.scoring import (
     ASCENDING,
-    BOARD_ROW_VALUES,
-    BOARD_WISH_POINTS,
     GOAL_FIGURES,
     GOAL_ROW,
     LAST_ROW,
     UNDECIDED,
+    board_parts,
     direction_after,
     direction_name,
     follows,
-    wish_points,
 )
 from keltis.core.setup import (
     DEFAULT_TURN_CAP,
@@ -165,6 +163,10 @@ class BoardState(GameState):
     phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
 
     __slots__ = (
+        "_recent",
+        "_rows_view",
+        "_tiles_view",
+        "_variant_json",
         "actors",
         "big",
         "current_player",
@@ -180,6 +182,7 @@ class BoardState(GameState):
         "last",
         "layable",
         "layout",
+        "no_take_back",
         "num_players",
         "over",
         "pending",
@@ -196,7 +199,8 @@ class BoardState(GameState):
         "wishes",
     )
 
-    variant: BoardVariant
+    no_take_back: bool
+    """The variant's B-15 switch (``variant`` is the whole :class:`BoardVariant`)."""
     layout: Layout
     hands: list[list[int]]
     deck: list[int]
@@ -225,8 +229,16 @@ class BoardState(GameState):
     first_player: int
     layable: list[int]
     """layable[player]: bit ``card`` is set if that card may be laid now (B-11-B-13)."""
+    _rows_view: tuple[tuple[tuple[int, ...], ...], ...] | None
+    """Views' copy of ``rows`` (``None`` once a card is laid)."""
+    _tiles_view: tuple[tuple[int, ...], ...] | None
+    """Views' copy of ``tiles`` (``None`` once a wish stone is taken)."""
 
     # -- creation ------------------------------------------------------------------------
+
+    def __init__(self) -> None:
+        """Nothing: :meth:`empty` sets every attribute (``clone`` copies them). A plain
+        ``__init__`` rather than ``object.__new__``, which a compiled class refuses."""
 
     @classmethod
     def new(
@@ -258,7 +270,7 @@ class BoardState(GameState):
     def empty(cls, players: int, variant: BoardVariant, layout: Layout) -> BoardState:
         """The one constructor: a fresh game's table with no cards dealt and no tiles laid
         (hands, draw pile and removed cards empty). Set-ups and samples fill in the rest."""
-        state = object.__new__(cls)
+        state = cls()
         state.num_players = players
         state.first_player = state.current_player = 0
         state.over = False
@@ -268,6 +280,7 @@ class BoardState(GameState):
         state.history = []
         state.actors = []
         state.variant = variant
+        state.no_take_back = variant.no_take_back
         state.layout = layout
         state.hands = [[] for _ in range(players)]
         state.deck = []
@@ -287,6 +300,9 @@ class BoardState(GameState):
         state.pending = -1
         state.discarded_pile = -1
         state.known = [[] for _ in range(players)]
+        state._init_caches()
+        state._rows_view = None
+        state._tiles_view = None
         return state
 
     def derive_rows(self) -> None:
@@ -340,7 +356,7 @@ class BoardState(GameState):
             return lays
         if phase == DRAW:
             out = [DRAW_DECK] if self.deck else []
-            blocked = self.discarded_pile if self.variant.no_take_back else -1
+            blocked = self.discarded_pile if self.no_take_back else -1
             for colour, pile in enumerate(self.piles):
                 if pile and colour != blocked:
                     out.append(_DRAW_PILE[colour])
@@ -400,7 +416,7 @@ class BoardState(GameState):
                 else (
                     not 0 <= source < NUM_COLOURS
                     or not self.piles[source]
-                    or (self.variant.no_take_back and source == self.discarded_pile)
+                    or (self.no_take_back and source == self.discarded_pile)
                 )
             ):
                 self._check(action)
@@ -461,7 +477,7 @@ class BoardState(GameState):
                 raise IllegalActionError("B-15", key="no_point_pile")
             if not self.piles[source]:
                 raise IllegalActionError("B-15", key="pile_empty", params={"colour": source})
-            if self.variant.no_take_back and source == self.discarded_pile:
+            if self.no_take_back and source == self.discarded_pile:
                 raise IllegalActionError(
                     "B-15", key="no_take_back", params={"card": CARD_TEXT[self.piles[source][-1]]}
                 )
@@ -499,6 +515,7 @@ class BoardState(GameState):
         colour = CARD_COLOUR[card]
         value = CARD_VALUE[card]
         self.rows[p][colour].append(card)
+        self._rows_view = None
         end = self.last[p][colour]
         self.last[p][colour] = value
         if end < 0:  # B-11: the first card of a colour brings a figure onto the path
@@ -545,6 +562,7 @@ class BoardState(GameState):
             if tile == WISH:  # B-18
                 self.wishes[p] += 1
                 self.tiles[colour][row] = NO_TILE
+                self._tiles_view = None
             elif tile == CLOVER:  # B-17
                 if self._can_move(p):
                     self.pending = colour
@@ -584,25 +602,16 @@ class BoardState(GameState):
     def breakdown(self, p: int) -> dict[str, int]:
         """Score parts of seat ``p``: ``figures`` (B-21), ``tiles`` (B-22), ``wishes`` (B-23),
         plus ``wish_count``."""
-        figures = 0
-        big = self.big[p]
-        for colour, row in enumerate(self.pos[p]):
-            value = BOARD_ROW_VALUES[row]
-            figures += 2 * value if colour == big else value
-        return {
-            "figures": figures,
-            "tiles": self.points[p],
-            "wishes": wish_points(BOARD_WISH_POINTS, self.wishes[p]),
-            "wish_count": self.wishes[p],
-        }
+        return board_parts(self.pos[p], self.big[p], self.points[p], self.wishes[p])
 
     # -- copies and views ----------------------------------------------------------------
 
     def clone(self) -> Self:
         """An independent copy (cheap: lists of ints)."""
-        new = object.__new__(type(self))
+        new = type(self)()
         self._copy_common(new)
         new.layout = self.layout
+        new.no_take_back = self.no_take_back
         new.piles = [p[:] for p in self.piles]
         new.rows = [[r[:] for r in rows] for rows in self.rows]
         new.last = [x[:] for x in self.last]
@@ -617,26 +626,40 @@ class BoardState(GameState):
         new.pending = self.pending
         new.discarded_pile = self.discarded_pile
         new.layable = self.layable[:]
+        new._rows_view = self._rows_view
+        new._tiles_view = self._tiles_view
         return new
 
     def view(self, player: int | None) -> BoardView:
         """What ``player`` (or a spectator, ``None``) may see; see :class:`BoardView`."""
-        return BoardView(
-            **self.view_fields(player, RECENT_MOVES),
-            layout=self.layout,
-            tiles=tuple(tuple(t) for t in self.tiles),
-            piles=tuple(tuple(p) for p in self.piles),
-            rows=tuple(tuple(tuple(r) for r in mine) for mine in self.rows),
-            directions=tuple(tuple(d) for d in self.dirs),
-            positions=tuple(tuple(x) for x in self.pos),
-            big=tuple(self.big),
-            tile_points=tuple(self.points),
-            wishes=tuple(self.wishes),
-            goal_count=self.goal,
-            pending=self.pending if self.phase in _PENDING_PHASES else -1,
-            discarded_pile=self.discarded_pile,
-            scores=tuple(self.scores()),
-        )
+        fields = self.view_fields(player, RECENT_MOVES)
+        fields["layout"] = self.layout
+        fields["tiles"] = self._tiles_tuple()
+        fields["piles"] = tuple(map(tuple, self.piles))
+        fields["rows"] = self._rows_tuple()
+        fields["directions"] = tuple(map(tuple, self.dirs))
+        fields["positions"] = tuple(map(tuple, self.pos))
+        fields["big"] = tuple(self.big)
+        fields["tile_points"] = tuple(self.points)
+        fields["wishes"] = tuple(self.wishes)
+        fields["goal_count"] = self.goal
+        fields["pending"] = self.pending if self.phase in _PENDING_PHASES else -1
+        fields["discarded_pile"] = self.discarded_pile
+        return BoardView.from_fields(fields)
+
+    def _rows_tuple(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The rows as a view shows them, kept until a card is laid."""
+        rows = self._rows_view
+        if rows is None:
+            rows = self._rows_view = tuple(tuple(tuple(r) for r in mine) for mine in self.rows)
+        return rows
+
+    def _tiles_tuple(self) -> tuple[tuple[int, ...], ...]:
+        """The tiles as a view shows them, kept until a wish stone is taken."""
+        tiles = self._tiles_view
+        if tiles is None:
+            tiles = self._tiles_view = tuple(tuple(t) for t in self.tiles)
+        return tiles
 
     def direction(self, p: int, colour: int) -> int:
         """Direction of ``p``'s row of ``colour`` (UNDECIDED, ASCENDING, DESCENDING)."""

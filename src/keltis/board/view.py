@@ -8,11 +8,12 @@ taken) and are listed as ``known_cards`` until they are played.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from keltis.board.layout import TILE_LETTERS, Layout
 from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.protocol import JSON, View, cards_json
-from keltis.core.scoring import direction_name
+from keltis.core.scoring import board_parts, direction_name, total_points
 
 #: How many of the last moves a view lists (``View.recent``).
 RECENT_MOVES = 12
@@ -41,8 +42,24 @@ class BoardView(View):
     """Path of the figure a pending figure/clover/overflow decision is about (-1 if none)."""
     discarded_pile: int
     """The pile the current player discarded to this turn (-1 if none)."""
-    scores: tuple[int, ...]
-    """Totals as if the game ended now (every part of a score is public)."""
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Totals as if the game ended now (every part of a score is public; computed when
+        asked for)."""
+        return tuple(
+            total_points(board_parts(self.positions[p], self.big[p], points, self.wishes[p]))
+            for p, points in enumerate(self.tile_points)
+        )
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> BoardView:
+        """A view from all its fields by name, without the frozen dataclass's field-by-field
+        ``__init__`` (a view is built for every decision; the state gives every field). Here,
+        not in the compiled ``keltis.core.protocol``, whose methods check types natively."""
+        view = object.__new__(cls)
+        view.__dict__.update(fields)
+        return view
 
     def previews(self) -> list[JSON]:
         """What each legal action would do (see :mod:`keltis.board.preview`)."""

@@ -476,12 +476,12 @@ def score_draw(state: CardState, tuning: CardTuning = DEFAULT_TUNING) -> list[tu
         card = state.piles[source][-1]
         stones = len(state.wish_stones[p])
         before = me.extras(me.points, me.pairs, stones)
-        value = _value_of(card)
-        if value >= 0:
-            me.values[value] += 1
+        face = _value_of(card)
+        if face >= 0:
+            me.values[face] += 1
         pairs = _pairs_without(me)
-        if value >= 0:
-            me.values[value] -= 1
+        if face >= 0:
+            me.values[face] -= 1
         if source == POINT_PILE:
             gain = me.extras(me.points + 1, pairs, stones) - before
         elif card >= NUMBER_CARDS:
@@ -495,7 +495,7 @@ def score_draw(state: CardState, tuning: CardTuning = DEFAULT_TUNING) -> list[tu
             old = me.base_row(c)
             vals = me.by_colour[c]
             more = vals[:]
-            more.insert(bisect_left(more, value), value)
+            more.insert(bisect_left(more, face), face)
             me.by_colour[c] = more
             gain = me.base_row(c) - old
             me.by_colour[c] = vals

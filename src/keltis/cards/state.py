@@ -40,13 +40,11 @@ from keltis.core.errors import IllegalActionError, SetupError
 from keltis.core.protocol import JSON, EndReason, GameState
 from keltis.core.scoring import (
     ASCENDING,
-    CARD_WISH_POINTS,
     UNDECIDED,
-    card_row_points,
+    card_parts,
     direction_after,
     direction_name,
     follows,
-    wish_points,
 )
 from keltis.core.setup import (
     DEFAULT_TURN_CAP,
@@ -192,6 +190,9 @@ class CardState(GameState):
     phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
 
     __slots__ = (
+        "_recent",
+        "_rows_view",
+        "_variant_json",
         "actors",
         "blocked",
         "closed_rows",
@@ -225,7 +226,6 @@ class CardState(GameState):
         "wish_stones",
     )
 
-    variant: CardVariant
     hands: list[list[int]]
     """Each hand, sorted by card code."""
     deck: list[int]
@@ -261,8 +261,14 @@ class CardState(GameState):
     """Why the game ended, from the moment it ends (``end_reason`` is set once it is over)."""
     known: list[list[int]]
     first_player: int
+    _rows_view: tuple[tuple[tuple[int, ...], ...], ...] | None
+    """Views' copy of ``rows`` (``None`` once a card is laid)."""
 
     # -- creation ------------------------------------------------------------------------
+
+    def __init__(self) -> None:
+        """Nothing: :meth:`empty` sets every attribute (``clone`` copies them). A plain
+        ``__init__`` rather than ``object.__new__``, which a compiled class refuses."""
 
     @classmethod
     def new(
@@ -292,7 +298,7 @@ class CardState(GameState):
     def empty(cls, players: int, variant: CardVariant) -> CardState:
         """The one constructor: a fresh game's table with no cards dealt (hands, draw pile
         and removed cards empty). Set-ups and samples fill in the rest."""
-        state = object.__new__(cls)
+        state = cls()
         state.num_players = players
         state.first_player = state.current_player = 0
         state.over = False
@@ -323,6 +329,8 @@ class CardState(GameState):
         state.ender = -1
         state.ending = None
         state.known = [[] for _ in range(players)]
+        state._init_caches()
+        state._rows_view = None
         return state
 
     # -- the protocol --------------------------------------------------------------------
@@ -560,6 +568,7 @@ class CardState(GameState):
         self.actors.append(p)
         if target >= 0:  # C-11: a point card of the same value extends the row
             self.rows[p][target].append(card)
+            self._rows_view = None
             return
         if card >= POINT_BASE:
             self.point_rows[p].append(card)
@@ -568,6 +577,7 @@ class CardState(GameState):
             colour = CARD_COLOUR[card]
             value = card - colour * 11
             self.rows[p][colour].append(card)
+            self._rows_view = None
             last = self.last[p]
             end = last[colour]
             direction = self.dirs[p][colour]
@@ -581,6 +591,7 @@ class CardState(GameState):
             return
         colour = card - CLOSING_BASE  # C-10: a closing card
         self.rows[p][colour].append(card)
+        self._rows_view = None
         closings = self.closings[p][colour] = self.closings[p][colour] + 1
         self.onto[p][colour] = -1
         self.layable[p] = self.layable[p] & ~_COLOUR_BITS[colour] | row_mask(
@@ -779,13 +790,7 @@ class CardState(GameState):
     def breakdown(self, p: int) -> dict[str, int]:
         """Score parts of seat ``p``: ``rows`` (C-16), ``point_row`` (C-17), ``wishes``
         (C-18), plus ``wish_count``."""
-        stones = len(self.wish_stones[p])
-        return {
-            "rows": sum(card_row_points(len(row)) for row in self.rows[p]),
-            "point_row": len(self.point_rows[p]),
-            "wishes": wish_points(CARD_WISH_POINTS, stones),
-            "wish_count": stones,
-        }
+        return card_parts(self.rows[p], len(self.point_rows[p]), len(self.wish_stones[p]))
 
     def _standing_reason(self) -> EndReason:
         """During the final lays (C-15) the reason that ended the game; else truncated."""
@@ -795,7 +800,7 @@ class CardState(GameState):
 
     def clone(self) -> Self:
         """An independent copy (cheap: lists of ints)."""
-        new = object.__new__(type(self))
+        new = type(self)()
         self._copy_common(new)
         new.piles = [x[:] for x in self.piles]
         new.rows = [[r[:] for r in rows] for rows in self.rows]
@@ -814,26 +819,32 @@ class CardState(GameState):
         new.lays_left = self.lays_left
         new.ender = self.ender
         new.ending = self.ending
+        new._rows_view = self._rows_view
         return new
 
     def view(self, player: int | None) -> CardView:
         """What ``player`` (or a spectator, ``None``) may see; see :class:`CardView`."""
         phase = self.phase
-        return CardView(
-            **self.view_fields(player, RECENT_MOVES),
-            wish_row=tuple(self.wish_row),
-            piles=tuple(tuple(p) for p in self.piles),
-            rows=tuple(tuple(tuple(r) for r in mine) for mine in self.rows),
-            directions=tuple(tuple(d) for d in self.dirs),
-            point_rows=tuple(tuple(r) for r in self.point_rows),
-            wish_stones=tuple(tuple(w) for w in self.wish_stones),
-            closed_rows=self.closed_rows,
-            draws_left=self.draws_left if phase == DRAW else 0,
-            blocked_piles=tuple(self.blocked_piles()),
-            final_lays_left=self.lays_left if phase == FINAL else 0,
-            ender=self.ender,
-            scores=tuple(self.scores()),
-        )
+        fields = self.view_fields(player, RECENT_MOVES)
+        fields["wish_row"] = tuple(self.wish_row)
+        fields["piles"] = tuple(map(tuple, self.piles))
+        fields["rows"] = self._rows_tuple()
+        fields["directions"] = tuple(map(tuple, self.dirs))
+        fields["point_rows"] = tuple(map(tuple, self.point_rows))
+        fields["wish_stones"] = tuple(map(tuple, self.wish_stones))
+        fields["closed_rows"] = self.closed_rows
+        fields["draws_left"] = self.draws_left if phase == DRAW else 0
+        fields["blocked_piles"] = tuple(self.blocked_piles())
+        fields["final_lays_left"] = self.lays_left if phase == FINAL else 0
+        fields["ender"] = self.ender
+        return CardView.from_fields(fields)
+
+    def _rows_tuple(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The rows as a view shows them, kept until a card is laid."""
+        rows = self._rows_view
+        if rows is None:
+            rows = self._rows_view = tuple(tuple(tuple(r) for r in mine) for mine in self.rows)
+        return rows
 
     @property
     def wish_row(self) -> list[int]:

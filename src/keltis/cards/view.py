@@ -9,11 +9,12 @@ piles, rows, point rows, wish stone cards) lies face up on the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from keltis.core.actions import POINT_PILE
 from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.protocol import JSON, View, cards_json
-from keltis.core.scoring import direction_name
+from keltis.core.scoring import card_parts, direction_name, total_points
 
 #: How many of the last moves a view lists (``View.recent``).
 RECENT_MOVES = 12
@@ -50,8 +51,24 @@ class CardView(View):
     """In the final phase: cards the current player may still lay (1 or 2); else 0."""
     ender: int
     """Seat that ended the game by C-13 or C-14 (-1 while it runs, and for a truncated game)."""
-    scores: tuple[int, ...]
-    """Totals as if the game ended now (every part of a score is public)."""
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Totals as if the game ended now (every part of a score is public; computed when
+        asked for)."""
+        return tuple(
+            total_points(card_parts(rows, len(self.point_rows[p]), len(self.wish_stones[p])))
+            for p, rows in enumerate(self.rows)
+        )
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> CardView:
+        """A view from all its fields by name, without the frozen dataclass's field-by-field
+        ``__init__`` (a view is built for every decision; the state gives every field). Here,
+        not in the compiled ``keltis.core.protocol``, whose methods check types natively."""
+        view = object.__new__(cls)
+        view.__dict__.update(fields)
+        return view
 
     def previews(self) -> list[JSON]:
         """What each legal action would do (see :mod:`keltis.cards.preview`)."""

@@ -15,68 +15,33 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any, ClassVar, Final, Protocol, Self
+from typing import Any, ClassVar, Final
 
-from keltis.core.actions import Action, parse_action
-from keltis.core.cards import CARD_TEXT
-from keltis.core.errors import IllegalActionError
+from keltis.core.actions import Action
+from keltis.core.gamestate import GameState, Variant
+from keltis.core.outcome import JSON, EndReason, Outcome, cards_json, winners_of
 
-JSON = dict[str, Any]
+__all__ = [
+    "JSON",
+    "WIRE_VERSION",
+    "EndReason",
+    "Game",
+    "GameInfo",
+    "GameState",
+    "Outcome",
+    "Variant",
+    "View",
+    "action_json",
+    "cards_json",
+    "winners_of",
+]
 
 #: Version of the JSON forms of views, actions, events and game information (the schemas in
 #: ``keltis/schemas``). Raised when a field changes meaning or disappears; new fields may be
 #: added within a version.
 WIRE_VERSION: Final = 1
-
-
-class EndReason(StrEnum):
-    """Why a game ended."""
-
-    GOAL = "goal"
-    """Board game: the fifth figure entered the goal area (B-19)."""
-    DECK = "deck"
-    """The last card of the draw pile was drawn (B-20, C-14)."""
-    CLOSED = "closed"
-    """Card game: five rows hold a closing card (C-13)."""
-    TRUNCATED = "truncated"
-    """The turn cap of a simulation was reached: not a normal finish."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """Final (or, for a truncated game, current) scores.
-
-    ``breakdown[p]`` maps score parts to points (their sum is ``scores[p]``) and may carry
-    counts under keys ending in ``_count``, which are not points.
-    """
-
-    scores: tuple[int, ...]
-    breakdown: tuple[Mapping[str, int], ...]
-    winners: tuple[int, ...]
-    end_reason: EndReason
-
-    @property
-    def truncated(self) -> bool:
-        """True if the game was cut off by the turn cap rather than finished."""
-        return self.end_reason is EndReason.TRUNCATED
-
-    def to_json(self) -> JSON:
-        """A JSON-ready dict: ``scores``, ``breakdown``, ``winners``, ``end_reason``."""
-        return {
-            "scores": list(self.scores),
-            "breakdown": [dict(b) for b in self.breakdown],
-            "winners": list(self.winners),
-            "end_reason": self.end_reason.value,
-        }
-
-
-def winners_of(scores: Sequence[int]) -> tuple[int, ...]:
-    """Seats with the highest total; ties share the victory (B-24, C-19)."""
-    best = max(scores)
-    return tuple(p for p, s in enumerate(scores) if s == best)
 
 
 @dataclass(frozen=True)
@@ -154,185 +119,6 @@ def action_json(action: Action, preview: JSON | None = None) -> JSON:
     if preview is not None:
         out["preview"] = preview
     return out
-
-
-def cards_json(cards: Iterable[int]) -> list[str]:
-    """Cards as notation strings."""
-    return [CARD_TEXT[c] for c in cards]
-
-
-def total_points(parts: Mapping[str, int]) -> int:
-    """The total of a score breakdown (keys ending in ``_count`` are counts, not points)."""
-    return sum(v for k, v in parts.items() if not k.endswith("_count"))
-
-
-class Variant(Protocol):
-    """A game's rule switches: every variant has a turn cap and a JSON form."""
-
-    @property
-    def turn_cap(self) -> int:
-        """Turns after which the game ends as truncated."""
-
-    def to_json(self) -> JSON:
-        """The record form."""
-
-
-class GameState(ABC):
-    """A position of a game in progress (full information: never show it to a player).
-
-    Attributes read in hot loops are plain attributes: ``num_players``, ``current_player``
-    (-1 once over), ``over``, ``turn`` (completed turns), ``history`` (actions so far) and
-    ``actors`` (who took each of them).
-    """
-
-    game_name: ClassVar[str]
-    phase_names: ClassVar[tuple[str, ...]]
-
-    num_players: int
-    current_player: int
-    over: bool
-    turn: int
-    phase: int
-    end_reason: EndReason | None
-    history: list[Action]
-    actors: list[int]
-    variant: Variant
-    hands: list[list[int]]
-    deck: list[int]
-    """The draw pile; its top is the *end* of the list."""
-    removed: list[int]
-    known: list[list[int]]
-    """Per seat: cards everyone saw that seat take from a discard pile, still in its hand."""
-    first_player: int
-
-    @abstractmethod
-    def legal_actions(self) -> list[Action]:
-        """The decisions open to the current player (empty once the game is over)."""
-
-    @abstractmethod
-    def apply(self, action: Action) -> None:
-        """Carry out ``action`` for the current player.
-
-        Raises :class:`IllegalActionError` naming the broken rule; the state is then unchanged.
-        """
-
-    @abstractmethod
-    def clone(self) -> Self:
-        """An independent copy."""
-
-    @abstractmethod
-    def breakdown(self, p: int) -> dict[str, int]:
-        """The score parts of seat ``p`` as if the game ended now (and counts, ``*_count``)."""
-
-    def scores(self) -> list[int]:
-        """Totals by seat, as if the game ended now."""
-        return [total_points(self.breakdown(p)) for p in range(self.num_players)]
-
-    def outcome(self) -> Outcome:
-        """Scores with breakdown, winners and end reason (current standings while running)."""
-        parts = tuple(self.breakdown(p) for p in range(self.num_players))
-        scores = tuple(total_points(b) for b in parts)
-        reason = self.end_reason if self.end_reason is not None else self._standing_reason()
-        return Outcome(scores, parts, winners_of(scores), reason)
-
-    def _standing_reason(self) -> EndReason:
-        """The end reason reported for a game that is not over yet."""
-        return EndReason.TRUNCATED
-
-    def _copy_common(self, new: GameState) -> None:
-        """Copy the attributes every game has into ``new`` (for ``clone``)."""
-        new.num_players = self.num_players
-        new.current_player = self.current_player
-        new.over = self.over
-        new.turn = self.turn
-        new.phase = self.phase
-        new.end_reason = self.end_reason
-        new.history = self.history[:]
-        new.actors = self.actors[:]
-        new.variant = self.variant
-        new.hands = [h[:] for h in self.hands]
-        new.deck = self.deck[:]
-        new.removed = self.removed[:]
-        new.known = [k[:] for k in self.known]
-        new.first_player = self.first_player
-
-    @abstractmethod
-    def view(self, player: int | None) -> View:
-        """What ``player`` may see (``None``: a spectator)."""
-
-    def view_fields(self, player: int | None, recent_moves: int = 12) -> dict[str, Any]:
-        """The fields every game's :class:`View` has, for ``player`` (``None``: spectator).
-
-        Views of a seat carry its hand and, if it is to decide, the legal actions.
-        """
-        n = self.num_players
-        if player is not None and not 0 <= player < n:
-            raise ValueError(f"no seat {player} in a {n}-player game")
-        start = max(0, len(self.history) - recent_moves)
-        return {
-            "game": self.game_name,
-            "viewer": player,
-            "num_players": n,
-            "current_player": self.current_player,
-            "phase": self.phase_name,
-            "turn": self.turn,
-            "ply": len(self.history),
-            "legal": (
-                tuple(self.legal_actions())
-                if player is not None and player == self.current_player
-                else ()
-            ),
-            "hand": tuple(self.hands[player]) if player is not None else None,
-            "hand_sizes": tuple(len(h) for h in self.hands),
-            "deck_size": len(self.deck),
-            "removed_count": len(self.removed),
-            "known_cards": tuple(tuple(sorted(k)) for k in self.known),
-            "recent": tuple(
-                (self.actors[i], str(self.history[i])) for i in range(start, len(self.history))
-            ),
-            "over": self.over,
-            "outcome": self.outcome() if self.over else None,
-            "variant": self.variant.to_json(),
-        }
-
-    def to_json(self) -> JSON:
-        """Everything about the state, hidden cards included (for finished games, debugging
-        and tests): the spectator's view plus ``hands``, ``deck`` (top first), ``removed``."""
-        out = self.view(None).to_json()
-        out["hands"] = [cards_json(h) for h in self.hands]
-        out["deck"] = cards_json(reversed(self.deck))
-        out["removed"] = cards_json(self.removed)
-        return out
-
-    @abstractmethod
-    def check_action(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is not legal now; else return."""
-
-    @property
-    def phase_name(self) -> str:
-        """The kind of decision awaited (``play``, ``draw``, …; ``over`` when finished)."""
-        return self.phase_names[self.phase]
-
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be applied now."""
-        try:
-            self.check_action(action)
-        except IllegalActionError:
-            return False
-        return True
-
-    def apply_text(self, text: str) -> Action:
-        """Parse ``text`` as notation and apply it; returns the action."""
-        action = parse_action(text)
-        self.apply(action)
-        return action
-
-    def play_random(self, rng: random.Random) -> None:
-        """Finish the game with uniformly random legal actions (a random playout)."""
-        uniform = rng.random
-        while not self.over:
-            actions = self.legal_actions()
-            self.apply(actions[int(uniform() * len(actions))])
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence, Sized
 from typing import Final
 
 #: Value of a board row 0-9 (row 0 is the start stone: 0 points) — B-2, B-21.
@@ -35,6 +36,39 @@ def wish_points(table: tuple[int, ...], stones: int) -> int:
 def card_row_points(cards: int) -> int:
     """Points of a card-game colour row with ``cards`` cards (C-16)."""
     return CARD_ROW_POINTS[min(cards, len(CARD_ROW_POINTS) - 1)]
+
+
+def board_parts(
+    positions: Sequence[int], big: int, tile_points: int, wishes: int
+) -> dict[str, int]:
+    """A board-game score breakdown (B-21-B-23) from public facts: each figure's row, the big
+    figure's path, the points of the tiles taken and the wish stones."""
+    figures = 0
+    for colour, row in enumerate(positions):
+        value = BOARD_ROW_VALUES[row]
+        figures += 2 * value if colour == big else value
+    return {
+        "figures": figures,
+        "tiles": tile_points,
+        "wishes": wish_points(BOARD_WISH_POINTS, wishes),
+        "wish_count": wishes,
+    }
+
+
+def card_parts(rows: Sequence[Sized], point_row: int, wish_stones: int) -> dict[str, int]:
+    """A card-game score breakdown (C-16-C-18) from public facts: the colour rows, the cards
+    in the point row and the wish stone cards claimed."""
+    return {
+        "rows": sum(card_row_points(len(row)) for row in rows),
+        "point_row": point_row,
+        "wishes": wish_points(CARD_WISH_POINTS, wish_stones),
+        "wish_count": wish_stones,
+    }
+
+
+def total_points(parts: Mapping[str, int]) -> int:
+    """The total of a score breakdown (keys ending in ``_count`` are counts, not points)."""
+    return sum(v for k, v in parts.items() if not k.endswith("_count"))
 
 
 def follows(direction: int, last: int, value: int) -> bool:
