@@ -44,8 +44,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(database: str, port: int, bot_workers: int) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
+def start_server(database: str, port: int, bot_workers: int, log: Any) -> subprocess.Popen[bytes]:
+    """``keltis serve`` in its own process group, its output going to ``log`` (a file: a
+    pipe nobody reads would fill up and stop the server)."""
+    return subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -64,16 +66,10 @@ def start_server(database: str, port: int, bot_workers: int) -> subprocess.Popen
             "--log-level",
             "warning",
         ],
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
-        text=True,
         start_new_session=True,
     )
-    assert process.stdout is not None
-    for line in process.stdout:  # the first line says where it serves
-        if "Keltis server on" in line:
-            break
-    return process
 
 
 async def wait_ready(base: str) -> None:
@@ -90,6 +86,8 @@ async def wait_ready(base: str) -> None:
 @dataclass
 class Tally:
     round_trips: list[float] = field(default_factory=list)
+    slow_at: list[float] = field(default_factory=list)
+    """When (monotonic) the round trips over 100 ms ended."""
     actions: int = 0
     refusals: int = 0
     finished: int = 0
@@ -133,7 +131,10 @@ async def client(
             elif kind == "ack":
                 start = sent_at.pop(message.get("ref"), None)
                 if start is not None:
-                    tally.round_trips.append(time.perf_counter() - start)
+                    trip = time.perf_counter() - start
+                    tally.round_trips.append(trip)
+                    if trip > 0.1:
+                        tally.slow_at.append(time.monotonic())
                     tally.actions += 1
                 pending = False
             elif kind == "error":
@@ -213,11 +214,22 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
             "max": round(1000 * trips[-1], 2) if trips else None,
             "mean": round(1000 * statistics.fmean(trips), 2) if trips else None,
         },
+        "slow_by_second": _by_second(tally.slow_at, started),
         "refusals": tally.refusals,
         "matches_finished": tally.finished,
         "client_cpu_seconds": round(time.process_time() - own_cpu, 1),
         "think_seconds": args.think,
     }
+
+
+def _by_second(moments: list[float], start: float) -> dict[str, int]:
+    """How many round trips over 100 ms ended in each second of the run (where they
+    cluster: a pause of the whole server; spread out: queueing)."""
+    counts: dict[str, int] = {}
+    for moment in moments:
+        key = str(int(moment - start))
+        counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def server_cpu(pid: int) -> float:
@@ -257,13 +269,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         database = args.postgres or f"sqlite:///{folder}/load.sqlite3"
         port = free_port()
-        server = start_server(database, port, args.bot_workers)
+        log = open(f"{folder}/server.log", "wb")  # noqa: SIM115 - open while the server runs
+        server = start_server(database, port, args.bot_workers, log)
         try:
             result = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
             result["server_cpu_seconds"] = server_cpu(server.pid)
         finally:
             os.killpg(server.pid, signal.SIGINT)
             server.wait(timeout=60)
+            log.close()
+            with open(f"{folder}/server.log", encoding="utf-8", errors="replace") as lines:
+                problems = [line for line in lines if "Error" in line or "ERROR" in line]
+            if problems:
+                print("".join(problems[-20:]), file=sys.stderr)
     result["database"] = "postgresql" if args.postgres else "sqlite"
     result["load_average_before"] = load_before
     result["cpus"] = os.cpu_count()

@@ -82,6 +82,18 @@ class LiveMatch:
     def id(self) -> str:
         return self.row.id
 
+    def remember(self, step: Step) -> None:
+        """Keep ``step`` for the snapshots' log: the last :data:`SNAPSHOT_LOG` only (a
+        long game's every step, held for hundreds of matches, made the garbage collector's
+        full passes pause the server for a fifth of a second)."""
+        self.steps.append(step)
+        if len(self.steps) >= 2 * SNAPSHOT_LOG:
+            del self.steps[:-SNAPSHOT_LOG]
+
+    def forget_after(self, ply: int) -> None:
+        """Drop the steps after ``ply`` (moves taken back)."""
+        self.steps = [s for s in self.steps if s.ply <= ply]
+
     def seat_name(self, seat: int) -> str:
         return self.row.seats[seat].name
 
@@ -142,9 +154,11 @@ class Hub:
             raise RefusedError("server.no_match", id=match_id)
         record = GameRecord.from_json({**row.header, "actions": []})
         match = Match(record, narrate=True)
-        steps = [match.replay_action(a.notation) for a in self.store.actions_since(match_id, 0)]
+        live = LiveMatch(row, match, [])
+        for stored in self.store.actions_since(match_id, 0):
+            live.remember(match.replay_action(stored.notation))
         match.on_action = self._storer(match_id)
-        return LiveMatch(row, match, steps)
+        return live
 
     def _storer(self, match_id: str) -> Callable[[Match, Step], None]:
         """The match's ``on_action`` hook: store the step, or undo it (ConflictError)."""
@@ -185,14 +199,14 @@ class Hub:
                 same += 1
             if same < match.ply:
                 match.rewind(same)
-                del live.steps[same:]
+                live.forget_after(same)
                 rewound = True
             tail = self.store.actions_since(live.id, match.ply)
         hook, match.on_action = match.on_action, None
         try:
             for stored_action in tail:
                 step = match.replay_action(stored_action.notation)
-                live.steps.append(step)
+                live.remember(step)
                 if not rewound:
                     told.append(self._step_messages(live, step, seats))
         finally:
@@ -321,7 +335,7 @@ class Hub:
             raise StaleActionError(
                 key="stale_action", params={"expected": version, "ply": live.match.ply}
             ) from None
-        live.steps.append(step)
+        live.remember(step)
         live.row.ply = step.ply
         if live.match.over:
             live.row.status = "finished"
@@ -439,7 +453,7 @@ class Hub:
                 raise StaleActionError(
                     key="stale_action", params={"expected": version, "ply": live.match.ply}
                 ) from None
-            del live.steps[target:]
+            live.forget_after(target)
             live.row.ply, live.row.to_move = target, live.match.to_move
             await self.send_snapshots(live)
             return target
@@ -480,13 +494,18 @@ class Hub:
         never "away"), every ``presence_interval`` seconds."""
         while True:
             await asyncio.sleep(self.config.presence_interval)
-            for live in list(self.live.values()):
-                seats = sorted({c.seat for c in live.clients if c.seat is not None})
-                if seats:
-                    try:
-                        await asyncio.to_thread(self.store.touch_seats, live.id, seats)
-                    except Exception:
-                        log.exception("could not record presence in match %s", live.id)
+            present = sorted(
+                {
+                    (live.id, c.seat)
+                    for live in list(self.live.values())
+                    for c in live.clients
+                    if c.seat is not None
+                }
+            )
+            try:
+                await asyncio.to_thread(self.store.touch_many, present)
+            except Exception:
+                log.exception("could not record the players' presence")
 
     # -- background ------------------------------------------------------------------------
 

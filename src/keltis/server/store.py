@@ -340,6 +340,21 @@ class Store:
                 .values(last_seen=now())
             )
 
+    def touch_many(self, present: Sequence[tuple[str, int]]) -> None:
+        """The players of these ``(match, seat)`` pairs are here now: one transaction."""
+        if not present:
+            return
+        with self.engine.begin() as connection:
+            connection.execute(
+                db.seats.update()
+                .where(
+                    db.seats.c.match_id == sa.bindparam("m"),
+                    db.seats.c.seat == sa.bindparam("s"),
+                )
+                .values(last_seen=now()),
+                [{"m": match_id, "s": seat} for match_id, seat in present],
+            )
+
     def set_stand_in(
         self, match_id: str, seat: int, level: str | None, away_before: datetime | None
     ) -> bool:
