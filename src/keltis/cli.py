@@ -179,6 +179,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         add_arena_parser(sub)
     else:
         sub.add_parser("arena", help=ARENA_HELP, add_help=False)
+
+    from keltis.server.cli import add_serve_parser
+
+    add_serve_parser(sub)
     return parser
 
 
@@ -211,6 +215,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from keltis.arena.cli import run_arena
 
             return run_arena(args)
+        if args.command == "serve":
+            from keltis.server.cli import run_serve
+
+            return run_serve(args)
     except KeltisError as error:
         print(f"keltis {args.command}: {error}", file=sys.stderr)
         return 2

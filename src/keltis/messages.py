@@ -468,6 +468,47 @@ message("replay.at_start", "This is the start of the game: there is no earlier m
 message("replay.no_move", "There is no move {number}: choose from 0 to {total}.")
 message("replay.unknown", "Cannot read “{text}”: type n, b, a move number, f, l or q.")
 
+# -- the game server (keltis serve): what a client is told when a message is refused ------
+
+# TRANSLATORS: the game server's answers to a browser or program; {detail}:
+# the JSON parser's own English words
+message("server.bad_json", "That message is not JSON: {detail}.")
+message("server.not_object", "A message must be a JSON object with a “type”.")
+# TRANSLATORS: {types}: the message types, as they are (hello, act, …)
+message("server.unknown_type", "Unknown message type “{type}”: use one of {types}.")
+# TRANSLATORS: {field}: a field's name as it is (version, action, seat)
+message("server.bad_field", "The field “{field}” is missing or wrong: {expected}.")
+message("server.too_big", "That message is too long: {size} bytes, at most {limit}.")
+message("server.rate_limited", "Too many messages: wait a moment before sending more.")
+message(
+    "server.hello_first",
+    "Say hello first: the first message gives your seat's token, or none to watch.",
+)
+message("server.bad_token", "That token opens no seat of this match.")
+message("server.spectator", "You are watching: only a seat's player can do that.")
+message("server.not_started", "The match has not started yet.")
+message("server.no_hints", "This match is played without hints.")
+message("server.no_undo", "This match is played without taking moves back.")
+message("server.undo_people", "Moves can be taken back only in a match against bots.")
+# TRANSLATORS: {name}: the player of the seat; {seconds}: how long a player
+# must have been away before a bot may play for them
+message(
+    "server.not_away",
+    "{name} is here, or a bot already plays for them: a seat goes to a bot only after its "
+    "player has been away for {seconds} seconds.",
+)
+message("server.stand_in", "A bot is playing for you: take your seat back first.")
+message("server.no_stand_in", "No bot is playing for you: your seat is yours.")
+message("server.no_match", "There is no match “{id}”.")
+message("server.no_seat", "There is no seat {seat} in this match.")
+message("server.bad_invite", "That invitation is not valid, or its seat has been taken.")
+message("server.not_host", "Only the player who created the match can do that.")
+# TRANSLATORS: {seats}: the numbers of the seats nobody has joined yet
+message("server.seats_empty", "Not everyone has joined yet; free seats: {seats}.")
+message("server.already_started", "The match has already started.")
+message("server.not_finished", "The record is there once the match is over.")
+message("server.bad_request", "The request is not valid: {detail}.")
+
 # -- refusals (declared in keltis.core.refusals) ------------------------------------------
 
 for _key, _english in REFUSALS.items():

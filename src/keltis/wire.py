@@ -1,6 +1,6 @@
 """The wire format: the JSON that a browser, a server and a learner rely on.
 
-Four documents, each described by a JSON Schema (draft 2020-12) shipped in
+Five documents, each described by a JSON Schema (draft 2020-12) shipped in
 ``keltis/schemas/`` and versioned by :data:`~keltis.core.protocol.WIRE_VERSION`:
 
 =============  =========================================================================
@@ -9,6 +9,8 @@ Four documents, each described by a JSON Schema (draft 2020-12) shipped in
 ``step``       ``Step.to_json(viewer)``: one accepted action and its events for a receiver
 ``game-info``  ``Game.info(players, variant).to_json()``: the game's metadata
 ``record``     ``GameRecord.to_json()``: a game record (version 2)
+``live``       a game server's message to a client on the live WebSocket (snapshot, step,
+               match, ack, hints, pong, error; ``docs/server.md``)
 =============  =========================================================================
 
 ``common`` holds the shared definitions (card, action, preview, event, outcome). Read
@@ -27,7 +29,7 @@ from typing import Any, Final
 from keltis.core.protocol import JSON, WIRE_VERSION
 
 #: The documents with a schema of their own.
-DOCUMENTS: Final = ("view", "step", "game-info", "record")
+DOCUMENTS: Final = ("view", "step", "game-info", "record", "live")
 #: Every schema file, the shared definitions included.
 SCHEMAS: Final = ("common", *DOCUMENTS)
 

@@ -1,0 +1,668 @@
+"""The HTTP API and the live WebSocket (FastAPI): ``create_app(config)``.
+
+Every route is under ``/api/``; the OpenAPI document is at ``/openapi.json``. Secrets never
+travel in a URL: a seat's token goes in the ``Authorization: Bearer …`` header (HTTP) or in
+the first WebSocket message (``hello``); invite codes go in the join request's body (the
+invite *link* carries its code after ``#``, which browsers do not send to the server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from keltis import __version__
+from keltis.bots.levels import LEVELS
+from keltis.core.errors import KeltisError
+from keltis.games import GAME_NAMES, get_game
+from keltis.i18n import LANGUAGES, Translator
+from keltis.match import Match
+from keltis.record import GameRecord, PlayerInfo
+from keltis.server import workers
+from keltis.server.config import ServerConfig
+from keltis.server.db import make_engine, migrate
+from keltis.server.live import (
+    Client,
+    Hub,
+    LiveMatch,
+    RefusedError,
+    dumps,
+    match_summary,
+    new_secret,
+    record_header,
+)
+from keltis.server.ratelimit import TokenBucket
+from keltis.server.store import Store
+
+log = logging.getLogger("keltis.server")
+
+#: The message types a client may send on the live WebSocket.
+CLIENT_TYPES = ("hello", "act", "hint", "undo", "stand_in", "reclaim", "sync", "ping")
+
+bearer = HTTPBearer(auto_error=False, description="A seat's (or the host's) secret token")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+class SeatRequest(BaseModel):
+    """One seat of a new match."""
+
+    kind: Literal["person", "bot"] = "person"
+    level: Literal["random", "easy", "medium", "hard"] = Field(
+        "medium", description="for a bot seat: how strongly it plays"
+    )
+    name: str | None = Field(None, max_length=40, description="a bot's name (default its own)")
+
+
+class CreateMatch(BaseModel):
+    """A new match: the game, its seats (2-4, people and bots) and its switches."""
+
+    game: Literal["board", "cards"] = "board"
+    seats: list[SeatRequest] = Field(min_length=2, max_length=4)
+    variant: dict[str, Any] = Field(
+        default_factory=dict, description="variant switches (GET /api/games lists them)"
+    )
+    hints: bool = Field(True, description="players may ask for hints")
+    undo: bool = Field(True, description="a player alone against bots may take moves back")
+    public: bool = Field(True, description="listed among open and finished matches")
+    seed: int | None = Field(None, ge=0, lt=2**63, description="the deal (default: random)")
+    name: str = Field("Player", min_length=1, max_length=40, description="the creator's name")
+    seat: int | None = Field(
+        0, ge=0, le=3, description="the creator's seat (a person seat), or null to only host"
+    )
+    start: bool = Field(True, description="start at once when no other person is to join")
+
+
+class JoinRequest(BaseModel):
+    """Take a seat with its invite code."""
+
+    invite: str = Field(min_length=1, max_length=100)
+    name: str = Field("Player", min_length=1, max_length=40)
+
+
+class ActionRequest(BaseModel):
+    """An action, chosen at ``version``: its notation (``G7``) or its dense index."""
+
+    action: str | int
+    version: int = Field(ge=0)
+
+
+def request_lang(request: Request) -> str:
+    """The first of the request's ``Accept-Language`` entries that we speak (else ``en``)."""
+    header = request.headers.get("accept-language", "")
+    for part in header.split(","):
+        code = part.split(";")[0].strip().lower().split("-")[0]
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+def error_response(status: int, key: str, lang: str, **params: Any) -> JSONResponse:
+    """``{"error": {"code": key, "message": …}}`` in the client's language."""
+    return JSONResponse(
+        {"error": {"code": key, "message": Translator(lang)(key, **params)}}, status_code=status
+    )
+
+
+def refusal_json(error: Exception, lang: str) -> dict[str, Any]:
+    """The ``code`` and ``message`` of a refused request or move."""
+    translate = Translator(lang)
+    if isinstance(error, RefusedError):
+        return {"code": error.key, "message": error.text(translate)}
+    if isinstance(error, KeltisError):
+        code = f"refuse.{error.key}" if error.key else "refuse"
+        return {"code": code, "message": translate.refusal(error)}
+    return {"code": "server.bad_request", "message": translate("server.bad_request", detail=error)}
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    """The server's application for ``config`` (the database is migrated at start)."""
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # The imported code's objects never become garbage: out of the collector's way
+        gc.freeze()
+        engine = make_engine(config.database)
+        await asyncio.to_thread(migrate, engine)
+        store = Store(engine)
+        pool = workers.make_pool(config.bot_workers)
+        hub = Hub(store, config, pool)
+        state.update(store=store, hub=hub)
+        hub.spawn(hub.presence())
+        hub.spawn(hub.sweeper())
+        if store.notifies:
+            hub.spawn(hub.listen(config.database))
+        try:
+            yield
+        finally:
+            await hub.close()
+            hub.pool.shutdown(wait=False, cancel_futures=True)
+            engine.dispose()
+
+    app = FastAPI(
+        title="Keltis server",
+        version=__version__,
+        description="Matches of Keltis (board game and card game): create, join, play live.",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    creators: dict[str, TokenBucket] = {}
+
+    def hub() -> Hub:
+        result: Hub = state["hub"]
+        return result
+
+    def store() -> Store:
+        result: Store = state["store"]
+        return result
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Any]]) -> Any:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > config.max_body):
+            return error_response(
+                413, "server.too_big", request_lang(request), size=length, limit=config.max_body
+            )
+        return await call_next(request)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
+            for e in error.errors()
+        )
+        return error_response(422, "server.bad_request", request_lang(request), detail=problems)
+
+    async def seat_of(live: LiveMatch, credentials: Credentials, lang: str) -> int | JSONResponse:
+        if credentials is None:
+            return error_response(401, "server.bad_token", lang)
+        seat = await asyncio.to_thread(store().seat_for_token, live.id, credentials.credentials)
+        if seat is None:
+            return error_response(403, "server.bad_token", lang)
+        return seat
+
+    async def find(match_id: str, lang: str) -> LiveMatch | JSONResponse:
+        try:
+            return await hub().get(match_id)
+        except RefusedError as refused:
+            return JSONResponse({"error": refusal_json(refused, lang)}, status_code=404)
+
+    # -- HTTP ------------------------------------------------------------------------------
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        """Whether the server is up, and its version."""
+        return {"ok": True, "version": __version__}
+
+    @app.get("/api/games", tags=["games"])
+    async def games() -> dict[str, Any]:
+        """The games, their player counts, variant switches (with defaults) and bot levels."""
+        out = []
+        for name in GAME_NAMES:
+            rules = get_game(name)
+            out.append(
+                {
+                    "name": name,
+                    "players": [2, 3, 4],
+                    "variant": rules.variant_json(None),
+                    "info": {str(n): rules.info(n, None).to_json() for n in (2, 3, 4)},
+                }
+            )
+        levels = [
+            {"level": "random", "name": "Random", "description": "plays any legal move"},
+            *(
+                {"level": key, "name": level.persona, "description": level.description}
+                for key, level in LEVELS.items()
+            ),
+        ]
+        return {"games": out, "levels": levels}
+
+    @app.post("/api/matches", tags=["matches"], status_code=201)
+    async def create_match(body: CreateMatch, request: Request) -> Any:
+        """Create a match. The answer holds the secrets: the host token (to start the match),
+        the creator's seat token, and one invite per other person seat — share each invite
+        link with one friend."""
+        lang = request_lang(request)
+        address = request.client.host if request.client else "?"
+        bucket = creators.setdefault(address, TokenBucket(config.create_rate, 30))
+        if not bucket.take():
+            return error_response(429, "server.rate_limited", lang)
+        if body.seat is not None and (
+            body.seat >= len(body.seats) or body.seats[body.seat].kind != "person"
+        ):
+            return error_response(
+                422, "server.bad_request", lang, detail=f"seat {body.seat} is not a person seat"
+            )
+        names = _seat_names(body)
+        players = [
+            PlayerInfo(name, "human" if s.kind == "person" else s.level)
+            for name, s in zip(names, body.seats, strict=True)
+        ]
+        try:
+            record = GameRecord.start(body.game, players, seed=body.seed, variant=body.variant)
+            Match(record, narrate=False)  # fixes the bot seeds in record.meta
+        except (KeltisError, ValueError) as error:
+            return error_response(422, "server.bad_request", lang, detail=error)
+        match_id = secrets.token_urlsafe(9)
+        host = new_secret()
+        rows: list[dict[str, Any]] = []
+        secrets_out: dict[int, dict[str, str]] = {}
+        for number, (name, seat) in enumerate(zip(names, body.seats, strict=True)):
+            row: dict[str, Any] = {"kind": seat.kind, "name": name}
+            if seat.kind == "bot":
+                row["level"] = seat.level
+            elif number == body.seat:
+                row["token"] = new_secret()
+                secrets_out[number] = {"token": row["token"]}
+            else:
+                row["invite"] = secrets.token_urlsafe(12)
+                secrets_out[number] = {"invite": row["invite"]}
+            rows.append(row)
+        options = {"hints": body.hints, "undo": body.undo}
+        await asyncio.to_thread(
+            store().create_match,
+            match_id,
+            body.game,
+            record_header(record),
+            options,
+            host,
+            body.public,
+            rows,
+        )
+        base = str(request.base_url).rstrip("/")
+        waiting = [n for n, r in enumerate(rows) if "invite" in r]
+        live = await hub().get(match_id)
+        if body.start and not waiting:
+            await start_live(live)
+        return {
+            "id": match_id,
+            "host_token": host,
+            "seat": body.seat,
+            "token": secrets_out.get(body.seat, {}).get("token") if body.seat is not None else None,
+            "invites": [
+                {
+                    "seat": n,
+                    "invite": secrets_out[n]["invite"],
+                    "link": f"{base}/#/join/{match_id}/{secrets_out[n]['invite']}",
+                }
+                for n in waiting
+            ],
+            "watch": f"{base}/#/watch/{match_id}",
+            "match": hub().summary(live),
+        }
+
+    async def start_live(live: LiveMatch) -> None:
+        await asyncio.to_thread(store().start, live.id, live.match.to_move)
+        await hub().seats_changed(live)
+
+    @app.get("/api/matches", tags=["matches"])
+    async def list_matches(
+        status: Literal["open", "running", "finished"] = "open",
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> dict[str, Any]:
+        """Public matches with ``status``, most recently changed first."""
+        rows = await asyncio.to_thread(store().list_matches, status, limit, True)
+        return {"matches": [match_summary(r, config) for r in rows]}
+
+    @app.get("/api/matches/{match_id}", tags=["matches"])
+    async def get_match(match_id: str, request: Request) -> Any:
+        """A match's public description."""
+        live = await find(match_id, request_lang(request))
+        if isinstance(live, JSONResponse):
+            return live
+        return hub().summary(live)
+
+    @app.post("/api/matches/{match_id}/join", tags=["matches"])
+    async def join(match_id: str, body: JoinRequest, request: Request) -> Any:
+        """Take the seat of an invite: the answer holds the seat's secret token."""
+        lang = request_lang(request)
+        live = await find(match_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        token = new_secret()
+        seat = await asyncio.to_thread(store().claim_seat, match_id, body.invite, token, body.name)
+        if seat is None:
+            return error_response(403, "server.bad_invite", lang)
+        await hub().seats_changed(live)
+        return {"seat": seat, "token": token, "match": hub().summary(live)}
+
+    @app.post("/api/matches/{match_id}/start", tags=["matches"])
+    async def start(match_id: str, request: Request, credentials: Credentials) -> Any:
+        """Start the match (the host token; every person seat must be taken)."""
+        lang = request_lang(request)
+        live = await find(match_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        if credentials is None or not await asyncio.to_thread(
+            store().is_host, match_id, credentials.credentials
+        ):
+            return error_response(403, "server.not_host", lang)
+        await hub().seats_changed(live)
+        if live.row.status != "open":
+            return error_response(409, "server.already_started", lang)
+        free = [s.seat + 1 for s in live.row.seats if not s.joined]
+        if free:
+            return error_response(409, "server.seats_empty", lang, seats=", ".join(map(str, free)))
+        await start_live(live)
+        return hub().summary(live)
+
+    @app.get("/api/matches/{match_id}/view", tags=["play"])
+    async def view(match_id: str, request: Request, credentials: Credentials) -> Any:
+        """What the token's seat (no token: a spectator) sees now, with the version."""
+        lang = request_lang(request)
+        live = await find(match_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        seat: int | None = None
+        if credentials is not None:
+            found = await seat_of(live, credentials, lang)
+            if isinstance(found, JSONResponse):
+                return found
+            seat = found
+        client = Client(seat, lang, lambda _m: None)
+        async with live.lock:
+            return await hub().snapshot(live, client)
+
+    @app.post("/api/matches/{match_id}/actions", tags=["play"])
+    async def act(
+        match_id: str, body: ActionRequest, request: Request, credentials: Credentials
+    ) -> Any:
+        """Play an action for the token's seat (the same rules as on the WebSocket): stored
+        before the answer; a stale ``version`` or an illegal action is refused."""
+        lang = request_lang(request)
+        live = await find(match_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        seat = await seat_of(live, credentials, lang)
+        if isinstance(seat, JSONResponse):
+            return seat
+        try:
+            step = await hub().act(live, seat, body.action, body.version)
+        except (RefusedError, KeltisError) as error:
+            return JSONResponse({"error": refusal_json(error, lang)}, status_code=409)
+        return {
+            "version": step.ply,
+            "step": step.to_json(seat),
+            "view": live.match.view(seat).to_json(),
+        }
+
+    @app.get("/api/matches/{match_id}/record", tags=["matches"])
+    async def record(match_id: str, request: Request) -> Any:
+        """A finished match's full record (the project's record JSON, replayable with
+        ``keltis replay``)."""
+        lang = request_lang(request)
+        live = await find(match_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        if not live.match.over:
+            return error_response(409, "server.not_finished", lang)
+        return JSONResponse(
+            live.match.record.to_json(),
+            headers={"Content-Disposition": f'attachment; filename="keltis-{match_id}.json"'},
+        )
+
+    # -- the live WebSocket ----------------------------------------------------------------
+
+    @app.websocket("/api/matches/{match_id}/live")
+    async def live_socket(socket: WebSocket, match_id: str) -> None:
+        await socket.accept()
+        session = _Session(socket, hub(), config)
+        await session.run(match_id)
+
+    return app
+
+
+def _seat_names(body: CreateMatch) -> list[str]:
+    """Seat names: the creator's, ``Player N`` for invited people, bots by their persona
+    (numbered when one plays twice)."""
+    names = []
+    for number, seat in enumerate(body.seats):
+        if seat.kind == "bot":
+            name = seat.name or ("Random" if seat.level == "random" else LEVELS[seat.level].persona)
+        elif number == body.seat:
+            name = body.name
+        else:
+            name = f"Player {number + 1}"
+        names.append(name)
+    for name in set(names):
+        if names.count(name) > 1:
+            count = 0
+            for i, other in enumerate(names):
+                if other == name:
+                    count += 1
+                    names[i] = f"{name} {count}"
+    return names
+
+
+#: Queued instead of a message when a client falls too far behind: close its connection.
+_TOO_SLOW: dict[str, Any] = {}
+
+
+class _Session:
+    """One client's WebSocket: hello, then requests, with a sender task so that a slow
+    client never holds up the others."""
+
+    def __init__(self, socket: WebSocket, hub: Hub, config: ServerConfig) -> None:
+        self.socket = socket
+        self.hub = hub
+        self.config = config
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=512)
+        self.lang = "en"
+        self.bucket = TokenBucket(config.rate, config.burst)
+        self.flooded = 0
+        self.client: Client | None = None
+        self.live: LiveMatch | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:  # the client does not read: let it go
+            log.warning("a client fell too far behind; closing its connection")
+            self.queue = asyncio.Queue(maxsize=1)
+            self.queue.put_nowait(_TOO_SLOW)
+
+    def error(self, key: str, ref: Any = None, **params: Any) -> None:
+        self.send(self._error({"code": key, "message": Translator(self.lang)(key, **params)}, ref))
+
+    def _error(self, body: dict[str, Any], ref: Any) -> dict[str, Any]:
+        message: dict[str, Any] = {"type": "error", **body}
+        if self.live is not None:
+            message["version"] = self.live.match.ply
+        if ref is not None:
+            message["ref"] = ref
+        return message
+
+    async def _sender(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            if message is _TOO_SLOW:
+                await self.socket.close(code=1008, reason="too slow")
+                return
+            await self.socket.send_text(dumps(message))
+
+    async def run(self, match_id: str) -> None:
+        sender = asyncio.get_running_loop().create_task(self._sender())
+        try:
+            await self._serve(match_id)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await self._leave()
+            # let queued messages (a last error) go out, then stop
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(sender, timeout=2)
+            sender.cancel()
+            if self.socket.application_state != WebSocketState.DISCONNECTED:
+                with contextlib.suppress(Exception):
+                    await self.socket.close()
+
+    async def _receive(self) -> tuple[dict[str, Any] | None, Any]:
+        """The next client message as a JSON object, or ``None`` (refused and answered)."""
+        message = await self.socket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            if len(data) > self.config.max_message:
+                self.error("server.too_big", size=len(data), limit=self.config.max_message)
+                return None, None
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                self.error("server.bad_json", detail="not UTF-8 text")
+                return None, None
+        size = len(text.encode())
+        if size > self.config.max_message:
+            self.error("server.too_big", size=size, limit=self.config.max_message)
+            return None, None
+        if not self.bucket.take():
+            self.flooded += 1
+            if self.flooded >= self.config.flood_close:
+                await self.socket.close(code=1008, reason="too many messages")
+                raise WebSocketDisconnect(1008)
+            self.error("server.rate_limited")
+            return None, None
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            self.error("server.bad_json", detail=str(error))
+            return None, None
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            self.error("server.not_object")
+            return None, None
+        ref = data.get("ref")
+        if ref is not None and not isinstance(ref, (str, int)):
+            ref = None
+        if data["type"] not in CLIENT_TYPES:
+            self.error(
+                "server.unknown_type", ref, type=data["type"][:40], types=", ".join(CLIENT_TYPES)
+            )
+            return None, None
+        return data, ref
+
+    async def _serve(self, match_id: str) -> None:
+        # hello first
+        while True:
+            data, ref = await self._receive()
+            if data is None:
+                continue
+            if data["type"] != "hello":
+                self.error("server.hello_first", ref)
+                continue
+            lang = data.get("lang")
+            if isinstance(lang, str) and lang.lower()[:2] in LANGUAGES:
+                self.lang = lang.lower()[:2]
+            token = data.get("token")
+            if token is not None and not isinstance(token, str):
+                self.error("server.bad_field", ref, field="token", expected="a string or null")
+                continue
+            try:
+                live = await self.hub.get(match_id)
+            except RefusedError as refused:
+                self.send(self._error(refusal_json(refused, self.lang), ref))
+                return
+            seat = None
+            if token is not None:
+                seat = await asyncio.to_thread(self.hub.store.seat_for_token, match_id, token)
+                if seat is None:
+                    self.error("server.bad_token", ref)
+                    continue
+            break
+        self.live = live
+        client = Client(seat, self.lang, self.send)
+        self.client = client
+        if seat is not None:
+            await asyncio.to_thread(self.hub.store.touch_seats, match_id, [seat])
+        async with live.lock:  # no step is missed or told twice between snapshot and updates
+            arrived = seat is not None and all(c.seat != seat for c in live.clients)
+            live.clients.add(client)
+            self.send(await self.hub.snapshot(live, client))
+            if arrived:
+                self.hub.presence_changed(live)
+        while True:
+            data, ref = await self._receive()
+            if data is None:
+                continue
+            try:
+                await self._handle(live, client, data, ref)
+            except (RefusedError, KeltisError) as error:
+                self.send(self._error(refusal_json(error, self.lang), ref))
+
+    async def _handle(
+        self, live: LiveMatch, client: Client, data: dict[str, Any], ref: Any
+    ) -> None:
+        kind = data["type"]
+        if kind == "ping":
+            self.send({"type": "pong", "version": live.match.ply, "ref": ref})
+            return
+        if kind == "sync":
+            async with live.lock:
+                self.send(await self.hub.snapshot(live, client))
+            return
+        if kind == "hello":
+            raise RefusedError("server.bad_field", field="type", expected="hello only once")
+        seat = client.seat
+        if seat is None:
+            raise RefusedError("server.spectator")
+        if kind == "stand_in":
+            target = data.get("seat")
+            if type(target) is not int:
+                raise RefusedError("server.bad_field", field="seat", expected="a seat number")
+            await self.hub.stand_in(live, target)
+            self.send({"type": "ack", "version": live.match.ply, "ref": ref})
+            return
+        if kind == "reclaim":
+            await self.hub.reclaim(live, seat)
+            self.send({"type": "ack", "version": live.match.ply, "ref": ref})
+            return
+        version = data.get("version")
+        if type(version) is not int:
+            raise RefusedError("server.bad_field", field="version", expected="the version you saw")
+        if kind == "undo":
+            now_at = await self.hub.undo(live, seat, version)
+            self.send({"type": "ack", "version": now_at, "ref": ref})
+            return
+        if kind == "hint":
+            hints = await self.hub.hints(live, seat, version)
+            self.send({"type": "hints", "version": version, "hints": hints, "ref": ref})
+            return
+        action = data.get("action")
+        if not isinstance(action, (str, int)) or isinstance(action, bool):
+            raise RefusedError(
+                "server.bad_field", field="action", expected="an action's notation or index"
+            )
+        if isinstance(action, str) and len(action) > 40:
+            raise RefusedError("server.bad_field", field="action", expected="an action's notation")
+        step = await self.hub.act(live, seat, action, version)
+        self.send({"type": "ack", "version": step.ply, "ref": ref})
+
+    async def _leave(self) -> None:
+        live, client = self.live, self.client
+        if live is None or client is None:
+            return
+        live.clients.discard(client)
+        if client.seat is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.hub.store.touch_seats, live.id, [client.seat])
+            if all(c.seat != client.seat for c in live.clients):
+                self.hub.presence_changed(live)

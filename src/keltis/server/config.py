@@ -1,0 +1,44 @@
+"""The server's settings (``keltis serve``'s options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class ServerConfig:
+    """How a server process behaves. Times are in seconds."""
+
+    database: str
+    """A SQLAlchemy URL (``sqlite:///…``, ``postgresql://user@host/db``)."""
+    bot_delay: float = 0.6
+    """A pause before each bot move, so people can follow the game."""
+    bot_workers: int = 2
+    """Worker processes for bots and hints (0: threads of the server process)."""
+    away_after: float = 120.0
+    """A player unseen this long is away: the others may hand the seat to a bot."""
+    stand_in_level: str = "medium"
+    """The level of the bot that plays for an away player."""
+    presence_interval: float = 20.0
+    """How often a connected player's presence is written down."""
+    sweep_interval: float = 15.0
+    """How often to look for matches whose bot should move but does not (another process
+    died, or this one restarted)."""
+    hint_count: int = 3
+    """Hints per request."""
+    cache_matches: int = 2000
+    """Matches kept in memory when no client watches them."""
+    max_message: int = 8192
+    """The longest client message read (bytes); longer ones are refused."""
+    max_frame: int = 65536
+    """The longest WebSocket frame accepted at all (the connection is closed, code 1009)."""
+    max_body: int = 65536
+    """The largest HTTP request body."""
+    rate: float = 25.0
+    """Client messages per second a connection may send on average …"""
+    burst: int = 50
+    """… and at once."""
+    flood_close: int = 200
+    """Messages refused for the rate before the connection is closed (code 1008)."""
+    create_rate: float = 1.0
+    """New matches per second one address may create on average (burst 30)."""

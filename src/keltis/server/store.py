@@ -1,0 +1,455 @@
+"""Reading and writing matches: every call is one short transaction (run in a worker thread
+by the live layer, never on the event loop).
+
+The one rule that keeps data safe: :meth:`Store.append_action` inserts the action's row
+``(match_id, ply)`` and moves the match's ``ply`` on from ``ply - 1`` in one transaction, so
+of two racing actions for the same ply exactly one lands (:class:`ConflictError` for the other),
+and nothing is told to anyone before that commit. On PostgreSQL the same transaction sends
+a ``NOTIFY`` so the other server processes learn of it as it commits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from keltis.server import db
+
+#: The PostgreSQL channel the server processes talk on.
+CHANNEL = "keltis"
+
+
+class ConflictError(Exception):
+    """Another action was stored for this ply first (or the match moved on)."""
+
+
+def digest(secret: str) -> str:
+    """What is stored of a secret token or invite code: its SHA-256, never the secret."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def now() -> datetime:
+    """The current time (UTC)."""
+    return datetime.now(UTC)
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    """SQLite returns naive datetimes: they were stored in UTC."""
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value
+
+
+@dataclass
+class SeatRow:
+    """One seat as stored."""
+
+    seat: int
+    kind: str  # "person" or "bot"
+    level: str | None
+    name: str
+    joined: bool
+    invite_open: bool
+    last_seen: datetime | None
+    stand_in: str | None
+
+    @property
+    def bot_level(self) -> str | None:
+        """The level of the bot that decides for this seat now: its own bot, or one standing
+        in for an away player; ``None`` for a person playing."""
+        return self.level if self.kind == "bot" else self.stand_in
+
+
+@dataclass
+class MatchRow:
+    """One match as stored (without its actions)."""
+
+    id: str
+    game: str
+    status: str  # "open", "running" or "finished"
+    header: dict[str, Any]
+    options: dict[str, Any]
+    public: bool
+    ply: int
+    to_move: int
+    result: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    """One stored action."""
+
+    ply: int
+    seat: int
+    notation: str
+
+
+class Store:
+    """The server's data in one SQL database (SQLite or PostgreSQL)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.notifies = engine.dialect.name == "postgresql"
+        #: Names this process in its notifications, so that it can skip its own.
+        self.origin = secrets.token_hex(6)
+
+    # -- matches ---------------------------------------------------------------------------
+
+    def create_match(
+        self,
+        match_id: str,
+        game: str,
+        header: dict[str, Any],
+        options: dict[str, Any],
+        host_secret: str,
+        public: bool,
+        seat_rows: Sequence[dict[str, Any]],
+    ) -> None:
+        """Store a new match and its seats (``seat_rows``: kind, level, name, token and
+        invite secrets or ``None``)."""
+        when = now()
+        with self.engine.begin() as connection:
+            connection.execute(
+                db.matches.insert().values(
+                    id=match_id,
+                    game=game,
+                    status="open",
+                    header=header,
+                    options=options,
+                    host_hash=digest(host_secret),
+                    public=public,
+                    ply=0,
+                    to_move=0,
+                    result=None,
+                    created_at=when,
+                    updated_at=when,
+                )
+            )
+            connection.execute(
+                db.seats.insert(),
+                [
+                    {
+                        "match_id": match_id,
+                        "seat": number,
+                        "kind": row["kind"],
+                        "level": row.get("level"),
+                        "name": row["name"],
+                        "token_hash": digest(row["token"]) if row.get("token") else None,
+                        "invite_hash": digest(row["invite"]) if row.get("invite") else None,
+                        "joined_at": when if row.get("token") else None,
+                        "last_seen": when if row.get("token") else None,
+                        "stand_in": None,
+                    }
+                    for number, row in enumerate(seat_rows)
+                ],
+            )
+
+    def get_match(self, match_id: str) -> MatchRow | None:
+        """The match ``match_id`` with its seats, or ``None``."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                sa.select(db.matches).where(db.matches.c.id == match_id)
+            ).first()
+            if row is None:
+                return None
+            seat_rows = connection.execute(
+                sa.select(db.seats).where(db.seats.c.match_id == match_id).order_by(db.seats.c.seat)
+            ).all()
+        match = _match_row(row._mapping)
+        match.seats = [_seat_row(s._mapping) for s in seat_rows]
+        return match
+
+    def list_matches(self, status: str, limit: int, public_only: bool) -> list[MatchRow]:
+        """Matches with ``status``, most recently changed first (with their seats)."""
+        query = sa.select(db.matches).where(db.matches.c.status == status)
+        if public_only:
+            query = query.where(db.matches.c.public.is_(True))
+        query = query.order_by(db.matches.c.updated_at.desc(), db.matches.c.id).limit(limit)
+        with self.engine.connect() as connection:
+            rows = [_match_row(r._mapping) for r in connection.execute(query)]
+            if rows:
+                by_id = {r.id: r for r in rows}
+                seat_rows = connection.execute(
+                    sa.select(db.seats)
+                    .where(db.seats.c.match_id.in_(list(by_id)))
+                    .order_by(db.seats.c.match_id, db.seats.c.seat)
+                )
+                for s in seat_rows:
+                    by_id[s.match_id].seats.append(_seat_row(s._mapping))
+        return rows
+
+    def is_host(self, match_id: str, secret: str) -> bool:
+        """Whether ``secret`` is the host token of the match."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                sa.select(db.matches.c.id).where(
+                    db.matches.c.id == match_id, db.matches.c.host_hash == digest(secret)
+                )
+            ).first()
+        return found is not None
+
+    def seat_for_token(self, match_id: str, secret: str) -> int | None:
+        """The seat whose secret token is ``secret``, or ``None``."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                sa.select(db.seats.c.seat).where(
+                    db.seats.c.match_id == match_id, db.seats.c.token_hash == digest(secret)
+                )
+            ).first()
+        return None if found is None else int(found.seat)
+
+    def claim_seat(self, match_id: str, invite: str, token: str, name: str) -> int | None:
+        """Give the seat whose invite code is ``invite`` to a player (``token`` becomes its
+        secret; the invite is used up). ``None`` if no open seat has that invite."""
+        with self.engine.begin() as connection:
+            found = connection.execute(
+                sa.select(db.seats.c.seat).where(
+                    db.seats.c.match_id == match_id,
+                    db.seats.c.invite_hash == digest(invite),
+                    db.seats.c.token_hash.is_(None),
+                )
+            ).first()
+            if found is None:
+                return None
+            when = now()
+            updated = connection.execute(
+                db.seats.update()
+                .where(
+                    db.seats.c.match_id == match_id,
+                    db.seats.c.seat == found.seat,
+                    db.seats.c.token_hash.is_(None),
+                )
+                .values(
+                    token_hash=digest(token),
+                    invite_hash=None,
+                    name=name,
+                    joined_at=when,
+                    last_seen=when,
+                )
+            )
+            if updated.rowcount != 1:
+                return None
+            self._touch(connection, match_id, f"{match_id}:seats")
+        return int(found.seat)
+
+    def start(self, match_id: str, to_move: int) -> bool:
+        """Move an open match to running; ``False`` if it was not open."""
+        with self.engine.begin() as connection:
+            updated = connection.execute(
+                db.matches.update()
+                .where(db.matches.c.id == match_id, db.matches.c.status == "open")
+                .values(status="running", to_move=to_move, updated_at=now())
+            )
+            if updated.rowcount != 1:
+                return False
+            self._notify(connection, f"{match_id}:seats")
+        return True
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def append_action(
+        self,
+        match_id: str,
+        ply: int,
+        seat: int,
+        notation: str,
+        to_move: int,
+        result: dict[str, Any] | None,
+    ) -> None:
+        """Store action number ``ply`` (1-based) and the match's new ply, seat to move and
+        (at the end) result, in one transaction. Raises :class:`ConflictError` if another action
+        for this ply was stored first."""
+        when = now()
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    db.actions.insert().values(
+                        match_id=match_id, ply=ply, seat=seat, notation=notation, created_at=when
+                    )
+                )
+                values: dict[str, Any] = {"ply": ply, "to_move": to_move, "updated_at": when}
+                if result is not None:
+                    values.update(status="finished", result=result)
+                updated = connection.execute(
+                    db.matches.update()
+                    .where(
+                        db.matches.c.id == match_id,
+                        db.matches.c.ply == ply - 1,
+                        db.matches.c.status == "running",
+                    )
+                    .values(**values)
+                )
+                if updated.rowcount != 1:
+                    raise ConflictError(f"match {match_id} is no longer at ply {ply - 1}")
+                self._notify(connection, f"{match_id}:{ply}")
+        except IntegrityError as error:
+            raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
+
+    def take_back(self, match_id: str, ply: int, to_ply: int, to_move: int) -> None:
+        """Undo: the match goes back from ``ply`` actions to ``to_ply`` (the later actions'
+        rows are deleted, in one transaction with the match's new ply). Raises
+        :class:`ConflictError` if the match is no longer at ``ply``."""
+        with self.engine.begin() as connection:
+            updated = connection.execute(
+                db.matches.update()
+                .where(db.matches.c.id == match_id, db.matches.c.ply == ply)
+                .values(
+                    ply=to_ply, to_move=to_move, status="running", result=None, updated_at=now()
+                )
+            )
+            if updated.rowcount != 1:
+                raise ConflictError(f"match {match_id} is no longer at ply {ply}")
+            connection.execute(
+                db.actions.delete().where(
+                    db.actions.c.match_id == match_id, db.actions.c.ply > to_ply
+                )
+            )
+            self._notify(connection, f"{match_id}:undo")
+
+    def actions_since(self, match_id: str, ply: int) -> list[StoredAction]:
+        """The stored actions after the first ``ply``, in order."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(db.actions.c.ply, db.actions.c.seat, db.actions.c.notation)
+                .where(db.actions.c.match_id == match_id, db.actions.c.ply > ply)
+                .order_by(db.actions.c.ply)
+            ).all()
+        return [StoredAction(int(r.ply), int(r.seat), str(r.notation)) for r in rows]
+
+    # -- presence and stand-ins ------------------------------------------------------------
+
+    def touch_seats(self, match_id: str, seat_numbers: Sequence[int]) -> None:
+        """The players of these seats are here now (``last_seen``)."""
+        if not seat_numbers:
+            return
+        with self.engine.begin() as connection:
+            connection.execute(
+                db.seats.update()
+                .where(db.seats.c.match_id == match_id, db.seats.c.seat.in_(list(seat_numbers)))
+                .values(last_seen=now())
+            )
+
+    def touch_many(self, present: Sequence[tuple[str, int]]) -> None:
+        """The players of these ``(match, seat)`` pairs are here now: one transaction."""
+        if not present:
+            return
+        with self.engine.begin() as connection:
+            connection.execute(
+                db.seats.update()
+                .where(
+                    db.seats.c.match_id == sa.bindparam("m"),
+                    db.seats.c.seat == sa.bindparam("s"),
+                )
+                .values(last_seen=now()),
+                [{"m": match_id, "s": seat} for match_id, seat in present],
+            )
+
+    def set_stand_in(
+        self, match_id: str, seat: int, level: str | None, away_before: datetime | None
+    ) -> bool:
+        """Let a bot of ``level`` stand in for seat ``seat``'s player (``None``: the player
+        takes the seat back). Handing a seat away needs its player to have been away since
+        before ``away_before``; ``False`` if the seat's state did not allow the change."""
+        condition = [
+            db.seats.c.match_id == match_id,
+            db.seats.c.seat == seat,
+            db.seats.c.kind == "person",
+        ]
+        if level is not None:
+            condition.append(db.seats.c.stand_in.is_(None))
+            if away_before is not None:
+                condition.append(
+                    sa.or_(db.seats.c.last_seen.is_(None), db.seats.c.last_seen <= away_before)
+                )
+        else:
+            condition.append(db.seats.c.stand_in.is_not(None))
+        with self.engine.begin() as connection:
+            values: dict[str, Any] = {"stand_in": level}
+            if level is None:
+                values["last_seen"] = now()
+            updated = connection.execute(db.seats.update().where(*condition).values(**values))
+            if updated.rowcount != 1:
+                return False
+            self._touch(connection, match_id, f"{match_id}:seats")
+        return True
+
+    def waiting_for_bots(self, quiet_for: timedelta) -> list[str]:
+        """Running matches unchanged for ``quiet_for`` where a bot (or a stand-in) is to
+        move: after a restart, or when the process that should have moved it died."""
+        before = now() - quiet_for
+        query = (
+            sa.select(db.matches.c.id)
+            .join(
+                db.seats,
+                sa.and_(
+                    db.seats.c.match_id == db.matches.c.id,
+                    db.seats.c.seat == db.matches.c.to_move,
+                ),
+            )
+            .where(
+                db.matches.c.status == "running",
+                db.matches.c.updated_at <= before,
+                sa.or_(db.seats.c.kind == "bot", db.seats.c.stand_in.is_not(None)),
+            )
+        )
+        with self.engine.connect() as connection:
+            return [str(r.id) for r in connection.execute(query)]
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _touch(self, connection: sa.Connection, match_id: str, payload: str) -> None:
+        connection.execute(
+            db.matches.update().where(db.matches.c.id == match_id).values(updated_at=now())
+        )
+        self._notify(connection, payload)
+
+    def _notify(self, connection: sa.Connection, payload: str) -> None:
+        """``NOTIFY keltis '<match>:<ply or "seats">:<origin>'``, delivered at commit."""
+        if self.notifies:
+            connection.execute(
+                sa.text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{payload}:{self.origin}"},
+            )
+
+
+def _match_row(row: Any) -> MatchRow:
+    created, updated = _aware(row["created_at"]), _aware(row["updated_at"])
+    assert created is not None
+    assert updated is not None
+    return MatchRow(
+        id=str(row["id"]),
+        game=str(row["game"]),
+        status=str(row["status"]),
+        header=dict(row["header"]),
+        options=dict(row["options"]),
+        public=bool(row["public"]),
+        ply=int(row["ply"]),
+        to_move=int(row["to_move"]),
+        result=row["result"],
+        created_at=created,
+        updated_at=updated,
+    )
+
+
+def _seat_row(row: Any) -> SeatRow:
+    return SeatRow(
+        seat=int(row["seat"]),
+        kind=str(row["kind"]),
+        level=row["level"],
+        name=str(row["name"]),
+        joined=row["token_hash"] is not None or row["kind"] == "bot",
+        invite_open=row["invite_hash"] is not None,
+        last_seen=_aware(row["last_seen"]),
+        stand_in=row["stand_in"],
+    )

@@ -1,0 +1,53 @@
+"""The bots' and hints' thinking, in a pool of worker processes (never on the event loop: a
+hard bot's second must not stall the other matches).
+
+A job carries the match's record (as JSON): the worker replays it — bots are reseeded per
+decision from the record's bot seeds and the ply, so the decision is the same in whatever
+process it is made — and returns the chosen action's notation, or the hints.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from keltis.bots.hints import hints
+from keltis.bots.levels import LEVELS
+from keltis.bots.spec import make_bot
+from keltis.match import Match
+from keltis.record import GameRecord
+
+#: The bot levels a seat may have: ``random`` and the levels for people.
+BOT_LEVELS: tuple[str, ...] = ("random", *LEVELS)
+
+
+def bot_spec(level: str) -> str:
+    """The bot spec behind a seat's level."""
+    return "random" if level == "random" else LEVELS[level].spec
+
+
+def choose(record_json: dict[str, Any], seat: int, level: str) -> tuple[str, float]:
+    """The action the ``level`` bot of ``seat`` takes at the end of the record (its
+    notation) and the seconds it thought."""
+    record = GameRecord.from_json(record_json)
+    match = Match(record, {seat: make_bot(bot_spec(level))}, narrate=False)
+    step = match.play_bot()
+    return str(step.action), step.seconds or 0.0
+
+
+def hint_list(record_json: dict[str, Any], seat: int, count: int) -> list[dict[str, object]]:
+    """The best ``count`` actions for ``seat`` (to move) at the end of the record."""
+    record = GameRecord.from_json(record_json)
+    match = Match(record, narrate=False)
+    seed = match.bot_seeds[seat] ^ (match.ply * 7919)
+    return [hint.to_json() for hint in hints(match.view(seat), count, seed=seed)]
+
+
+def make_pool(workers: int) -> Executor:
+    """``workers`` processes (started fresh, not forked from the server's threads); 0 runs
+    the jobs in threads of the server process instead (tests, tiny machines)."""
+    if workers <= 0:
+        return ThreadPoolExecutor(max_workers=2, thread_name_prefix="keltis-bot")
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)

@@ -1,0 +1,188 @@
+"""The HTTP API against a real server: create, list, join, start, view, act, record; and the
+refusals (each a clear message, in the client's language, the server unharmed)."""
+
+from __future__ import annotations
+
+import json
+
+from keltis.match import Match
+from keltis.record import GameRecord
+
+from .harness import Server, create, join, start
+
+
+def test_health_games_and_openapi(server: Server) -> None:
+    with server.http() as http:
+        assert http.get("/api/health").json()["ok"] is True
+        games = http.get("/api/games").json()
+        assert [g["name"] for g in games["games"]] == ["board", "cards"]
+        board = games["games"][0]
+        assert board["variant"]["no_take_back"] is True
+        assert board["info"]["2"]["num_players"] == 2
+        assert [level["level"] for level in games["levels"]] == [
+            "random",
+            "easy",
+            "medium",
+            "hard",
+        ]
+        spec = http.get("/openapi.json").json()
+    paths = spec["paths"]
+    for path in (
+        "/api/matches",
+        "/api/matches/{match_id}",
+        "/api/matches/{match_id}/join",
+        "/api/matches/{match_id}/start",
+        "/api/matches/{match_id}/view",
+        "/api/matches/{match_id}/actions",
+        "/api/matches/{match_id}/record",
+    ):
+        assert path in paths, path
+    assert "CreateMatch" in spec["components"]["schemas"]
+
+
+def test_create_join_start_list(server: Server) -> None:
+    made = create(
+        server,
+        game="cards",
+        seats=[{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "easy"}],
+        name="Ann",
+    )
+    match_id = made["id"]
+    assert made["match"]["status"] == "open"
+    assert made["seat"] == 0
+    assert [i["seat"] for i in made["invites"]] == [1]
+    invite = made["invites"][0]
+    # the invite link carries its code after '#', which browsers never send to a server
+    assert invite["link"].endswith(f"/#/join/{match_id}/{invite['invite']}")
+    with server.http() as http:
+        listed = http.get("/api/matches", params={"status": "open"}).json()["matches"]
+        assert match_id in [m["id"] for m in listed]
+        # starting needs the host token, and every person seat taken
+        assert http.post(f"/api/matches/{match_id}/start").status_code == 403
+        early = http.post(
+            f"/api/matches/{match_id}/start",
+            headers={"Authorization": f"Bearer {made['host_token']}"},
+        )
+        assert early.status_code == 409
+        assert early.json()["error"]["code"] == "server.seats_empty"
+        assert "2" in early.json()["error"]["message"]
+        bad = http.post(
+            f"/api/matches/{match_id}/join", json={"invite": "not-the-code", "name": "Eve"}
+        )
+        assert bad.status_code == 403
+        assert bad.json()["error"]["code"] == "server.bad_invite"
+    joined = join(server, match_id, invite["invite"], "Bea")
+    assert joined["seat"] == 1
+    assert joined["token"] not in (made["token"], made["host_token"])
+    with server.http() as http:  # an invite is used once
+        again = http.post(
+            f"/api/matches/{match_id}/join", json={"invite": invite["invite"], "name": "Eve"}
+        )
+        assert again.status_code == 403
+    summary = start(server, match_id, made["host_token"])
+    assert summary["status"] == "running"
+    assert [s["name"] for s in summary["seats"]] == ["Ann", "Bea", "Brigid"]
+    with server.http() as http:
+        running = http.get("/api/matches", params={"status": "running"}).json()["matches"]
+        assert match_id in [m["id"] for m in running]
+        text = json.dumps(http.get(f"/api/matches/{match_id}").json())
+    for secret in (made["host_token"], made["token"], joined["token"], invite["invite"]):
+        assert secret not in text
+    # the server's log (uvicorn's access lines included) names no token and no invite
+    with server.http() as http:
+        auth = {"Authorization": f"Bearer {joined['token']}"}
+        assert http.get(f"/api/matches/{match_id}/view", headers=auth).status_code == 200
+    log = "".join(server.log)
+    assert f"/api/matches/{match_id}/view" in log
+    for secret in (made["host_token"], made["token"], joined["token"], invite["invite"]):
+        assert secret not in log
+
+
+def test_play_over_http_to_the_record(server: Server) -> None:
+    """A person against a bot, over plain HTTP (slow play needs nothing else): every action
+    stored before the answer, the record replayable once the game is over."""
+    made = create(
+        server, game="cards", seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}]
+    )
+    match_id, auth = made["id"], {"Authorization": f"Bearer {made['token']}"}
+    with server.http() as http:
+        assert http.get(f"/api/matches/{match_id}/record").status_code == 409
+        moves = 0
+        while True:
+            got = http.get(f"/api/matches/{match_id}/view", headers=auth).json()
+            if got["result"] is not None:
+                break
+            legal = got["view"]["legal"]
+            if not legal:  # the bot is still thinking: ask again
+                continue
+            answer = http.post(
+                f"/api/matches/{match_id}/actions",
+                headers=auth,
+                json={"action": legal[-1]["notation"], "version": got["version"]},
+            )
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["version"] == got["version"] + 1
+            moves += 1
+        record_json = http.get(f"/api/matches/{match_id}/record").json()
+    record = GameRecord.from_json(record_json)
+    state = record.replay()
+    assert state.over
+    assert record.result == state.outcome().to_json()
+    match = Match(GameRecord.from_json(record_json))
+    assert moves == sum(match.actor(ply) == 0 for ply in range(len(record.actions)))
+
+
+def test_refusals_are_clear_and_translated(server: Server) -> None:
+    made = create(
+        server, game="board", seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}]
+    )
+    match_id = made["id"]
+    auth = {"Authorization": f"Bearer {made['token']}"}
+    with server.http() as http:
+        missing = http.get("/api/matches/nope", headers={"Accept-Language": "de-DE,de;q=0.9"})
+        assert missing.status_code == 404
+        assert missing.json()["error"]["code"] == "server.no_match"
+        assert "nope" in missing.json()["error"]["message"]
+        malformed = http.post(
+            "/api/matches", content=b"{not json", headers={"Content-Type": "application/json"}
+        )
+        assert malformed.status_code == 422
+        assert malformed.json()["error"]["code"] == "server.bad_request"
+        bad_game = http.post("/api/matches", json={"game": "chess", "seats": [{}, {}]})
+        assert bad_game.status_code == 422
+        assert "game" in bad_game.json()["error"]["message"]
+        bad_variant = http.post(
+            "/api/matches", json={"seats": [{}, {"kind": "bot"}], "variant": {"colours": 9}}
+        )
+        assert bad_variant.status_code == 422
+        huge = http.post(
+            "/api/matches",
+            content=b"{" + b" " * 70000 + b"}",
+            headers={"Content-Type": "application/json"},
+        )
+        assert huge.status_code == 413
+        assert huge.json()["error"]["code"] == "server.too_big"
+        wrong = http.post(
+            f"/api/matches/{match_id}/actions",
+            headers={"Authorization": "Bearer wrong"},
+            json={"action": "pass", "version": 0},
+        )
+        assert wrong.status_code == 403
+        assert wrong.json()["error"]["code"] == "server.bad_token"
+        stale = http.post(
+            f"/api/matches/{match_id}/actions", headers=auth, json={"action": "pass", "version": 7}
+        )
+        assert stale.status_code == 409
+        assert stale.json()["error"]["code"] == "refuse.stale_action"
+        illegal = http.post(
+            f"/api/matches/{match_id}/actions",
+            headers={**auth, "Accept-Language": "de"},
+            json={"action": "draw", "version": 0},
+        )
+        assert illegal.status_code == 409
+        error = illegal.json()["error"]
+        assert error["code"].startswith("refuse.")
+        assert error["message"].startswith("B-")  # the rule's id, then the German reason
+        # nothing of all that was stored, and the server still answers
+        assert http.get(f"/api/matches/{match_id}").json()["version"] == 0
+        assert http.get("/api/health").status_code == 200

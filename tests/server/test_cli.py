@@ -1,0 +1,46 @@
+"""``keltis serve``'s options."""
+
+from __future__ import annotations
+
+import pytest
+
+from keltis.cli import build_parser
+from keltis.server.cli import config_from_args
+from keltis.server.db import default_url
+
+
+def test_defaults_serve_sqlite_in_the_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KELTIS_DATABASE_URL", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", "/tmp/keltis-data")
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port) == ("127.0.0.1", 8000)
+    config = config_from_args(args)
+    assert config.database == "sqlite:////tmp/keltis-data/keltis/server.sqlite3"
+    assert config.database == default_url()
+    assert config.presence_interval < config.away_after
+    assert config.burst == 2 * config.rate
+
+
+def test_options_and_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KELTIS_DATABASE_URL", "postgresql://keltis@db/keltis")
+    args = build_parser().parse_args(
+        ["serve", "--away-after", "30", "--bot-delay", "0", "--stand-in", "hard", "--rate", "5"]
+    )
+    config = config_from_args(args)
+    assert config.database == "postgresql://keltis@db/keltis"
+    assert (config.away_after, config.bot_delay, config.stand_in_level) == (30, 0, "hard")
+    assert config.presence_interval == 10
+    assert (config.rate, config.burst) == (5, 10)
+    explicit = config_from_args(build_parser().parse_args(["serve", "--db", "sqlite:///x.db"]))
+    assert explicit.database == "sqlite:///x.db"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["--port", "http"], ["--bot-delay", "-1"], ["--stand-in", "genius"], ["--rate", "0"]],
+)
+def test_bad_options_are_refused(options: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        build_parser().parse_args(["serve", *options])
+    assert exited.value.code == 2
+    assert options[0] in capsys.readouterr().err
