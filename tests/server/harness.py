@@ -243,3 +243,22 @@ def player(
         yield p
     finally:
         p.close()
+
+
+def play_together(*players: Player) -> None:
+    """Each player plays random legal actions (seeded by its place) in a thread of its own
+    until the game ends; a failure in any thread fails the caller."""
+    errors: list[BaseException] = []
+
+    def run(p: Player, seed: int) -> None:
+        try:
+            p.play(random.Random(seed))
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(p, n)) for n, p in enumerate(players)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors

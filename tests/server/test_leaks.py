@@ -4,8 +4,6 @@ moment, and searched for the other hands, the draw pile and the removed cards.""
 
 from __future__ import annotations
 
-import random
-import threading
 from typing import Any
 
 import pytest
@@ -16,7 +14,7 @@ from keltis.record import GameRecord
 from keltis.wire import validate
 from support import assert_no_leak, nested_lists
 
-from .harness import Player, Server, create, join, start
+from .harness import Player, Server, create, join, play_together, start
 
 
 def hidden_lists(state: Any, viewer: int | None) -> list[list[str]]:
@@ -47,13 +45,7 @@ def test_every_message_shows_only_what_its_receiver_may_see(server: Server, game
         Player(server, match_id, bea["token"]).connect(),
     ]
     watcher = Player(server, match_id).connect()
-    threads = [
-        threading.Thread(target=p.play, args=(random.Random(n),)) for n, p in enumerate(players)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    play_together(*players)
     while watcher.result is None:
         watcher.recv()
     for p in [*players, watcher]:

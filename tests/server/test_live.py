@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +16,7 @@ from keltis.match import Match
 from keltis.record import GameRecord
 from keltis.wire import validate
 
-from .harness import Player, Server, create, join, player, start
+from .harness import Player, Server, create, join, play_together, player, start
 
 
 def versions(p: Player) -> list[int]:
@@ -63,20 +62,7 @@ def test_two_people_and_a_spectator_see_every_move(server: Server) -> None:
     assert (ann_p.seat, bea_p.seat, watcher.seat) == (0, 1, None)
     assert ann_p.view["hand"] != bea_p.view["hand"]
     assert watcher.view["hand"] is None
-    errors: list[BaseException] = []
-
-    def run(p: Player, seed: int) -> None:
-        try:
-            p.play(random.Random(seed))
-        except BaseException as error:  # pragma: no cover - reported below
-            errors.append(error)
-
-    threads = [threading.Thread(target=run, args=(p, n)) for n, p in enumerate([ann_p, bea_p])]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    play_together(ann_p, bea_p)
     while watcher.result is None:
         watcher.recv()
     for p in (ann_p, bea_p, watcher):
@@ -156,13 +142,7 @@ def test_an_away_player_s_seat_goes_to_a_bot_and_back(server: Server) -> None:
     back.expect("ack")
     snapshot = next(m for m in reversed(back.received) if m["type"] == "snapshot")
     assert snapshot["match"]["seats"][1]["stand_in"] is None
-    threads = [
-        threading.Thread(target=p.play, args=(random.Random(n),)) for n, p in enumerate([ann, back])
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    play_together(ann, back)
     assert ann.result is not None
     assert back.result == ann.result
     ann.close()

@@ -15,7 +15,7 @@ import pytest
 from keltis.record import GameRecord
 
 from .conftest import postgres_database
-from .harness import Player, Server, create, join, start
+from .harness import Player, Server, create, join, play_together, start
 
 
 @pytest.fixture
@@ -39,20 +39,7 @@ def test_a_match_across_two_processes(two_servers: tuple[Server, Server]) -> Non
     ann_p = Player(a, match_id, made["token"]).connect()
     bea_p = Player(b, match_id, bea["token"]).connect()
     watchers = [Player(a, match_id).connect(), Player(b, match_id).connect()]
-    errors: list[BaseException] = []
-
-    def run(p: Player, seed: int) -> None:
-        try:
-            p.play(random.Random(seed))
-        except BaseException as error:  # pragma: no cover - reported below
-            errors.append(error)
-
-    threads = [threading.Thread(target=run, args=(p, n)) for n, p in enumerate([ann_p, bea_p])]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    play_together(ann_p, bea_p)
     for w in watchers:
         while w.result is None:
             w.recv()

@@ -188,19 +188,27 @@ def create_app(config: ServerConfig) -> FastAPI:
         )
         return error_response(422, "server.bad_request", request_lang(request), detail=problems)
 
-    async def seat_of(live: LiveMatch, credentials: Credentials, lang: str) -> int | JSONResponse:
+    @app.exception_handler(_Answer)
+    async def answer(_request: Request, error: _Answer) -> JSONResponse:
+        return error.response
+
+    async def seat_of(live: LiveMatch, credentials: Credentials, lang: str) -> int:
+        """The seat of the request's token (else a 401 or 403 answer)."""
         if credentials is None:
-            return error_response(401, "server.bad_token", lang)
+            raise _Answer(error_response(401, "server.bad_token", lang))
         seat = await asyncio.to_thread(store().seat_for_token, live.id, credentials.credentials)
         if seat is None:
-            return error_response(403, "server.bad_token", lang)
+            raise _Answer(error_response(403, "server.bad_token", lang))
         return seat
 
-    async def find(match_id: str, lang: str) -> LiveMatch | JSONResponse:
+    async def find(match_id: str, lang: str) -> LiveMatch:
+        """The match (else a 404 answer)."""
         try:
             return await hub().get(match_id)
         except RefusedError as refused:
-            return JSONResponse({"error": refusal_json(refused, lang)}, status_code=404)
+            raise _Answer(
+                JSONResponse({"error": refusal_json(refused, lang)}, status_code=404)
+            ) from None
 
     # -- HTTP ------------------------------------------------------------------------------
 
@@ -323,8 +331,6 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def get_match(match_id: str, request: Request) -> Any:
         """A match's public description."""
         live = await find(match_id, request_lang(request))
-        if isinstance(live, JSONResponse):
-            return live
         return hub().summary(live)
 
     @app.post("/api/matches/{match_id}/join", tags=["matches"])
@@ -332,8 +338,6 @@ def create_app(config: ServerConfig) -> FastAPI:
         """Take the seat of an invite: the answer holds the seat's secret token."""
         lang = request_lang(request)
         live = await find(match_id, lang)
-        if isinstance(live, JSONResponse):
-            return live
         token = new_secret()
         seat = await asyncio.to_thread(store().claim_seat, match_id, body.invite, token, body.name)
         if seat is None:
@@ -346,8 +350,6 @@ def create_app(config: ServerConfig) -> FastAPI:
         """Start the match (the host token; every person seat must be taken)."""
         lang = request_lang(request)
         live = await find(match_id, lang)
-        if isinstance(live, JSONResponse):
-            return live
         if credentials is None or not await asyncio.to_thread(
             store().is_host, match_id, credentials.credentials
         ):
@@ -366,14 +368,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         """What the token's seat (no token: a spectator) sees now, with the version."""
         lang = request_lang(request)
         live = await find(match_id, lang)
-        if isinstance(live, JSONResponse):
-            return live
         seat: int | None = None
         if credentials is not None:
-            found = await seat_of(live, credentials, lang)
-            if isinstance(found, JSONResponse):
-                return found
-            seat = found
+            seat = await seat_of(live, credentials, lang)
         client = Client(seat, lang, lambda _m: None)
         async with live.lock:
             return await hub().snapshot(live, client)
@@ -386,11 +383,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         before the answer; a stale ``version`` or an illegal action is refused."""
         lang = request_lang(request)
         live = await find(match_id, lang)
-        if isinstance(live, JSONResponse):
-            return live
         seat = await seat_of(live, credentials, lang)
-        if isinstance(seat, JSONResponse):
-            return seat
         try:
             step = await hub().act(live, seat, body.action, body.version)
         except (RefusedError, KeltisError) as error:
@@ -407,8 +400,6 @@ def create_app(config: ServerConfig) -> FastAPI:
         ``keltis replay``)."""
         lang = request_lang(request)
         live = await find(match_id, lang)
-        if isinstance(live, JSONResponse):
-            return live
         if not live.match.over:
             return error_response(409, "server.not_finished", lang)
         return JSONResponse(
@@ -425,6 +416,14 @@ def create_app(config: ServerConfig) -> FastAPI:
         await session.run(match_id)
 
     return app
+
+
+class _Answer(Exception):  # noqa: N818 - not an error: an answer given early
+    """Raised inside a route to answer with ``response`` at once (a refusal)."""
+
+    def __init__(self, response: JSONResponse) -> None:
+        super().__init__(response.status_code)
+        self.response = response
 
 
 def _seat_names(body: CreateMatch) -> list[str]:

@@ -8,32 +8,12 @@ import os
 import sys
 from typing import Any
 
+from keltis.argtypes import number
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must not be negative")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must not be negative")
-    return value
-
-
-def _positive(text: str) -> float:
-    value = _seconds(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be more than 0")
-    return value
+#: Seconds (0 or more), a count (0 or more) and a rate (more than 0).
+_seconds = number(float, 0)
+_count = number(int, 0)
+_positive = number(float, 0, above=True)
 
 
 def add_serve_parser(sub: Any) -> None:

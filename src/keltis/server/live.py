@@ -402,14 +402,7 @@ class Hub:
         """Hints for ``seat`` at ``version`` (it must be that seat's turn)."""
         if not live.row.options.get("hints", True):
             raise RefusedError("server.no_hints")
-        if live.row.status == "open":
-            raise RefusedError("server.not_started")
-        if live.match.over:
-            raise GameOverError(key="game_over")
-        if version != live.match.ply:
-            raise StaleActionError(
-                key="stale_action", params={"expected": version, "ply": live.match.ply}
-            )
+        _check_position(live, version)
         if seat != live.match.to_move:
             raise NotYourTurnError(key="not_your_turn", params={"owner": live.match.to_move})
         record = live.match.record.to_json()
@@ -427,14 +420,7 @@ class Hub:
                 raise RefusedError("server.no_undo")
             if any(s.kind != "bot" for s in live.row.seats if s.seat != seat):
                 raise RefusedError("server.undo_people")
-            if live.row.status == "open":
-                raise RefusedError("server.not_started")
-            if live.match.over:
-                raise GameOverError(key="game_over")
-            if version != live.match.ply:
-                raise StaleActionError(
-                    key="stale_action", params={"expected": version, "ply": live.match.ply}
-                )
+            _check_position(live, version)
             target = live.match.last_decision(seat)
             if target is None:
                 raise RefusedError("msg.undo_nothing")
@@ -586,6 +572,19 @@ class Hub:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+
+
+def _check_position(live: LiveMatch, version: int) -> None:
+    """Refuse a request about a match that has not started or is over, or chosen at another
+    version than the match's."""
+    if live.row.status == "open":
+        raise RefusedError("server.not_started")
+    if live.match.over:
+        raise GameOverError(key="game_over")
+    if version != live.match.ply:
+        raise StaleActionError(
+            key="stale_action", params={"expected": version, "ply": live.match.ply}
+        )
 
 
 def _libpq_url(url: str) -> str:
