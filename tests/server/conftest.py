@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import Server
+from .harness import FAST_CLIENTS, Server
 
 POSTGRES = os.environ.get("KELTIS_TEST_POSTGRES_URL")
 BACKENDS = ["sqlite", "postgresql"]
@@ -65,7 +65,7 @@ def shared_database(
 @pytest.fixture(scope="module")
 def server(shared_database: str) -> Iterator[Server]:
     """A running server on the module's database (bots without delay)."""
-    running = Server(shared_database, "--away-after", "0", "--rate", "1000").start()
+    running = Server(shared_database, "--away-after", "0", *FAST_CLIENTS).start()
     try:
         yield running
     finally:
@@ -74,12 +74,12 @@ def server(shared_database: str) -> Iterator[Server]:
 
 @pytest.fixture
 def servers(database: str) -> Iterator[Callable[..., Server]]:
-    """Start servers on one fresh database: ``servers("--away-after", "5")``; all are
-    stopped (killed) afterwards."""
+    """Start servers on one fresh database: ``servers("--away-after", "5")`` (fast clients
+    allowed unless the options set ``--rate`` again); all are killed afterwards."""
     started: list[Server] = []
 
     def make(*options: str, port: int | None = None) -> Server:
-        s = Server(database, *options, port=port).start()
+        s = Server(database, *FAST_CLIENTS, *options, port=port).start()
         started.append(s)
         return s
 

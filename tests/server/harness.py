@@ -23,6 +23,9 @@ from websockets.sync.client import ClientConnection, connect
 
 #: How long a test waits for one expected message (a loaded CI machine is slow).
 WAIT = 60.0
+#: The test clients play as fast as the server answers, far beyond a person's pace: servers
+#: under test allow them that (the rate limit has its own test).
+FAST_CLIENTS = ("--rate", "1000")
 
 
 def free_port() -> int:

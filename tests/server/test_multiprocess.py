@@ -15,14 +15,14 @@ import pytest
 from keltis.record import GameRecord
 
 from .conftest import postgres_database
-from .harness import Player, Server, create, join, play_together, start
+from .harness import FAST_CLIENTS, Player, Server, create, join, play_together, start
 
 
 @pytest.fixture
 def two_servers(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
     for url in postgres_database():
-        a = Server(url).start()
-        b = Server(url).start()
+        a = Server(url, *FAST_CLIENTS).start()
+        b = Server(url, *FAST_CLIENTS).start()
         try:
             yield a, b
         finally:
