@@ -5,9 +5,10 @@ URL``), creates ``--matches`` matches — most between two simulated people, eve
 ``--bot-every``-th against a medium bot — and lets every client play its seat: when it is
 its turn it thinks ``--think`` seconds (exponentially distributed around it), sends a random
 legal action and measures the round trip until the server acknowledges it (stored, and every
-client of the match told). After ``--seconds`` it prints one JSON object: matches held,
-connections, actions per second, round trips p50/p90/p99/max in milliseconds, refusals and
-the server's CPU time.
+client of the match told); the first ``--warmup`` seconds, while every client connects and
+gets its first snapshot, are not counted. After ``--seconds`` more it prints one JSON
+object: matches held, connections, actions per second, round trips p50/p90/p99/max in
+milliseconds, slow round trips by second, refusals and the server's CPU time.
 
     python benchmarks/server_load.py --matches 200 --seconds 60
     python benchmarks/server_load.py --postgres postgresql://keltis@127.0.0.1/keltis
@@ -95,8 +96,16 @@ class Tally:
 
 
 async def client(
-    url: str, token: str, think: float, rng: random.Random, until: float, tally: Tally
+    url: str,
+    token: str,
+    think: float,
+    rng: random.Random,
+    warm: float,
+    until: float,
+    tally: Tally,
 ) -> None:
+    """One simulated player: round trips are counted once the run is warm (every client
+    connected and shown its first snapshot), until ``until``."""
     async with connect(url, max_size=2**22) as socket_:
         tally.connections += 1
         await socket_.send(json.dumps({"type": "hello", "token": token}))
@@ -130,7 +139,7 @@ async def client(
                     return
             elif kind == "ack":
                 start = sent_at.pop(message.get("ref"), None)
-                if start is not None:
+                if start is not None and time.monotonic() >= warm:
                     trip = time.perf_counter() - start
                     tally.round_trips.append(trip)
                     if trip > 0.1:
@@ -178,8 +187,9 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
                     headers={"Authorization": f"Bearer {made['host_token']}"},
                 )
     ws = base.replace("http", "ws", 1)
-    until = time.monotonic() + args.seconds
     started = time.monotonic()
+    warm = started + args.warmup
+    until = warm + args.seconds
     own_cpu = time.process_time()
     await asyncio.gather(
         *(
@@ -188,13 +198,14 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
                 token,
                 args.think,
                 random.Random(rng.random()),
+                warm,
                 until,
                 tally,
             )
             for match_id, token in jobs
         )
     )
-    elapsed = time.monotonic() - started
+    elapsed = time.monotonic() - warm
     trips = sorted(tally.round_trips)
 
     def quantile(q: float) -> float | None:
@@ -214,11 +225,12 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
             "max": round(1000 * trips[-1], 2) if trips else None,
             "mean": round(1000 * statistics.fmean(trips), 2) if trips else None,
         },
-        "slow_by_second": _by_second(tally.slow_at, started),
+        "slow_by_second": _by_second(tally.slow_at, warm),
         "refusals": tally.refusals,
         "matches_finished": tally.finished,
         "client_cpu_seconds": round(time.process_time() - own_cpu, 1),
         "think_seconds": args.think,
+        "warmup_seconds": args.warmup,
     }
 
 
@@ -258,6 +270,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds per decision")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=5.0,
+        help="seconds of play not counted at first, while 350 clients connect (5)",
+    )
     parser.add_argument("--bot-every", type=int, default=4, help="every n-th match vs medium")
     parser.add_argument("--bot-workers", type=int, default=1)
     parser.add_argument("--postgres", default=None, metavar="URL")

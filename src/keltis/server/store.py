@@ -11,6 +11,7 @@ a ``NOTIFY`` so the other server processes learn of it as it commits.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,28 @@ from keltis.server import db
 
 #: The PostgreSQL channel the server processes talk on.
 CHANNEL = "keltis"
+
+
+#: Store an action on PostgreSQL: move the match on from the ply before (only if it is still
+#: there and running), insert the action's row for the ply it moved on to (the primary key
+#: refuses a second one), and send the notice — which PostgreSQL delivers at commit.
+_APPEND_POSTGRESQL = sa.text(
+    """
+    WITH moved AS (
+        UPDATE matches
+        SET ply = :ply, to_move = :to_move, updated_at = :now,
+            status = CASE WHEN :finished THEN 'finished' ELSE status END,
+            result = CASE WHEN :finished THEN CAST(:result AS JSON) ELSE result END
+        WHERE id = :id AND ply = :ply - 1 AND status = 'running'
+        RETURNING id
+    ), stored AS (
+        INSERT INTO actions (match_id, ply, seat, notation, created_at)
+        SELECT id, :ply, :seat, :notation, :now FROM moved
+        RETURNING match_id
+    )
+    SELECT count(*) FROM stored CROSS JOIN LATERAL (SELECT pg_notify(:channel, :payload)) AS n
+    """
+)
 
 
 class ConflictError(Exception):
@@ -271,6 +294,9 @@ class Store:
         (at the end) result, in one transaction. Raises :class:`ConflictError` if another action
         for this ply was stored first."""
         when = now()
+        if self.notifies:
+            self._append_postgresql(match_id, ply, seat, notation, to_move, result, when)
+            return
         try:
             with self.engine.begin() as connection:
                 connection.execute(
@@ -293,6 +319,38 @@ class Store:
                 if updated.rowcount != 1:
                     raise ConflictError(f"match {match_id} is no longer at ply {ply - 1}")
                 self._notify(connection, f"{match_id}:{ply}")
+        except IntegrityError as error:
+            raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
+
+    def _append_postgresql(
+        self,
+        match_id: str,
+        ply: int,
+        seat: int,
+        notation: str,
+        to_move: int,
+        result: dict[str, Any] | None,
+        when: datetime,
+    ) -> None:
+        """:meth:`append_action` on PostgreSQL: the same guarded update, insert and notice as
+        one statement (one round trip instead of three: on a busy machine each one waits)."""
+        values = {
+            "id": match_id,
+            "ply": ply,
+            "seat": seat,
+            "notation": notation,
+            "to_move": to_move,
+            "now": when,
+            "finished": result is not None,
+            "result": json.dumps(result) if result is not None else None,
+            "channel": CHANNEL,
+            "payload": f"{match_id}:{ply}:{self.origin}",
+        }
+        try:
+            with self.engine.begin() as connection:
+                stored = connection.execute(_APPEND_POSTGRESQL, values).scalar_one()
+                if stored != 1:
+                    raise ConflictError(f"match {match_id} is no longer at ply {ply - 1}")
         except IntegrityError as error:
             raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
 
