@@ -243,11 +243,10 @@ def test_the_match_record_is_the_engine_s(server: Server) -> None:
 
 
 def test_a_hard_bot_thinking_does_not_hold_up_other_matches(server: Server) -> None:
-    """Bots think in worker processes: while a hard bot searches (most of a second per
-    decision), another match's client is answered at once."""
-    made = create(
-        server, game="board", seats=[{"kind": "person"}, {"kind": "bot", "level": "hard"}]
-    )
+    """Bots think in worker processes: while hard bots search, another match's client is
+    answered at once."""
+    hard = {"kind": "bot", "level": "hard"}
+    made = create(server, game="board", seats=[{"kind": "person"}, hard, hard, hard])
     other = create(server, game="cards", seats=[{"kind": "person"}, {"kind": "bot"}])
     with (
         player(server, made["id"], made["token"]) as me,
@@ -271,7 +270,8 @@ def test_a_hard_bot_thinking_does_not_hold_up_other_matches(server: Server) -> N
                 continue
             if me.my_turn or me.result is not None:
                 break
-        assert len(answered) >= 5, "the hard bot answered too soon to tell"
+        # three hard bots in a row (compiled, ~0.1-0.3 s a decision): pings every ~20 ms
+        assert len(answered) >= 3, "the hard bots answered too soon to tell"
         assert max(answered) < 0.5, answered
 
 
