@@ -508,6 +508,12 @@ message("server.seats_empty", "Not everyone has joined yet; free seats: {seats}.
 message("server.already_started", "The match has already started.")
 message("server.not_finished", "The record is there once the match is over.")
 message("server.bad_request", "The request is not valid: {detail}.")
+# TRANSLATORS: a request chose the deal itself (which cards each player holds);
+# "--allow-setup" is the option's name, as it is
+message(
+    "server.no_setup",
+    "This server does not take set-ups chosen by hand: it would need --allow-setup.",
+)
 
 # -- refusals (declared in keltis.core.refusals) ------------------------------------------
 
