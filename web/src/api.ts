@@ -1,0 +1,149 @@
+// The game server's HTTP API (docs/server.md) and what the browser keeps of it: each seat's
+// secret token in localStorage, under the match's id, so a reload or a restart of the server
+// finds the seat again.
+import type { Level, MatchInfo, Outcome, Step, View } from "./types";
+
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  constructor(code: string, message: string, status: number) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+let currentLang = "en";
+export function setApiLanguage(lang: string): void {
+  currentLang = lang;
+}
+
+async function request<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const headers: Record<string, string> = { "Accept-Language": currentLang };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError("web.offline", "", 0);
+  }
+  const data = (await response.json().catch(() => null)) as
+    | (T & { error?: { code: string; message: string } })
+    | null;
+  if (!response.ok || data === null) {
+    const error = data?.error;
+    throw new ApiError(error?.code ?? "web.offline", error?.message ?? "", response.status);
+  }
+  return data;
+}
+
+export interface LevelInfo {
+  level: Level;
+  name: string;
+  description: string;
+}
+
+export interface GameInfo {
+  name: "board" | "cards";
+  players: number[];
+  variant: Record<string, unknown>;
+}
+
+export interface GamesAnswer {
+  games: GameInfo[];
+  levels: LevelInfo[];
+}
+
+export interface SeatRequest {
+  kind: "person" | "bot";
+  level?: Level;
+}
+
+export interface CreateRequest {
+  game: "board" | "cards";
+  seats: SeatRequest[];
+  variant?: Record<string, unknown>;
+  hints?: boolean;
+  undo?: boolean;
+  public?: boolean;
+  name?: string;
+  seat?: number | null;
+  start?: boolean;
+  setup?: unknown;
+}
+
+export interface Invite {
+  seat: number;
+  invite: string;
+  link: string;
+}
+
+export interface CreateAnswer {
+  id: string;
+  host_token: string;
+  seat: number | null;
+  token: string | null;
+  invites: Invite[];
+  watch: string;
+  match: MatchInfo;
+}
+
+export interface ReplayAnswer {
+  ply: number;
+  total: number;
+  view: View;
+  step: Step | null;
+  match: MatchInfo;
+}
+
+export const api = {
+  games: () => request<GamesAnswer>("GET", "/api/games"),
+  create: (body: CreateRequest) => request<CreateAnswer>("POST", "/api/matches", body),
+  list: (status: "open" | "running" | "finished") =>
+    request<{ matches: MatchInfo[] }>("GET", `/api/matches?status=${status}`),
+  describe: (id: string) => request<MatchInfo>("GET", `/api/matches/${encodeURIComponent(id)}`),
+  join: (id: string, invite: string, name: string) =>
+    request<{ seat: number; token: string; match: MatchInfo }>(
+      "POST",
+      `/api/matches/${encodeURIComponent(id)}/join`,
+      { invite, name },
+    ),
+  start: (id: string, hostToken: string) =>
+    request<MatchInfo>("POST", `/api/matches/${encodeURIComponent(id)}/start`, {}, hostToken),
+  replay: (id: string, ply: number) =>
+    request<ReplayAnswer>("GET", `/api/matches/${encodeURIComponent(id)}/replay?ply=${ply}`),
+};
+
+/** What this browser holds for a match: the seat's token, and for its creator the host token
+ * and the invites still to hand out. */
+export interface Held {
+  seat: number | null;
+  token: string | null;
+  host?: string;
+  invites?: Invite[];
+  watch?: string;
+}
+
+export function held(id: string): Held | null {
+  try {
+    const raw = localStorage.getItem(`keltis.match.${id}`);
+    return raw ? (JSON.parse(raw) as Held) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function hold(id: string, value: Held): void {
+  localStorage.setItem(`keltis.match.${id}`, JSON.stringify(value));
+}
+
+export function playerName(): string {
+  return localStorage.getItem("keltis.name") ?? "";
+}
+
+export function setPlayerName(name: string): void {
+  localStorage.setItem("keltis.name", name);
+}
+
+export type { Outcome };

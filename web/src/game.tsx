@@ -1,0 +1,444 @@
+// A match, live: the lobby while players join, then the game (board or table), the hand and
+// the moves open now with what each would do, the log, hints, undo, and the final scores.
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, held } from "./api";
+import type { CreateRequest, Held } from "./api";
+import { Board, ScoreTrack, boardTargets } from "./board";
+import type { StoneTarget } from "./board";
+import { useAnnounce, useT } from "./context";
+import type { Translator } from "./i18n";
+import { actionCards, actionLabel, instruction } from "./labels";
+import { Live } from "./live";
+import type { LiveState } from "./live";
+import { CardFace, cardName, sortHand } from "./pieces";
+import { FinalScores, Piles, Players, SeatBadge, WishRow } from "./table";
+import type { Hint, Legal, MatchInfo, ServerMessage, Step, View } from "./types";
+
+interface Snap {
+  match: MatchInfo;
+  seat: number | null;
+  view: View;
+  log: Step[];
+}
+
+export function seatNames(t: Translator, match: MatchInfo): string[] {
+  return match.seats.map((s) => s.name || t.t("name.player", { n: s.seat + 1 }));
+}
+
+export function stepText(t: Translator, names: string[], step: Step): string {
+  const what = step.events.length ? t.events(step.events) : step.action.notation;
+  return t.t("web.log.line", { name: names[step.seat] ?? "?", what });
+}
+
+function percent(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+interface Props {
+  id: string;
+  watch?: boolean;
+  lang: string;
+  go: (hash: string) => void;
+  playAgain: (request: CreateRequest) => void;
+}
+
+export function Game({ id, watch, lang, go, playAgain }: Props) {
+  const t = useT();
+  const announce = useAnnounce();
+  const mine: Held | null = useMemo(() => held(id), [id]);
+  const [snap, setSnap] = useState<Snap | null>(null);
+  const [conn, setConn] = useState<LiveState>("connecting");
+  const [wasLost, setWasLost] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [hints, setHints] = useState<Hint[] | null>(null);
+  const [thinking, setThinking] = useState(false);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const live = useRef<Live | null>(null);
+  const tRef = useRef(t);
+  tRef.current = t;
+  const snapRef = useRef<Snap | null>(null);
+  snapRef.current = snap;
+
+  useEffect(() => {
+    const onMessage = (message: ServerMessage) => {
+      const tr = tRef.current;
+      switch (message.type) {
+        case "snapshot":
+          setSnap({ match: message.match, seat: message.seat, view: message.view, log: message.log });
+          setBusy(false);
+          setSelected(null);
+          setHints(null);
+          break;
+        case "step": {
+          const current = snapRef.current;
+          if (!current) break;
+          const names = seatNames(tr, current.match);
+          announce(stepText(tr, names, message.step));
+          setSnap({ ...current, view: message.view, log: [...current.log, message.step].slice(-300) });
+          setSelected(null);
+          setHints(null);
+          setError(null);
+          if (message.step.seat === current.seat) setBusy(false);
+          break;
+        }
+        case "match": {
+          const current = snapRef.current;
+          if (!current) break;
+          const started = current.match.status === "open" && message.match.status !== "open";
+          setSnap({ ...current, match: message.match });
+          if (started) live.current?.send({ type: "sync" });
+          break;
+        }
+        case "ack":
+          setBusy(false);
+          break;
+        case "hints":
+          setThinking(false);
+          setHints(message.hints);
+          break;
+        case "error":
+          setBusy(false);
+          setThinking(false);
+          setError(message.message);
+          announce(message.message);
+          if (message.code === "refuse.stale_action") live.current?.send({ type: "sync" });
+          break;
+        default:
+          break;
+      }
+    };
+    const connection = new Live(id, watch ? null : mine?.token ?? null, lang, {
+      message: onMessage,
+      state: (state) => {
+        setConn(state);
+        if (state === "lost") setWasLost(true);
+      },
+    });
+    live.current = connection;
+    return () => connection.close();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [id, watch]);
+
+  const firstLang = useRef(lang);
+  useEffect(() => {
+    if (lang !== firstLang.current) live.current?.relang(lang);
+    firstLang.current = lang;
+  }, [lang]);
+
+  useEffect(() => {
+    if (conn === "open" && wasLost) {
+      announce(t.t("web.connection.back"));
+      const timer = window.setTimeout(() => setWasLost(false), 4000);
+      return () => window.clearTimeout(timer);
+    }
+    return undefined;
+  }, [conn, wasLost]);
+
+  const view = snap?.view ?? null;
+  const me = snap?.seat ?? null;
+  const names = snap ? seatNames(t, snap.match) : [];
+  const myTurn = !!view && me !== null && view.current_player === me && !view.over && view.legal.length > 0;
+  const legal = myTurn && !busy && view ? view.legal : [];
+  const label = (l: Legal) => (view ? actionLabel(t, view, l) : l.notation);
+
+  const act = (l: Legal) => {
+    if (!view || busy) return;
+    setError(null);
+    setBusy(true);
+    if (live.current?.send({ type: "act", version: view.ply, action: l.notation }) === null) setBusy(false);
+  };
+  const askHint = () => {
+    if (!view) return;
+    setThinking(true);
+    setHints(null);
+    live.current?.send({ type: "hint", version: view.ply });
+  };
+  const undo = () => {
+    if (!view) return;
+    setError(null);
+    live.current?.send({ type: "undo", version: view.ply });
+  };
+
+  // The moves open now, by where they are chosen: a card of the hand, a stone, a pile, a prompt.
+  const byCard = new Map<string, Legal[]>();
+  const other: Legal[] = [];
+  for (const l of legal) {
+    const cards = actionCards(l);
+    if (cards.length) for (const c of cards) byCard.set(c, [...(byCard.get(c) ?? []), l]);
+    else other.push(l);
+  }
+  const options: Legal[] = selected ? byCard.get(selected) ?? [] : other;
+  const drawTargets = new Map<string, { legal: Legal; label: string }>();
+  for (const l of legal) {
+    if (l.kind !== "draw") continue;
+    drawTargets.set(l.notation.split(" ")[1] ?? "deck", { legal: l, label: label(l) });
+  }
+  const stoneTargets: Map<string, StoneTarget> =
+    view?.game === "board" ? boardTargets(view, selected ? options : other, label) : new Map();
+
+  const optionsRef = useRef<Legal[]>([]);
+  optionsRef.current = options;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      const n = Number(event.key);
+      if (n >= 1 && n <= 9 && optionsRef.current[n - 1]) {
+        event.preventDefault();
+        act(optionsRef.current[n - 1]);
+      } else if (event.key === "Escape") setSelected(null);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  if (!snap || !view) {
+    return (
+      <main id="main" class="game loading">
+        <p role="status">{conn === "lost" ? t.t("web.connection.lost") : t.t("web.loading")}</p>
+        {error && <p class="error" role="alert">{error}</p>}
+      </main>
+    );
+  }
+
+  const match = snap.match;
+  const mySeat = me !== null ? match.seats[me] : null;
+  const persons = match.seats.filter((s) => s.kind === "person").length;
+  const last = snap.log[snap.log.length - 1] ?? null;
+  const hand = view.hand ? sortHand(view.hand) : null;
+  const status = view.over
+    ? t.t("screen.over")
+    : myTurn
+      ? t.t("web.your_turn")
+      : t.t("web.waiting_for", { name: names[view.current_player] ?? "" });
+  const again = (): CreateRequest => ({
+    game: match.game,
+    seats: match.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level ?? "medium" } : { kind: "person" })),
+    variant: match.variant,
+    hints: match.options.hints,
+    undo: match.options.undo,
+    name: mySeat?.name ?? undefined,
+    seat: me,
+  });
+
+  if (match.status === "open") {
+    return <Lobby match={match} names={names} mine={mine} me={me} />;
+  }
+
+  const players = (
+    <Players t={t} view={view} names={names} seats={match.seats} me={me}
+      canStandIn={(seat) => me !== null && seat !== me && !view.over && !!match.seats[seat]?.away &&
+        match.seats[seat]?.kind === "person" && !match.seats[seat]?.stand_in}
+      standIn={(seat) => live.current?.send({ type: "stand_in", seat })} />
+  );
+  // On the board itself: the choice that follows a lay (big or small figure; a clover's or an
+  // overflow's move, whose stones are marked, or passing).
+  const prompt = view.game === "board" && myTurn && !busy && ["figure", "clover", "overflow"].includes(view.phase);
+
+  return (
+    <main id="main" class={`game game-${view.game}`} data-ply={view.ply} data-turn={myTurn ? "mine" : "other"}>
+      <div class="game-head">
+        <h1>{t.t(`title.${view.game}`)}</h1>
+        <p class="turn-status" data-testid="status">
+          {!view.over && <SeatBadge seat={view.current_player} />} {status}
+          <span class="muted"> · {t.t("screen.turn", { turn: view.turn + 1 })}</span>
+        </p>
+        {me === null && <p class="muted">{t.t("web.spectating")}</p>}
+      </div>
+      {conn !== "open" && (
+        <p class="banner warn" role="status">{t.t("web.connection.lost")}</p>
+      )}
+      {conn === "open" && wasLost && <p class="banner ok" role="status">{t.t("web.connection.back")}</p>}
+      {mySeat?.stand_in && (
+        <p class="banner warn">
+          {t.t("web.reclaim")}{" "}
+          <button type="button" onClick={() => live.current?.send({ type: "reclaim" })}>{t.t("web.reclaim.button")}</button>
+        </p>
+      )}
+      <div class="layout">
+        <div class="table-area">
+          {view.game === "board" ? (
+            <div class="board-wrap">
+              {prompt && (
+                <div class="board-prompt" role="group" aria-label={instruction(t, view, names[view.current_player] ?? "")}>
+                  <p>{instruction(t, view, names[view.current_player] ?? "")}</p>
+                  <p class="board-prompt-buttons">
+                    {other.filter((l) => l.kind !== "advance").map((l) => (
+                      <button type="button" key={l.notation} data-prompt={l.notation} onClick={() => act(l)}>{label(l)}</button>
+                    ))}
+                  </p>
+                </div>
+              )}
+              <Board t={t} view={view} names={names} last={last} targets={stoneTargets} act={act} />
+              <ScoreTrack t={t} scores={view.players.map((p) => p.score)} names={names} />
+            </div>
+          ) : (
+            <WishRow t={t} view={view} names={names} />
+          )}
+          <Piles t={t} view={view} drawTargets={drawTargets} act={act} />
+          {view.game === "cards" && players}
+        </div>
+        <div class="side">
+          {view.over && view.outcome ? (
+            <div class="final-wrap">
+              <FinalScores t={t} outcome={view.outcome} names={names} />
+              <p class="final-buttons">
+                {me !== null && persons === 1 && (
+                  <button type="button" class="primary" onClick={() => playAgain(again())}>{t.t("web.play_again")}</button>
+                )}
+                <button type="button" onClick={() => go(`#/replay/${match.id}`)}>{t.t("web.replay")}</button>
+                <button type="button" onClick={() => go("#/")}>{t.t("web.home")}</button>
+              </p>
+            </div>
+          ) : (
+            <section class="moves" aria-labelledby="moves-title">
+              <h2 id="moves-title">{myTurn ? t.t("web.choose") : status}</h2>
+              <p class="instruction">{instruction(t, view, names[view.current_player] ?? "")}</p>
+              {error && <p class="error" role="alert" data-testid="error">{error}</p>}
+              {hand && (
+                <div class="hand" role="group" aria-label={t.t("web.hand")}>
+                  <h3>{t.t("web.hand")}</h3>
+                  <ul>
+                    {hand.map((card, i) => {
+                      const playable = byCard.has(card);
+                      const isSel = selected === card;
+                      return (
+                        <li key={`${card}-${i}`}>
+                          <button type="button" class={`card-button${playable ? " playable" : ""}${isSel ? " selected" : ""}`}
+                            disabled={!playable} aria-pressed={playable ? isSel : undefined}
+                            aria-label={cardName(t, card)} data-card={card}
+                            onClick={() => setSelected(isSel ? null : card)}>
+                            <CardFace card={card} />
+                          </button>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                  {myTurn && byCard.size > 0 && !selected && <p class="muted">{t.t("web.choose.card")}</p>}
+                </div>
+              )}
+              {options.length > 0 && (
+                <ol class="options" aria-label={t.t("web.choose")}>
+                  {options.map((l, i) => (
+                    <li key={l.notation}>
+                      <button type="button" class="option" data-action={l.notation} onClick={() => act(l)}>
+                        <kbd aria-hidden="true">{i + 1}</kbd> <code>{l.notation}</code> {label(l)}
+                        {l.preview.score !== 0 && <span class="delta"> ({l.preview.score > 0 ? "+" : ""}{l.preview.score})</span>}
+                      </button>
+                    </li>
+                  ))}
+                </ol>
+              )}
+              {selected && (
+                <button type="button" class="small-button" onClick={() => setSelected(null)}>{t.t("web.cancel")}</button>
+              )}
+              <p class="tools">
+                {myTurn && match.options.hints && (
+                  <button type="button" onClick={askHint} disabled={thinking}>{thinking ? t.t("web.hint.thinking") : t.t("web.hint")}</button>
+                )}
+                {me !== null && match.options.undo && persons === 1 && view.ply > 0 && (
+                  <button type="button" onClick={undo}>{t.t("web.undo")}</button>
+                )}
+              </p>
+              {hints && (
+                <ul class="hints" aria-label={t.t("web.hint")}>
+                  {hints.slice(0, 3).map((h) => (
+                    <li key={h.action}>
+                      {t.t("web.hint.line", {
+                        move: h.action,
+                        win: percent(h.win),
+                        margin: `${h.margin >= 0 ? "+" : ""}${h.margin.toFixed(1)}`,
+                      })}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          )}
+          {view.game === "board" && players}
+          <section class="log" aria-labelledby="log-title">
+            <h2 id="log-title">{t.t("web.log")}</h2>
+            <ol reversed>
+              {snap.log.slice(-30).reverse().map((step) => (
+                <li key={step.ply} class={step.ply === last?.ply ? "last" : ""}>
+                  <span class="ply">{step.ply}.</span> <SeatBadge seat={step.seat} /> {stepText(t, names, step)}
+                </li>
+              ))}
+              {snap.log.length === 0 && <li>{t.t("screen.no_moves")}</li>}
+            </ol>
+          </section>
+        </div>
+      </div>
+    </main>
+  );
+}
+
+function Lobby({ match, names, mine, me }: { match: MatchInfo; names: string[]; mine: Held | null; me: number | null }) {
+  const t = useT();
+  const [copied, setCopied] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const free = match.seats.filter((s) => !s.joined).map((s) => s.seat + 1);
+  const copy = async (text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(text);
+    } catch {
+      setCopied(null);
+    }
+  };
+  const start = async () => {
+    if (!mine?.host) return;
+    try {
+      await api.start(match.id, mine.host);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  return (
+    <main id="main" class="lobby">
+      <h1>{t.t(`title.${match.game}`)}</h1>
+      <ul class="lobby-seats">
+        {match.seats.map((s) => (
+          <li key={s.seat}>
+            <SeatBadge seat={s.seat} /> {t.t("web.seat", { n: s.seat + 1 })}: {names[s.seat]}
+            {s.seat === me && ` (${t.t("web.you")})`}
+            {s.kind === "bot" ? ` — ${t.t(`web.level.${s.level ?? "medium"}`)}` : s.joined ? " ✓" : " …"}
+          </li>
+        ))}
+      </ul>
+      {free.length > 0 && <p role="status">{t.t("web.waiting", { seats: free.join(", ") })}</p>}
+      {mine?.invites && mine.invites.length > 0 && (
+        <section>
+          <h2>{t.t("web.invites")}</h2>
+          <ul class="invites">
+            {mine.invites.map((inv) => (
+              <li key={inv.seat}>
+                <label>
+                  {t.t("web.seat", { n: inv.seat + 1 })}
+                  <input type="text" readOnly value={inv.link} data-invite={inv.seat} onFocus={(e) => (e.target as HTMLInputElement).select()} />
+                </label>
+                <button type="button" onClick={() => copy(inv.link)}>{copied === inv.link ? t.t("web.copied") : t.t("web.copy")}</button>
+              </li>
+            ))}
+          </ul>
+          {mine.watch && (
+            <p>
+              <label>
+                {t.t("web.watch_link")}
+                <input type="text" readOnly value={mine.watch} />
+              </label>
+            </p>
+          )}
+        </section>
+      )}
+      {mine?.host ? (
+        <button type="button" class="primary" disabled={free.length > 0} onClick={start}>{t.t("web.start")}</button>
+      ) : (
+        free.length === 0 && <p>{t.t("web.waiting_host")}</p>
+      )}
+      {error && <p class="error" role="alert">{error}</p>}
+    </main>
+  );
+}

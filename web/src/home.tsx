@@ -1,0 +1,315 @@
+// The start page (play now against bots, play with friends, join by link, matches), the form
+// that creates a match for friends, and joining by an invitation.
+import { useEffect, useState } from "preact/hooks";
+import { ApiError, api, hold, playerName, setPlayerName } from "./api";
+import type { CreateRequest, GamesAnswer } from "./api";
+import { useT } from "./context";
+import type { Level, MatchInfo } from "./types";
+import { seatNames } from "./game";
+
+const LEVELS: Level[] = ["easy", "medium", "hard"];
+
+function useGames(): GamesAnswer | null {
+  const [games, setGames] = useState<GamesAnswer | null>(null);
+  useEffect(() => {
+    api.games().then(setGames, () => setGames(null));
+  }, []);
+  return games;
+}
+
+function errorText(t: ReturnType<typeof useT>, error: unknown): string {
+  if (error instanceof ApiError && error.message) return error.message;
+  return t.t("web.offline");
+}
+
+/** Create a match and go to it (the token stays in this browser). */
+export async function createAndGo(request: CreateRequest, go: (hash: string) => void): Promise<void> {
+  const answer = await api.create(request);
+  hold(answer.id, {
+    seat: answer.seat,
+    token: answer.token,
+    host: answer.host_token,
+    invites: answer.invites,
+    watch: answer.watch,
+  });
+  go(`#/match/${answer.id}`);
+}
+
+export function Home({ go }: { go: (hash: string) => void }) {
+  const t = useT();
+  const [game, setGame] = useState<"board" | "cards">(() => (localStorage.getItem("keltis.game") as "cards") ?? "board");
+  const [players, setPlayers] = useState(() => Number(localStorage.getItem("keltis.players") ?? 3));
+  const [level, setLevel] = useState<Level>(() => (localStorage.getItem("keltis.level") as Level) ?? "medium");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [link, setLink] = useState("");
+  const playNow = async (event: Event) => {
+    event.preventDefault();
+    localStorage.setItem("keltis.game", game);
+    localStorage.setItem("keltis.players", String(players));
+    localStorage.setItem("keltis.level", level);
+    setBusy(true);
+    setError(null);
+    try {
+      await createAndGo(
+        {
+          game,
+          seats: [{ kind: "person" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot" as const, level }))],
+          name: playerName() || t.t("name.player", { n: 1 }),
+          public: false,
+        },
+        go,
+      );
+    } catch (e) {
+      setError(errorText(t, e));
+      setBusy(false);
+    }
+  };
+  const join = (event: Event) => {
+    event.preventDefault();
+    const found = link.match(/#\/(join|match|watch|replay)\/[^\s]+/);
+    if (!found) {
+      setError(t.t("web.join.bad_link"));
+      return;
+    }
+    go(found[0]);
+  };
+  return (
+    <main id="main" class="home">
+      <h1>Keltis</h1>
+      <p class="tagline">{t.t("web.tagline")}</p>
+      <div class="cards-grid">
+        <form class="panel" onSubmit={playNow} aria-labelledby="play-now-title">
+          <h2 id="play-now-title">{t.t("web.play_now")}</h2>
+          <p class="muted">{t.t("web.play_now.detail")}</p>
+          <fieldset>
+            <legend>{t.t("web.game")}</legend>
+            {(["board", "cards"] as const).map((g) => (
+              <label key={g} class="radio">
+                <input type="radio" name="game" value={g} checked={game === g} onChange={() => setGame(g)} />
+                {t.t(`title.${g}`)}
+              </label>
+            ))}
+          </fieldset>
+          <label>
+            {t.t("web.players")}
+            <select value={players} onChange={(e) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
+              {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
+            </select>
+          </label>
+          <label>
+            {t.t("web.level")}
+            <select value={level} onChange={(e) => setLevel((e.target as HTMLSelectElement).value as Level)}>
+              {LEVELS.map((l) => <option key={l} value={l}>{t.t(`web.level.${l}`)}</option>)}
+            </select>
+          </label>
+          <button type="submit" class="primary big" disabled={busy} data-testid="play-now">{t.t("web.play_now")}</button>
+        </form>
+        <section class="panel" aria-labelledby="friends-title">
+          <h2 id="friends-title">{t.t("web.create")}</h2>
+          <p class="muted">{t.t("web.create.detail")}</p>
+          <a class="button" href="#/new">{t.t("web.create")}</a>
+          <form onSubmit={join} class="join-form">
+            <label>
+              {t.t("web.join.link")}
+              <input type="url" value={link} onInput={(e) => setLink((e.target as HTMLInputElement).value)} />
+            </label>
+            <button type="submit">{t.t("web.join")}</button>
+          </form>
+          <a class="button" href="#/matches">{t.t("web.matches")}</a>
+        </section>
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+    </main>
+  );
+}
+
+export function CreateMatch({ go }: { go: (hash: string) => void }) {
+  const t = useT();
+  const games = useGames();
+  const [game, setGame] = useState<"board" | "cards">("board");
+  const [seats, setSeats] = useState<string[]>(["me", "person", "medium"]);
+  const [variant, setVariant] = useState<Record<string, unknown>>({});
+  const [hints, setHints] = useState(true);
+  const [undo, setUndo] = useState(true);
+  const [pub, setPub] = useState(true);
+  const [name, setName] = useState(playerName());
+  const [error, setError] = useState<string | null>(null);
+  const info = games?.games.find((g) => g.name === game);
+  useEffect(() => setVariant({ ...(info?.variant ?? {}) }), [info]);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    setPlayerName(name);
+    try {
+      await createAndGo(
+        {
+          game,
+          seats: seats.map((s) => (s === "me" || s === "person" ? { kind: "person" } : { kind: "bot", level: s as Level })),
+          seat: 0,
+          name: name || t.t("name.player", { n: 1 }),
+          variant,
+          hints,
+          undo,
+          public: pub,
+        },
+        go,
+      );
+    } catch (e) {
+      setError(errorText(t, e));
+    }
+  };
+  return (
+    <main id="main" class="create">
+      <h1>{t.t("web.create")}</h1>
+      <form class="panel" onSubmit={submit}>
+        <label>
+          {t.t("web.your_name")}
+          <input type="text" maxLength={40} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="nickname" />
+        </label>
+        <fieldset>
+          <legend>{t.t("web.game")}</legend>
+          {(["board", "cards"] as const).map((g) => (
+            <label key={g} class="radio">
+              <input type="radio" name="game" value={g} checked={game === g} onChange={() => setGame(g)} />
+              {t.t(`title.${g}`)}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>{t.t("web.players")}</legend>
+          <label>
+            {t.t("web.players")}
+            <select value={seats.length} onChange={(e) => {
+              const n = Number((e.target as HTMLSelectElement).value);
+              setSeats((old) => [...old, "medium", "medium", "medium"].slice(0, n));
+            }}>
+              {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
+            </select>
+          </label>
+          {seats.map((s, i) => (
+            <label key={i}>
+              {t.t("web.seat.kind", { n: i + 1 })}
+              {i === 0 ? (
+                <input type="text" readOnly value={t.t("web.seat.me")} />
+              ) : (
+                <select value={s} data-seat={i} onChange={(e) => {
+                  const value = (e.target as HTMLSelectElement).value;
+                  setSeats((old) => old.map((x, j) => (j === i ? value : x)));
+                }}>
+                  <option value="person">{t.t("web.seat.person")}</option>
+                  {LEVELS.map((l) => <option key={l} value={l}>{t.t("web.seat.bot")}: {t.t(`web.level.${l}`)}</option>)}
+                </select>
+              )}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>{t.t("web.rules")}</legend>
+          {Object.entries(variant).map(([key, value]) =>
+            typeof value === "boolean" ? (
+              <label key={key} class="check">
+                <input type="checkbox" checked={value} onChange={(e) => setVariant({ ...variant, [key]: (e.target as HTMLInputElement).checked })} />
+                {t.has(`web.variant.${key}`) ? t.t(`web.variant.${key}`) : key}
+              </label>
+            ) : typeof value === "number" ? (
+              <label key={key}>
+                {t.has(`web.variant.${key}`) ? t.t(`web.variant.${key}`) : key}
+                <input type="number" min={1} value={value} onInput={(e) => setVariant({ ...variant, [key]: Number((e.target as HTMLInputElement).value) })} />
+              </label>
+            ) : null,
+          )}
+          <label class="check">
+            <input type="checkbox" checked={hints} onChange={(e) => setHints((e.target as HTMLInputElement).checked)} />
+            {t.t("web.option.hints")}
+          </label>
+          <label class="check">
+            <input type="checkbox" checked={undo} onChange={(e) => setUndo((e.target as HTMLInputElement).checked)} />
+            {t.t("web.option.undo")}
+          </label>
+          <label class="check">
+            <input type="checkbox" checked={pub} onChange={(e) => setPub((e.target as HTMLInputElement).checked)} />
+            {t.t("web.option.public")}
+          </label>
+        </fieldset>
+        <button type="submit" class="primary">{t.t("web.create_button")}</button>
+        {error && <p class="error" role="alert">{error}</p>}
+      </form>
+    </main>
+  );
+}
+
+export function Join({ id, invite, go }: { id: string; invite: string; go: (hash: string) => void }) {
+  const t = useT();
+  const [match, setMatch] = useState<MatchInfo | null>(null);
+  const [name, setName] = useState(playerName());
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api.describe(id).then(setMatch, (e) => setError(errorText(t, e)));
+  }, [id]);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setPlayerName(name);
+    try {
+      const answer = await api.join(id, invite, name || t.t("name.player", { n: 2 }));
+      hold(id, { seat: answer.seat, token: answer.token });
+      go(`#/match/${id}`);
+    } catch (e) {
+      setError(errorText(t, e));
+    }
+  };
+  const host = match ? seatNames(t, match)[0] : "";
+  return (
+    <main id="main" class="join">
+      <h1>{t.t("web.join")}</h1>
+      {match && <p>{t.t("web.join.detail", { host, game: t.t(`title.${match.game}`) })}</p>}
+      <form class="panel" onSubmit={submit}>
+        <label>
+          {t.t("web.your_name")}
+          <input type="text" maxLength={40} value={name} required onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="nickname" />
+        </label>
+        <button type="submit" class="primary">{t.t("web.join_button")}</button>
+      </form>
+      {error && <p class="error" role="alert">{error}</p>}
+    </main>
+  );
+}
+
+export function Matches({ go }: { go: (hash: string) => void }) {
+  const t = useT();
+  const [lists, setLists] = useState<Record<string, MatchInfo[]> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    Promise.all((["open", "running", "finished"] as const).map((s) => api.list(s).then((r) => [s, r.matches] as const)))
+      .then((entries) => setLists(Object.fromEntries(entries)), (e) => setError(errorText(t, e)));
+  }, []);
+  return (
+    <main id="main" class="matches">
+      <h1>{t.t("web.matches")}</h1>
+      {error && <p class="error" role="alert">{error}</p>}
+      {!lists && !error && <p role="status">{t.t("web.loading")}</p>}
+      {lists &&
+        (["open", "running", "finished"] as const).map((status) => (
+          <section key={status} aria-labelledby={`list-${status}`}>
+            <h2 id={`list-${status}`}>{t.t(`web.matches.${status}`)}</h2>
+            {lists[status].length === 0 ? (
+              <p class="muted">{t.t("web.matches.none")}</p>
+            ) : (
+              <ul class="match-list">
+                {lists[status].map((m) => (
+                  <li key={m.id}>
+                    <span>{t.t(`title.${m.game}`)}: {seatNames(t, m).join(", ")}</span>{" "}
+                    {status === "finished" ? (
+                      <button type="button" onClick={() => go(`#/replay/${m.id}`)}>{t.t("web.replay")}</button>
+                    ) : (
+                      <button type="button" onClick={() => go(`#/watch/${m.id}`)}>{t.t("web.watch")}</button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        ))}
+    </main>
+  );
+}

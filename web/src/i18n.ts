@@ -1,0 +1,187 @@
+// The interface's words: the project's translation catalogs (src/keltis/locale/*.po), served
+// as JSON by keltis serve (/api/catalogs/{lang}); no string of the interface is written here.
+import type { Colour, Event, Pile } from "./types";
+import { COLOURS } from "./types";
+
+export interface Catalog {
+  lang: string;
+  name: string;
+  plural: { nplurals: number; expr: string };
+  colours: Record<string, string>[];
+  messages: Record<string, string | { count: string; forms: string[] }>;
+}
+
+/** The languages' codes; their names come from the server (/api/catalogs). */
+export const LANGUAGES = ["en", "de", "cs", "sk", "hu", "pl", "es"];
+
+export async function languageNames(): Promise<Record<string, string>> {
+  const response = await fetch("/api/catalogs");
+  if (!response.ok) throw new Error(`catalogs: HTTP ${response.status}`);
+  return (await response.json()) as Record<string, string>;
+}
+
+/** The language the browser asks for first among ours (English otherwise). */
+export function browserLanguage(): string {
+  const stored = localStorage.getItem("keltis.lang");
+  if (stored && LANGUAGES.includes(stored)) return stored;
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const code = tag.toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(code)) return code;
+  }
+  return "en";
+}
+
+/** Which plural form a number takes: the catalog's gettext rule, a C expression over n that
+ * is also JavaScript, evaluated by a small closed interpreter (no eval: the page's content
+ * security needs none). */
+function pluralRule(expr: string): (n: number) => number {
+  // The rules Babel writes use only n, integers, ( ) ! % == != < > <= >= && || ? :
+  const tokens = expr.match(/\d+|n|==|!=|<=|>=|&&|\|\||[()!%<>?:]/g) ?? [];
+  let pos = 0;
+  type Node = (n: number) => number;
+  const peek = () => tokens[pos];
+  const next = () => tokens[pos++];
+  const primary = (): Node => {
+    const tok = next();
+    if (tok === "(") {
+      const inner = ternary();
+      next();
+      return inner;
+    }
+    if (tok === "!") {
+      const inner = primary();
+      return (n) => (inner(n) ? 0 : 1);
+    }
+    if (tok === "n") return (n) => n;
+    const value = Number(tok);
+    return () => value;
+  };
+  const binary = (ops: string[], sub: () => Node): (() => Node) => () => {
+    let left = sub();
+    while (ops.includes(peek() ?? "")) {
+      const op = next();
+      const l = left;
+      const r = sub();
+      left = (n) => {
+        const a = l(n);
+        switch (op) {
+          case "%": return a % r(n);
+          case "==": return a === r(n) ? 1 : 0;
+          case "!=": return a !== r(n) ? 1 : 0;
+          case "<": return a < r(n) ? 1 : 0;
+          case ">": return a > r(n) ? 1 : 0;
+          case "<=": return a <= r(n) ? 1 : 0;
+          case ">=": return a >= r(n) ? 1 : 0;
+          case "&&": return a && r(n) ? 1 : 0;
+          default: return a || r(n) ? 1 : 0;
+        }
+      };
+    }
+    return left;
+  };
+  const mult = binary(["%"], primary);
+  const rel = binary(["<", ">", "<=", ">="], mult);
+  const eq = binary(["==", "!="], rel);
+  const and = binary(["&&"], eq);
+  const or = binary(["||"], and);
+  function ternary(): Node {
+    const cond = or();
+    if (peek() !== "?") return cond;
+    next();
+    const yes = ternary();
+    next();
+    const no = ternary();
+    return (n) => (cond(n) ? yes(n) : no(n));
+  }
+  const root = ternary();
+  return (n) => root(Math.abs(Math.trunc(n)));
+}
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+const COLOUR_PARAMS = new Set(["onto", "path", "pile", "colour", "row"]);
+
+/** A translator for one language: t("key", {params}). */
+export class Translator {
+  readonly lang: string;
+  private readonly catalog: Catalog;
+  private readonly plural: (n: number) => number;
+
+  constructor(catalog: Catalog) {
+    this.catalog = catalog;
+    this.lang = catalog.lang;
+    this.plural = pluralRule(catalog.plural.expr);
+  }
+
+  has(key: string): boolean {
+    return key in this.catalog.messages;
+  }
+
+  /** Message `key` filled with `params`; colour letters in colour parameters become the
+   * language's colour names, in the form the template asks for ({path:en}). */
+  t = (key: string, params: Params = {}): string => {
+    const entry = this.catalog.messages[key];
+    if (entry === undefined) return key;
+    let template: string;
+    if (typeof entry === "string") template = entry;
+    else {
+      const count = Number(params[entry.count] ?? 5);
+      template = entry.forms[Math.min(this.plural(count), entry.forms.length - 1)] ?? entry.forms[0];
+    }
+    return template.replace(/\{(\w+)(?::(\w*))?\}/g, (whole, name: string, spec?: string) => {
+      const value = params[name];
+      if (value === undefined || value === null) return whole;
+      if (COLOUR_PARAMS.has(name) && typeof value === "string" && COLOURS.includes(value as Colour)) {
+        return this.colour(value as Colour, spec ?? "");
+      }
+      return String(value);
+    });
+  };
+
+  colour(letter: Colour, form = ""): string {
+    const forms = this.catalog.colours[COLOURS.indexOf(letter)];
+    return forms?.[form] ?? forms?.[""] ?? letter;
+  }
+
+  /** One event as a phrase (keltis.i18n.Translator.event). */
+  event(e: Event): string {
+    const params = e as unknown as Params;
+    switch (e.type) {
+      case "draw_pile":
+        return this.t(e.pile === "*" ? "ev.draw_pile.point" : "ev.draw_pile", params);
+      case "draw_deck":
+        return this.t(e.card ? "ev.draw_deck.card" : "ev.draw_deck", params);
+      case "figure":
+        return this.t(e.big ? "ev.figure.big" : "ev.figure.small");
+      case "moved":
+        return this.t(e.big ? "ev.moved.big" : "ev.moved", params);
+      case "end":
+        return this.t(`ev.end.${e.reason}`);
+      default:
+        return this.t(`ev.${e.type}`, params);
+    }
+  }
+
+  events(list: Event[]): string {
+    return list.map((e) => this.event(e)).join("; ");
+  }
+
+  pileName(pile: Pile): string {
+    return pile === "*" ? this.t("pile.point") : this.colour(pile);
+  }
+}
+
+const cache = new Map<string, Promise<Translator>>();
+
+export function loadTranslator(lang: string): Promise<Translator> {
+  let found = cache.get(lang);
+  if (!found) {
+    found = fetch(`/api/catalogs/${lang}`).then(async (response) => {
+      if (!response.ok) throw new Error(`catalog ${lang}: HTTP ${response.status}`);
+      return new Translator((await response.json()) as Catalog);
+    });
+    found.catch(() => cache.delete(lang));
+    cache.set(lang, found);
+  }
+  return found;
+}

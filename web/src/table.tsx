@@ -1,0 +1,231 @@
+// What both games show around the board: players with their rows, the discard piles and the
+// draw pile (buttons when drawing from them is a legal move), the card game's table, and the
+// final scores.
+import type { Translator } from "./i18n";
+import type { CardsView, Colour, Legal, Outcome, Pile, View } from "./types";
+import { COLOURS } from "./types";
+import { Card, CardFace, ColourTag, PLAYER_MARK, PLAYER_TEXT, cardName } from "./pieces";
+import type { SeatInfo } from "./types";
+
+const ARROW: Record<string, string> = { open: "↕", ascending: "↑", descending: "↓" };
+
+export function SeatBadge({ seat }: { seat: number }) {
+  return (
+    <span class="seat-badge" style={{ background: PLAYER_MARK[seat], color: PLAYER_TEXT[seat] }} aria-hidden="true">
+      {seat + 1}
+    </span>
+  );
+}
+
+function RowLine({ t, colour, cards, direction }: { t: Translator; colour: Pile; cards: string[]; direction: string }) {
+  const label = `${t.pileName(colour)}: ${
+    cards.length ? cards.map((c) => cardName(t, c)).join(", ") : t.t("web.row.empty")
+  }${cards.length ? `; ${t.t(`web.direction.${direction}`)}` : ""}`;
+  return (
+    <li class="row-line" aria-label={label}>
+      <ColourTag t={t} colour={colour} />
+      <span class="row-cards" aria-hidden="true">
+        {cards.map((c, i) => (
+          <CardFace key={i} card={c} small />
+        ))}
+      </span>
+      {cards.length > 0 && colour !== "*" && (
+        <span class="row-dir" aria-hidden="true" title={t.t(`web.direction.${direction}`)}>
+          {ARROW[direction]}
+        </span>
+      )}
+    </li>
+  );
+}
+
+interface PlayersProps {
+  t: Translator;
+  view: View;
+  names: string[];
+  seats: SeatInfo[];
+  me: number | null;
+  canStandIn: (seat: number) => boolean;
+  standIn: (seat: number) => void;
+}
+
+export function Players({ t, view, names, seats, me, canStandIn, standIn }: PlayersProps) {
+  return (
+    <section class="players" aria-label={t.t("web.scores")}>
+      {view.players.map((p, seat) => {
+        const info = seats[seat];
+        const status = info?.kind === "bot"
+          ? t.t("web.bot")
+          : info?.stand_in
+            ? t.t("web.stand_in")
+            : info?.away
+              ? t.t("web.away")
+              : info?.connected
+                ? t.t("web.online")
+                : "";
+        const current = view.current_player === seat && !view.over;
+        return (
+          <article key={seat} class={`player${current ? " current" : ""}${seat === me ? " me" : ""}`}
+            aria-current={current ? "true" : undefined} data-seat={seat}>
+            <header>
+              <SeatBadge seat={seat} />
+              <h3>
+                {names[seat]}
+                {seat === me && <span class="you"> ({t.t("web.you")})</span>}
+              </h3>
+              <span class="status">{status}</span>
+              <strong class="score" aria-label={t.t("web.score_of", { name: names[seat], score: p.score })}>{p.score}</strong>
+            </header>
+            <p class="hand-count">{t.t("web.hand.other", { name: names[seat], count: view.hand_sizes[seat] })}</p>
+            {view.known_cards[seat]?.length > 0 && seat !== me && (
+              <p class="known">
+                {view.known_cards[seat].map((c) => <Card key={c} t={t} card={c} small />)}
+              </p>
+            )}
+            {view.game === "board" ? (
+              <p class="tiles-line">
+                {t.t("web.tiles", { points: view.players[seat].tile_points, wishes: view.players[seat].wishes })}
+              </p>
+            ) : (
+              <p class="tiles-line">
+                {t.t("web.wish_stones")}: {view.players[seat].wish_stones.join(", ") || "–"}
+              </p>
+            )}
+            <ul class="rows" aria-label={t.t("web.rows")}>
+              {COLOURS.map((c) => (
+                <RowLine key={c} t={t} colour={c} cards={p.rows[c]} direction={p.directions[c]} />
+              ))}
+              {view.game === "cards" && (
+                <RowLine t={t} colour="*" cards={view.players[seat].point_row} direction="open" />
+              )}
+            </ul>
+            {canStandIn(seat) && (
+              <button type="button" class="small-button" onClick={() => standIn(seat)}>
+                {t.t("web.stand_in.button", { name: names[seat] })}
+              </button>
+            )}
+          </article>
+        );
+      })}
+    </section>
+  );
+}
+
+interface PilesProps {
+  t: Translator;
+  view: View;
+  drawTargets: Map<string, { legal: Legal; label: string }>;
+  act: (legal: Legal) => void;
+}
+
+export function Piles({ t, view, drawTargets, act }: PilesProps) {
+  const piles: Pile[] = view.game === "cards" ? [...COLOURS, "*"] : [...COLOURS];
+  const deck = drawTargets.get("deck");
+  const blocked = view.game === "cards" ? view.blocked_piles : [];
+  return (
+    <section class="piles" aria-label={t.t("web.discards")}>
+      <h3>{t.t("web.discards")}</h3>
+      <ul class="pile-list">
+        {piles.map((pile) => {
+          const cards = (view.discards as Record<Pile, string[]>)[pile] ?? [];
+          const top = cards[cards.length - 1];
+          const target = drawTargets.get(pile);
+          const label = `${t.pileName(pile)}: ${top ? `${cardName(t, top)} (${cards.length})` : t.t("web.pile.empty")}`;
+          const body = (
+            <>
+              {top ? <CardFace card={top} /> : <span class="card empty" aria-hidden="true"><ColourTag t={t} colour={pile} /></span>}
+              <span class="pile-count" aria-hidden="true">{cards.length}</span>
+            </>
+          );
+          return (
+            <li key={pile} class={`pile${blocked.includes(pile) ? " blocked" : ""}`} data-pile={pile}>
+              {target ? (
+                <button type="button" class="pile-button target" aria-label={`${target.label} (${label})`}
+                  onClick={() => act(target.legal)}>
+                  {body}
+                </button>
+              ) : (
+                <span class="pile-static" role="img" aria-label={label}>{body}</span>
+              )}
+            </li>
+          );
+        })}
+        <li class="pile deck" data-pile="deck">
+          {deck ? (
+            <button type="button" class="pile-button target" onClick={() => act(deck.legal)}
+              aria-label={`${deck.label} (${t.t("screen.deck", { count: view.deck_size })})`}>
+              <span class="card back" aria-hidden="true">{view.deck_size}</span>
+            </button>
+          ) : (
+            <span class="pile-static" role="img" aria-label={t.t("screen.deck", { count: view.deck_size })}>
+              <span class="card back" aria-hidden="true">{view.deck_size}</span>
+            </span>
+          )}
+          <span class="pile-caption" aria-hidden="true">{t.t("web.deck")}</span>
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+/** The card game's middle of the table: the wish stones still there, and the closed rows. */
+export function WishRow({ t, view, names }: { t: Translator; view: CardsView; names: string[] }) {
+  const holders = new Map<number, number>();
+  view.players.forEach((p, seat) => p.wish_stones.forEach((v) => holders.set(v, seat)));
+  return (
+    <section class="wish-row" aria-label={t.t("web.wish_stones")}>
+      <h3>{t.t("web.wish_stones")}</h3>
+      <ol class="stones">
+        {Array.from({ length: 9 }, (_, i) => i + 1).map((value) => {
+          const holder = holders.get(value);
+          const there = view.wish_row.includes(value);
+          const label = `${t.t("web.wish_stone", { value })}${holder !== undefined ? `: ${names[holder]}` : ""}`;
+          return (
+            <li key={value} class={`wish${there ? "" : " taken"}`} aria-label={label} title={label}>
+              <span aria-hidden="true">◆{value}</span>
+              {holder !== undefined && <SeatBadge seat={holder} />}
+            </li>
+          );
+        })}
+      </ol>
+      <p>{t.t("web.closed_rows", { count: view.closed_rows, total: 5 })}</p>
+    </section>
+  );
+}
+
+export function FinalScores({ t, outcome, names }: { t: Translator; outcome: Outcome; names: string[] }) {
+  const keys = Object.keys(outcome.breakdown[0] ?? {});
+  return (
+    <section class="final" aria-labelledby="final-title">
+      <h2 id="final-title">{t.t("web.final")}</h2>
+      <p>{t.t(`end.${outcome.end_reason}`)}</p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t.t("players.name")}</th>
+            {keys.map((k) => <th scope="col" key={k}>{t.t(`score.${k}`)}</th>)}
+            <th scope="col">{t.t("score.total")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {outcome.scores.map((score, seat) => (
+            <tr key={seat} class={outcome.winners.includes(seat) ? "winner" : ""}>
+              <th scope="row">
+                <SeatBadge seat={seat} /> {names[seat]}
+                {outcome.winners.includes(seat) && <span class="win-mark"> ★ {t.t("web.winner")}</span>}
+              </th>
+              {keys.map((k) => <td key={k}>{outcome.breakdown[seat][k]}</td>)}
+              <td><strong>{score}</strong></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p>
+        {t.t(outcome.winners.length > 1 ? "end.winners" : "end.winner", {
+          names: outcome.winners.map((s) => names[s]).join(", "),
+        })}
+      </p>
+    </section>
+  );
+}
+
+export type { Colour };
