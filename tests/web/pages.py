@@ -1,0 +1,92 @@
+"""What a person does in the browser client, for the end-to-end tests: open a match this
+browser holds a seat of, play a turn by clicking (or by keyboard alone), play on to the final
+scores. Every move goes through the page's own buttons, stones and piles."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from server.harness import Server, create
+
+#: Hands of a short game: the set-ups below give each player 8 cards and the draw pile a few,
+#: so a whole game is a handful of turns (B-20 / C-: the game ends with the last card drawn).
+BOARD_SHORT = {
+    "hands": [
+        ["G1", "G2", "G3", "Y4", "Y5", "R6", "P7", "B8"],
+        ["G4", "G5", "Y1", "Y2", "R1", "R2", "P1", "B1"],
+    ],
+    "deck": ["B2", "B3", "P2", "P3", "R3", "R4"],
+}
+CARDS_SHORT = {
+    "hands": [
+        ["G1", "G2", "G3", "Y4", "Y5", "R6", "P7", "*3"],
+        ["G4", "G5", "Y1", "Y2", "R1", "R2", "P1", "B1"],
+    ],
+    "deck": ["B2", "B3", "P2", "P3", "R3", "R4"],
+}
+
+#: The JavaScript test of "the page shows a new position where it is my turn, or the end".
+MY_TURN_OR_OVER = """(before) => {
+  if (document.querySelector('.final')) return true;
+  const game = document.querySelector('.game');
+  return !!game && game.dataset.turn === 'mine' && game.dataset.ply !== before
+    && !document.querySelector('.banner.warn');
+}"""
+
+
+def hold_seat(page: Any, match_id: str, seat: int | None, token: str | None) -> None:
+    """Put a seat's token where the client keeps it (as creating the match in it would)."""
+    page.goto("/")
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"keltis.match.{match_id}", json.dumps({"seat": seat, "token": token})],
+    )
+
+
+def open_match(page: Any, server: Server, **body: Any) -> dict[str, Any]:
+    """Create a match through the API (seat 0 this page's), open it in ``page``."""
+    answer = create(server, **body)
+    hold_seat(page, answer["id"], answer["seat"], answer["token"])
+    page.goto(f"/#/match/{answer['id']}")
+    page.wait_for_selector(".game, .lobby")
+    return answer
+
+
+def ply(page: Any) -> str:
+    return str(page.get_attribute(".game", "data-ply"))
+
+
+def wait_my_turn(page: Any, before: str = "") -> None:
+    page.wait_for_function(MY_TURN_OR_OVER, arg=before)
+
+
+def click_a_move(page: Any) -> None:
+    """One decision by clicking, as a person would: a prompt on the board, else a playable
+    card and then its first option, else a highlighted pile or stone, else the first option."""
+    if page.locator("[data-prompt]").count():
+        page.locator("[data-prompt]").first.click()
+    elif page.locator(".card-button.playable").count():
+        page.locator(".card-button.playable").first.click()
+        page.locator(".option").first.click()
+    elif page.locator(".pile.deck .pile-button").count():
+        page.locator(".pile.deck .pile-button").click()
+    elif page.locator(".pile-button.target").count():
+        page.locator(".pile-button.target").first.click()
+    elif page.locator(".stone.target").count():
+        page.locator(".stone.target").first.click()
+    else:
+        page.locator(".option").first.click()
+
+
+def play_to_the_end(page: Any, limit: int = 200) -> int:
+    """Click moves until the final scores show; the number of decisions made."""
+    made = 0
+    wait_my_turn(page)
+    while not page.locator(".final").count():
+        assert made < limit, "the game did not end"
+        before = ply(page)
+        click_a_move(page)
+        made += 1
+        wait_my_turn(page, before)
+    return made
