@@ -87,7 +87,7 @@ class Server:
             if line is None:
                 self.kill()
                 raise RuntimeError("the server did not start:\n" + "".join(self.log))
-            if "Uvicorn running on" in line:
+            if "Keltis is ready:" in line:
                 return self
 
     def _read(self, ready: queue.Queue[str | None]) -> None:

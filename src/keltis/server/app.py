@@ -10,22 +10,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
+import hashlib
 import json
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from keltis import __version__
 from keltis.bots.levels import LEVELS
+from keltis.catalogs import catalog_json
 from keltis.core.errors import KeltisError
 from keltis.games import GAME_NAMES, get_game
 from keltis.i18n import LANGUAGES, Translator
@@ -45,12 +53,32 @@ from keltis.server.live import (
     record_header,
 )
 from keltis.server.ratelimit import TokenBucket
+from keltis.server.replays import ReplayCache
 from keltis.server.store import Store
 
 log = logging.getLogger("keltis.server")
 
 #: The message types a client may send on the live WebSocket.
 CLIENT_TYPES = ("hello", "act", "hint", "undo", "stand_in", "reclaim", "sync", "ping")
+
+#: The built browser client (``web/``: ``npm run build`` writes it here; shipped in the
+#: package).
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+#: Vite names every asset by its content's hash: a name never changes its content.
+IMMUTABLE = "public, max-age=31536000, immutable"
+#: The start page and other files with fixed names: asked again each time (a 304 if unchanged).
+NO_CACHE = "no-cache"
+
+#: ``GET /`` when the package has no built client (a checkout before ``npm run build``).
+NOT_BUILT = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Keltis</title></head>
+<body><h1>Keltis</h1>
+<p>The game server is running, but the browser client is not built. In a checkout of Keltis:
+<code>cd web &amp;&amp; npm ci &amp;&amp; npm run build</code> (or <code>make web</code>), then
+load this page again.</p>
+<p>The server's API is described at <a href="/api/docs">/api/docs</a>.</p>
+</body></html>
+"""
 
 bearer = HTTPBearer(auto_error=False, description="A seat's (or the host's) secret token")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -83,6 +111,12 @@ class CreateMatch(BaseModel):
         0, ge=0, le=3, description="the creator's seat (a person seat), or null to only host"
     )
     start: bool = Field(True, description="start at once when no other person is to join")
+    setup: dict[str, Any] | None = Field(
+        None,
+        description="an explicit set-up instead of a seed (the deal chosen by hand, as in a "
+        'record\'s setup.explicit; also accepted wrapped as {"explicit": …}); only on a '
+        "server started with --allow-setup, for tests and demos",
+    )
 
 
 class JoinRequest(BaseModel):
@@ -114,6 +148,11 @@ def error_response(status: int, key: str, lang: str, **params: Any) -> JSONRespo
     return JSONResponse(
         {"error": {"code": key, "message": Translator(lang)(key, **params)}}, status_code=status
     )
+
+
+def bad_request(status: int, lang: str, detail: object) -> JSONResponse:
+    """A ``server.bad_request`` answer saying what is wrong (``detail``: English)."""
+    return error_response(status, "server.bad_request", lang, detail=detail)
 
 
 def refusal_json(error: Exception, lang: str) -> dict[str, Any]:
@@ -166,6 +205,10 @@ def create_app(config: ServerConfig) -> FastAPI:
         openapi_url="/openapi.json",
     )
     creators: dict[str, TokenBucket] = {}
+    replays = ReplayCache(config.replay_cache)
+    static = Path(config.static_dir) if config.static_dir is not None else STATIC_DIR
+    assets = _Static(directory=static / "assets", cache_control=IMMUTABLE)
+    top_files = _Static(directory=static, cache_control=NO_CACHE)
 
     def hub() -> Hub:
         result: Hub = state["hub"]
@@ -265,11 +308,21 @@ def create_app(config: ServerConfig) -> FastAPI:
             PlayerInfo(name, "human" if s.kind == "person" else s.level)
             for name, s in zip(names, body.seats, strict=True)
         ]
+        setup = body.setup
+        if setup is not None:
+            if not config.allow_setup:
+                return error_response(403, "server.no_setup", lang)
+            if set(setup) == {"explicit"} and isinstance(setup["explicit"], dict):
+                setup = setup["explicit"]
+            if body.seed is not None:
+                return bad_request(400, lang, "give a seed or a set-up, not both")
         try:
-            record = GameRecord.start(body.game, players, seed=body.seed, variant=body.variant)
+            record = GameRecord.start(
+                body.game, players, seed=body.seed, setup=setup, variant=body.variant
+            )
             Match(record, narrate=False)  # fixes the bot seeds in record.meta
         except (KeltisError, ValueError) as error:
-            return error_response(422, "server.bad_request", lang, detail=error)
+            return bad_request(400 if setup is not None else 422, lang, error)
         match_id = secrets.token_urlsafe(9)
         host = new_secret()
         rows: list[dict[str, Any]] = []
@@ -411,6 +464,71 @@ def create_app(config: ServerConfig) -> FastAPI:
             headers={"Content-Disposition": f'attachment; filename="keltis-{match_id}.json"'},
         )
 
+    @app.get("/api/matches/{match_id}/replay", tags=["matches"])
+    async def replay(match_id: str, request: Request, ply: int = 0) -> Any:
+        """A finished match's position after ``ply`` actions (0: the start), as a spectator
+        sees it: ``version`` and ``total`` (the number of actions), ``view`` (the public
+        view), ``step`` (the action that led there; null at 0) and ``match``."""
+        lang = request_lang(request)
+        live = await find(match_id, lang)
+        if not live.match.over:
+            return error_response(409, "server.not_finished", lang)
+        record = live.match.record
+        total = len(record.actions)
+        if not 0 <= ply <= total:
+            return bad_request(
+                400, lang, f"ply {ply} is not a position of this match (0 to {total})"
+            )
+        position = await asyncio.to_thread(lambda: replays.get(match_id, record).position(ply))
+        return {
+            "version": total,
+            "ply": ply,
+            "total": total,
+            **position,
+            "match": hub().summary(live),
+        }
+
+    # -- the translations, for the browser client ------------------------------------------
+
+    @app.get("/api/catalogs", tags=["languages"])
+    async def catalogs() -> dict[str, str]:
+        """The languages the server and the client speak: code → the language's own name."""
+        return dict(LANGUAGES)
+
+    @app.get("/api/catalogs/{lang}", tags=["languages"])
+    async def catalog(lang: str, request: Request) -> Response:
+        """Language ``lang``'s messages (``python -m keltis.catalogs json`` writes the same):
+        ``messages`` (key → template, or ``{"count", "forms"}`` for plural messages),
+        ``plural`` (the gettext rule: ``nplurals``, ``expr``) and ``colours`` (each colour's
+        forms). Read from the translation catalogs when first asked for."""
+        if lang not in LANGUAGES:
+            return bad_request(
+                404, request_lang(request), f"no language {lang[:20]!r}: use {', '.join(LANGUAGES)}"
+            )
+        body, etag = await asyncio.to_thread(_catalog_body, lang)
+        headers = {"ETag": etag, "Cache-Control": NO_CACHE}
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
+
+    # -- the browser client ----------------------------------------------------------------
+
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+    async def start_page(request: Request) -> Response:
+        """The browser client's start page (or a page saying it is not built)."""
+        if not (static / "index.html").is_file():
+            return HTMLResponse(NOT_BUILT, headers={"Cache-Control": NO_CACHE})
+        return await top_files.get_response("index.html", request.scope)
+
+    app.mount("/assets", assets, name="assets")
+
+    @app.api_route("/{name}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def top_file(name: str, request: Request) -> Response:
+        """A file of the built client beside ``index.html`` (``favicon.svg``, …)."""
+        if name.startswith(".") or not (static / name).is_file():
+            raise HTTPException(status_code=404)
+        return await top_files.get_response(name, request.scope)
+
     # -- the live WebSocket ----------------------------------------------------------------
 
     @app.websocket("/api/matches/{match_id}/live")
@@ -420,6 +538,38 @@ def create_app(config: ServerConfig) -> FastAPI:
         await session.run(match_id)
 
     return app
+
+
+@functools.cache
+def _catalog_body(lang: str) -> tuple[bytes, str]:
+    """Language ``lang``'s catalog as JSON bytes, and its ETag (computed once per process)."""
+    body = json.dumps(
+        catalog_json(lang, LANGUAGES[lang]), ensure_ascii=False, separators=(",", ":")
+    ).encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+
+
+class _Static(StaticFiles):
+    """Files of the built client, with a ``Cache-Control`` header; a missing folder (no
+    client built) answers 404 instead of failing."""
+
+    def __init__(self, *, directory: Path, cache_control: str) -> None:
+        super().__init__(directory=directory, check_dir=False)
+        self.cache_control = cache_control
+
+    async def check_config(self) -> None:
+        return None
+
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = self.cache_control
+        return response
 
 
 class _Answer(Exception):  # noqa: N818 - not an error: an answer given early

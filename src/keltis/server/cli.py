@@ -4,8 +4,11 @@ the command (which starts uvicorn)."""
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import socket
 import sys
+import threading
 from typing import Any
 
 from keltis.argtypes import number
@@ -68,6 +71,17 @@ def add_serve_parser(sub: Any) -> None:
         help="matches one address may create per second on average, burst 30 (1)",
     )
     serve.add_argument(
+        "--open",
+        action="store_true",
+        help="open the start page in your browser once the server listens",
+    )
+    serve.add_argument(
+        "--allow-setup",
+        action="store_true",
+        help="let new matches choose the deal by hand (an explicit set-up): for tests and "
+        "demos only, since whoever creates such a match knows every hand",
+    )
+    serve.add_argument(
         "--log-level",
         choices=("critical", "error", "warning", "info", "debug"),
         default="info",
@@ -94,7 +108,74 @@ def config_from_args(args: argparse.Namespace) -> Any:
         rate=args.rate,
         create_rate=args.create_rate,
         burst=max(1, round(2 * args.rate)),
+        allow_setup=args.allow_setup,
     )
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host`` and ``port`` (0: any free port), for uvicorn to listen
+    on; raises ``OSError`` if the address cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def listen_error(host: str, port: int, error: OSError) -> str:
+    """One line saying why ``keltis serve`` cannot listen on ``host``:``port``."""
+    if error.errno == errno.EADDRINUSE:
+        return (
+            f"keltis serve: port {port} is already in use on {host} (another Keltis server?): "
+            "stop that program, or choose another port with --port"
+        )
+    if error.errno == errno.EACCES:
+        return (
+            f"keltis serve: not allowed to listen on port {port} ({error.strerror}): "
+            "choose another port with --port (1024 or above)"
+        )
+    reason = error.strerror or str(error)
+    return f"keltis serve: cannot listen on {host}, port {port} ({reason}): check --host and --port"
+
+
+def page_address(host: str, port: int) -> str:
+    """The start page's address for a server listening on ``host``: a wildcard address is
+    reached on this machine's loopback."""
+    if host in ("", "0.0.0.0"):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
+
+
+def open_browser(url: str) -> None:
+    """Open ``url`` in the default browser (``webbrowser``), or say that none could be.
+
+    Without ``$BROWSER`` and without a graphical session (no ``$DISPLAY`` nor
+    ``$WAYLAND_DISPLAY``, on a system other than macOS or Windows) Python would pick a
+    console browser, which would take over this terminal: then none is opened."""
+    import webbrowser
+
+    graphical = (
+        sys.platform in ("darwin", "win32")
+        or os.environ.get("BROWSER")
+        or os.environ.get("DISPLAY")
+        or os.environ.get("WAYLAND_DISPLAY")
+    )
+    try:
+        opened = bool(graphical) and webbrowser.open(url)
+    except Exception:  # a broken browser command: the address is printed anyway
+        opened = False
+    if opened:
+        print(f"Opened {url} in your browser.", flush=True)
+    else:
+        print(f"No browser could be opened here: open {url} in yours.", flush=True)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -112,14 +193,41 @@ def run_serve(args: argparse.Namespace) -> int:
     import sqlalchemy as sa
 
     config = config_from_args(args)
+    try:
+        sock = listen(args.host, args.port)
+    except OSError as error:
+        print(listen_error(args.host, args.port, error), file=sys.stderr)
+        return 1
+    url = page_address(args.host, sock.getsockname()[1])
     shown = sa.make_url(config.database).render_as_string(hide_password=True)
-    print(f"Keltis server on http://{args.host}:{args.port}/ (database: {shown})", flush=True)
-    uvicorn.run(
-        create_app(config),
-        host=args.host,
-        port=args.port,
-        ws_max_size=config.max_frame,
-        log_level=args.log_level,
-        lifespan="on",
+    print(f"Keltis server starting (database: {shown})", flush=True)
+
+    def ready() -> None:
+        print(f"Keltis is ready: {url}", flush=True)
+        print("Ctrl-C stops the server.", flush=True)
+        if args.open:  # a thread: a browser command may take its time
+            threading.Thread(target=open_browser, args=(url,), daemon=True).start()
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if not self.should_exit:
+                ready()
+
+    server = Server(
+        uvicorn.Config(
+            create_app(config),
+            host=args.host,
+            port=sock.getsockname()[1],
+            ws_max_size=config.max_frame,
+            log_level=args.log_level,
+            lifespan="on",
+        )
     )
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C: uvicorn stopped cleanly, then passed the signal on
+        pass
+    finally:
+        sock.close()
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass
@@ -42,3 +43,11 @@ class ServerConfig:
     """Messages refused for the rate before the connection is closed (code 1008)."""
     create_rate: float = 1.0
     """New matches per second one address may create on average (burst 30)."""
+    allow_setup: bool = False
+    """New matches may come with an explicit set-up (the deal chosen by hand: for tests and
+    demos; whoever chose it knows every hand)."""
+    static_dir: Path | None = None
+    """The built browser client (``index.html``, ``assets/``); ``None``: the package's
+    ``keltis/server/static``."""
+    replay_cache: int = 8
+    """Finished matches whose every position is kept for the replay route."""

@@ -9,6 +9,7 @@ process it is made — and returns the chosen action's notation, or the hints.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -50,4 +51,12 @@ def make_pool(workers: int) -> Executor:
     if workers <= 0:
         return ThreadPoolExecutor(max_workers=2, thread_name_prefix="keltis-bot")
     context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_ignore_interrupts
+    )
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the server (the terminal sends it to every process of the
+    group): the server stops, and the workers with it, without a traceback from each."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,0 +1,80 @@
+"""Replays of finished matches for ``GET /api/matches/{id}/replay``: every position from the
+spectator's side, kept for a few matches at a time.
+
+A finished match's record is replayed once, narrated, and every position's public view
+(``view(None)``: hands and the draw pile only as counts) and every step are kept; a request
+for one position is then a look-up and one view's JSON. Nothing here sees a hidden card: the
+views are the spectator's and the steps are told as a spectator sees them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from keltis.core.protocol import View
+from keltis.match import Match, Step
+from keltis.record import GameRecord
+
+
+@dataclass(frozen=True)
+class Replay:
+    """Every position of a record: ``views[k]`` after ``k`` actions (``views[0]``: the
+    start), ``steps[k - 1]`` the action that led there."""
+
+    views: list[View]
+    steps: list[Step]
+
+    @property
+    def total(self) -> int:
+        """The number of actions: the last position's number."""
+        return len(self.steps)
+
+    @classmethod
+    def build(cls, record: GameRecord) -> Replay:
+        """Replay ``record`` (left unchanged)."""
+        copy = dataclasses.replace(record, actions=[], meta=dict(record.meta), result=None)
+        match = Match(copy, narrate=True)
+        views = [match.view(None)]
+        steps = []
+        for text in record.actions:
+            steps.append(match.replay_action(text))
+            views.append(match.view(None))
+        return cls(views, steps)
+
+    def position(self, ply: int) -> dict[str, Any]:
+        """Position ``ply`` (0 to :attr:`total`) in wire form: ``view`` (public) and ``step``
+        (the action that led there, as a spectator sees it; ``None`` at the start)."""
+        return {
+            "view": self.views[ply].to_json(),
+            "step": self.steps[ply - 1].to_json(None) if ply > 0 else None,
+        }
+
+
+class ReplayCache:
+    """The replays of the ``size`` matches asked for most recently (thread-safe: the routes
+    build them in worker threads)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
+        self._replays: OrderedDict[tuple[str, int], Replay] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: str, record: GameRecord) -> Replay:
+        """The replay of match ``match_id`` (its finished ``record``)."""
+        key = (match_id, len(record.actions))
+        with self._lock:
+            replay = self._replays.get(key)
+            if replay is not None:
+                self._replays.move_to_end(key)
+                return replay
+        replay = Replay.build(record)  # outside the lock: one slow build holds up no other
+        with self._lock:
+            self._replays[key] = replay
+            self._replays.move_to_end(key)
+            while len(self._replays) > self.size:
+                self._replays.popitem(last=False)
+        return replay
