@@ -3,11 +3,19 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 # Extras the whole test suite needs.
-TEST_EXTRAS := dev,arena,ray,rl,rl-train,server,fast
+TEST_EXTRAS := dev,arena,ray,rl,rl-train,server,fast,web-test
 # Stamps: keltis is installed (editable, so source changes need no reinstall) once, and again
 # only when pyproject.toml (dependencies, the command) or this file changes.
 INSTALLED := $(VENV)/.installed
+INSTALLED_SERVER := $(VENV)/.installed-server
 INSTALLED_TEST := $(VENV)/.installed-test
+# The browser client's tools (web/: TypeScript, Vite, axe-core for the tests), installed by
+# `npm ci` again only when its lock file changes; `make test` installs them where npm is.
+WEB_TOOLS := web/node_modules/.keltis-installed
+NPM := $(shell command -v npm)
+TEST_WEB_TOOLS := $(if $(and $(NPM),$(wildcard web/package-lock.json)),$(WEB_TOOLS))
+# Playwright (tests/web) drives Debian's Chromium: never a browser of its own.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 # The install compiles the hot modules with mypyc (setup.py; docs/performance.md); they are
 # compiled again when their sources change (keltis runs pure Python, not stale compiled code).
 COMPILED := $(VENV)/.compiled
@@ -20,7 +28,7 @@ NATIVE_SOURCES := setup.py src/keltis/_native.py \
 # The rules tests, run a second time against the pure-Python modules (KELTIS_PURE_PYTHON=1).
 PURE_TESTS := tests/board tests/cards tests/core tests/test_native.py
 
-.PHONY: play test install install-test lint bench clean
+.PHONY: play test install install-test lint bench clean web
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,9 +38,17 @@ $(INSTALLED): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	@touch $@ $(COMPILED)
 
+$(INSTALLED_SERVER): pyproject.toml Makefile | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[server]'
+	@touch $@ $(INSTALLED) $(COMPILED)
+
 $(INSTALLED_TEST): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
-	@touch $@ $(INSTALLED) $(COMPILED)
+	@touch $@ $(INSTALLED) $(INSTALLED_SERVER) $(COMPILED)
+
+$(WEB_TOOLS): web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	@touch $@
 
 $(COMPILED): $(NATIVE_SOURCES) | $(INSTALLED)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
@@ -42,19 +58,28 @@ install: $(INSTALLED) $(COMPILED)
 
 install-test: $(INSTALLED_TEST)
 
-# A person playing: keltis in .venv, then a game against two bots in the terminal.
-# On a terminal the game runs as a job of its own (bash -m: its own process group, given the
-# terminal), so Ctrl-C reaches the game alone: it saves, says how to go on, and make ends
-# quietly instead of reporting "Interrupt" or "Error 130".
-play: $(INSTALLED)
+# A person playing: keltis with its server in .venv, then the game server, and the start page
+# in the browser (the address is printed, for where no browser opens); only warnings are
+# logged (ARGS="--log-level info" shows every request). The terminal game is
+# `.venv/bin/keltis play`. On a terminal the server runs as a job of its own (bash -m: its
+# own process group, given the terminal), so Ctrl-C reaches the server (and its bot workers)
+# alone: it stops cleanly, and make ends quietly instead of reporting "Interrupt" or
+# "Error 130".
+play: $(INSTALLED_SERVER)
 	@if [ -t 0 ] && command -v bash >/dev/null; then \
-		bash -mc '"$$0" play "$$@" || [ $$? -eq 130 ]' $(BIN)/keltis $(ARGS); \
+		bash -mc '"$$0" serve --open --log-level warning "$$@" || [ $$? -eq 130 ]' \
+			$(BIN)/keltis $(ARGS); \
 	else \
-		$(BIN)/keltis play $(ARGS); \
+		$(BIN)/keltis serve --open --log-level warning $(ARGS); \
 	fi
 
+# The browser client, built into the package (src/keltis/server/static, committed: pip users
+# need no Node) from web/ with its locked tools.
+web: $(WEB_TOOLS)
+	cd web && npm run build
+
 # Everything: unit, rule, property and golden tests, ruff and mypy --strict.
-test: install-test $(COMPILED)
+test: install-test $(COMPILED) $(TEST_WEB_TOOLS)
 	$(BIN)/python -m pytest -n auto $(ARGS)
 	KELTIS_PURE_PYTHON=1 $(BIN)/python -m pytest -n auto $(PURE_TESTS)
 
