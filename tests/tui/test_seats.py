@@ -141,7 +141,7 @@ def test_the_resume_command_names_the_program_as_it_can_be_typed(
     program.chmod(0o755)
     monkeypatch.setenv("PATH", "/nonexistent")
     quoted = shlex.quote(str(path))
-    # not on the PATH (after make play: .venv/bin/keltis): the program as it was started
+    # not on the PATH (after make install: .venv/bin/keltis): the program as it was started
     assert resume_command(path, str(program)) == f"{program} play --resume {quoted}"
     monkeypatch.chdir(tmp_path)
     assert resume_command(path, "bin/keltis") == f"bin/keltis play --resume {quoted}"

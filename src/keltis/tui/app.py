@@ -131,7 +131,7 @@ def resume_command(path: Path | str, program: str | None = None) -> str:
     """The command that continues the game saved in ``path``, as it can be typed here:
     ``keltis play --resume …`` when ``keltis`` on the PATH is the program that runs (default
     ``sys.argv[0]``), else the program as it was started (``.venv/bin/keltis`` after
-    ``make play``), else ``python -m keltis``."""
+    ``make install``), else ``python -m keltis``."""
     program = sys.argv[0] if program is None else program
     if Path(program).name == "keltis" and os.path.isfile(program):
         found = shutil.which("keltis")
