@@ -56,8 +56,18 @@ INDEX = STATIC_DIR / "index.html"
 #: How long a page waits for an element or an answer (a busy CI machine is slow).
 TIMEOUT_MS = 30_000
 #: The options of every server under test: set-ups chosen by tests, bots that move almost at
-#: once (but not faster than a page can follow), one bot worker, fast test clients.
-WEB_SERVER_OPTIONS = ("--allow-setup", "--bot-delay", "0.05", "--bot-workers", "1", *FAST_CLIENTS)
+#: once (but not faster than a page can follow), one bot worker, fast test clients, as many
+#: new matches as the tests of one process make (all from one address).
+MANY_MATCHES = ("--create-rate", "1000")
+WEB_SERVER_OPTIONS = (
+    "--allow-setup",
+    "--bot-delay",
+    "0.05",
+    "--bot-workers",
+    "1",
+    *FAST_CLIENTS,
+    *MANY_MATCHES,
+)
 #: The fixtures that need Chromium: a test using one is marked ``browser``.
 BROWSER_FIXTURES = frozenset({"browser", "new_page", "axe_scan", "screenshot"})
 
@@ -99,7 +109,7 @@ def plain_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server as people run it (no ``--allow-setup``), bots without delay: for the API's
     own tests."""
     folder = tmp_path_factory.mktemp("plain-server")
-    running = Server(f"sqlite:///{folder / 'server.sqlite3'}", *FAST_CLIENTS).start()
+    running = Server(f"sqlite:///{folder / 'server.sqlite3'}", *FAST_CLIENTS, *MANY_MATCHES).start()
     try:
         yield running
     finally:
