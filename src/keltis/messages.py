@@ -516,8 +516,7 @@ message(
 )
 
 # -- the browser client (web/, served by keltis serve) ---------------------------------------
-# TRANSLATORS: the web page's words. Button texts are short verbs; the board's pieces keep the
-# rulebook's terms (path, stone, figure, wish stone, clover, draw pile, discard pile).
+# (Button texts are short verbs; the board's pieces keep each rulebook's terms.)
 
 message(
     "web.tagline",
@@ -609,13 +608,13 @@ message("web.board", "The board")
 message("web.path", "{path} path")
 # TRANSLATORS: a stone of a path: {path}: its colour; {row}: 1-9;
 # {value}: what a figure there scores
-message("web.stone", "{path} path, row {row} ({value} points)")
+message("web.stone", "{path} path, row {row} (value {value})")
 message("web.figures_here", "figures here: {names}")
 message("web.figure.big", "big figure of {name}")
 message("web.figure.small", "figure of {name}")
 message("web.score_track", "Score track")
 message("web.scores", "Scores")
-message("web.score_of", "{name}: {score} points")
+plural_message("web.score_of", "{name}: {score} point", "{name}: {score} points", count="score")
 message("web.rows", "Rows")
 message("web.row.empty", "no cards yet")
 message("web.direction.open", "direction still open")
@@ -625,8 +624,12 @@ message("web.discards", "Discard piles")
 message("web.pile.empty", "empty")
 message("web.deck", "Draw pile")
 message("web.wish_stones", "Wish stones")
+# TRANSLATORS: a card of the card game's point cards, e.g. "point card 5"
+message("web.point_card", "point card {value}")
+# TRANSLATORS: the card game's point cards (their discard pile, the tag of the point row)
+message("web.point_cards", "point cards")
 message("web.wish_stone", "wish stone {value}")
-message("web.tiles", "Tiles: {points} points, {wishes} wish stones")
+message("web.tiles", "Tiles – points: {points}, wish stones: {wishes}")
 message("web.closed_rows", "Rows with a closing card: {count} of {total}")
 message("web.last_move", "last move")
 message("web.final", "Final scores")
