@@ -66,6 +66,8 @@ def click_a_move(page: Any) -> None:
     card and then its first option, else a highlighted pile or stone, else the first option."""
     if page.locator("[data-prompt]").count():
         page.locator("[data-prompt]").first.click()
+    elif page.locator(".card-button.selected").count():
+        page.locator(".option").first.click()
     elif page.locator(".card-button.playable").count():
         page.locator(".card-button.playable").first.click()
         page.locator(".option").first.click()

@@ -360,7 +360,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           {view.game === "board" && players}
           <section class="log" aria-labelledby="log-title">
             <h2 id="log-title">{t.t("web.log")}</h2>
-            <ol reversed>
+            <ol reversed tabIndex={0} aria-labelledby="log-title">
               {snap.log.slice(-30).reverse().map((step) => (
                 <li key={step.ply} class={step.ply === last?.ply ? "last" : ""}>
                   <span class="ply">{step.ply}.</span> <SeatBadge seat={step.seat} /> {stepText(t, names, step)}

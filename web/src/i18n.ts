@@ -167,7 +167,7 @@ export class Translator {
   }
 
   pileName(pile: Pile): string {
-    return pile === "*" ? this.t("pile.point") : this.colour(pile);
+    return pile === "*" ? this.t("web.point_cards") : this.colour(pile);
   }
 }
 

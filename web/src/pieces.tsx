@@ -21,8 +21,8 @@ export function parseCard(text: string): ParsedCard {
 /** A card's name for screen readers and titles: "green 7", "point-card 5". */
 export function cardName(t: Translator, text: string): string {
   const { colour, value } = parseCard(text);
-  const name = colour === "*" ? t.t("pile.point") : t.colour(colour);
-  return `${name} ${value}`;
+  if (colour === "*") return t.t("web.point_card", { value });
+  return `${t.colour(colour)} ${value}`;
 }
 
 /** Sort a hand by colour, then value (closing cards last, point cards after the colours). */
