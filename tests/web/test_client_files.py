@@ -7,6 +7,7 @@ package's own build."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,10 @@ class InProcess:
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
                 return await http.request(method, path, **options)
 
-        return asyncio.run(send())
+        # in a thread of its own: a test process that runs Playwright's sync API has an
+        # event loop running in its main thread
+        with concurrent.futures.ThreadPoolExecutor(1) as thread:
+            return thread.submit(asyncio.run, send()).result()
 
     def get(self, path: str, **options: Any) -> httpx.Response:
         return self.request("GET", path, **options)
