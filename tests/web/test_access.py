@@ -69,17 +69,24 @@ def test_a_whole_turn_by_keyboard_alone(new_page: Any, web_server: Server) -> No
     tab_to(".option")
     page.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=start)
     # A first card of a colour asks which figure: the prompt on the board.
+    made = 1
     page.wait_for_selector("[data-prompt], .pile.deck .pile-button")
     if page.locator("[data-prompt]").count():
         before = ply(page)
         tab_to("[data-prompt]")
+        made += 1
         page.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=before)
     # Draw: the draw pile is a button.
-    before = ply(page)
+    page.wait_for_selector(".pile.deck .pile-button")
     tab_to(".pile.deck .pile-button")
-    page.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=before)
-    # The turn passed to the bot and came back: the keyboard played a whole turn.
-    wait_my_turn(page, ply(page))
+    made += 1
+    # The turn passed to the bot (a lay and a draw at least) and came back: the keyboard
+    # played a whole turn.
+    page.wait_for_function(
+        "(n) => { const g = document.querySelector('.game');"
+        " return g.dataset.turn === 'mine' && Number(g.dataset.ply) >= n; }",
+        arg=int(start) + made + 2,
+    )
     steps = page.locator(".log li").all_inner_texts()
     assert any(text.strip().startswith(f"{int(start) + 1}.") for text in steps)
     # Number keys choose the listed moves too.
