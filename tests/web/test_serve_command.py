@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import socket
 import stat
 import subprocess
@@ -16,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from keltis.server.cli import listen_error, page_address
-from server.harness import WAIT, Server, free_port
+from server.harness import WAIT, Server, create, free_port
+
+from .helpers import wait_finished
 
 #: Variables by which Python's webbrowser finds a browser.
 BROWSER_VARIABLES = ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY")
@@ -106,6 +109,24 @@ def test_port_zero_serves_on_a_free_port(tmp_path: Path) -> None:
             assert http.get("/api/health").json()["ok"] is True
     finally:
         stop_cleanly(server)
+
+
+def test_ctrl_c_stops_the_server_and_its_bot_workers_quietly(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C goes to the whole process group (``make play``'s job): the bot
+    workers leave it to the server, which stops cleanly — no traceback from anyone."""
+    server = Server(f"sqlite:///{tmp_path / 'db.sqlite3'}").start()
+    bots = [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]
+    wait_finished(server, create(server, game="cards", seats=bots, seat=None)["id"])
+    assert server.process is not None
+    os.killpg(server.process.pid, signal.SIGINT)
+    try:
+        server.process.wait(timeout=WAIT)
+    finally:
+        server.kill()
+    log = "".join(server.log)
+    assert server.process.returncode == 0, log
+    assert "Traceback" not in log
+    assert "KeyboardInterrupt" not in log
 
 
 def test_addresses_and_reasons() -> None:
