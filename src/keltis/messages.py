@@ -599,6 +599,9 @@ message("web.hint.thinking", "Thinking…")
 # TRANSLATORS: {win}: a percentage such as 62%; {margin}: points, such as +3.5
 message("web.hint.line", "{move}: chance to win {win}, expected margin {margin}")
 message("web.undo", "Take back")
+# TRANSLATORS: a field where a move is typed in the notation of the terminal game
+message("web.type_move", "Or type a move (G7, -G7, draw G …)")
+message("web.type_move.button", "Play")
 message("web.log", "Game log")
 message("web.log.line", "{name}: {what}")
 message("web.hand", "Your hand")

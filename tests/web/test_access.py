@@ -12,7 +12,7 @@ import pytest
 from keltis.catalogs import catalog_json
 from server.harness import Server
 from web.helpers import describe_violations
-from web.pages import BOARD_SHORT, CARDS_SHORT, open_match, ply, play_to_the_end, wait_my_turn
+from web.pages import BOARD_SHORT, CARDS_SHORT, open_match, play_to_the_end, ply, wait_my_turn
 
 AGAINST_A_BOT = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
 
@@ -75,7 +75,9 @@ def test_a_whole_turn_by_keyboard_alone(new_page: Any, web_server: Server) -> No
         before = ply(page)
         tab_to("[data-prompt]")
         made += 1
-        page.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=before)
+        page.wait_for_function(
+            "(b) => document.querySelector('.game').dataset.ply !== b", arg=before
+        )
     # Draw: the draw pile is a button.
     page.wait_for_selector(".pile.deck .pile-button")
     tab_to(".pile.deck .pile-button")

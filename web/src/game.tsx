@@ -54,6 +54,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const [thinking, setThinking] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [typed, setTyped] = useState("");
   const live = useRef<Live | null>(null);
   const tRef = useRef(t);
   tRef.current = t;
@@ -142,11 +143,18 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const legal = myTurn && !busy && view ? view.legal : [];
   const label = (l: Legal) => (view ? actionLabel(t, view, l) : l.notation);
 
-  const act = (l: Legal) => {
+  const send = (action: string) => {
     if (!view || busy) return;
     setError(null);
     setBusy(true);
-    if (live.current?.send({ type: "act", version: view.ply, action: l.notation }) === null) setBusy(false);
+    if (live.current?.send({ type: "act", version: view.ply, action }) === null) setBusy(false);
+  };
+  const act = (l: Legal) => send(l.notation);
+  const submitTyped = (event: Event) => {
+    event.preventDefault();
+    // Sent as typed: the server checks it and answers with the rule's reason if it is no move.
+    if (typed.trim()) send(typed.trim());
+    setTyped("");
   };
   const askHint = () => {
     if (!view) return;
@@ -228,7 +236,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   }
 
   const players = (
-    <Players t={t} view={view} names={names} seats={match.seats} me={me}
+    <Players t={t} view={view} names={names} seats={match.seats} me={me} last={last}
       canStandIn={(seat) => me !== null && seat !== me && !view.over && !!match.seats[seat]?.away &&
         match.seats[seat]?.kind === "person" && !match.seats[seat]?.stand_in}
       standIn={(seat) => live.current?.send({ type: "stand_in", seat })} />
@@ -333,6 +341,16 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
               )}
               {selected && (
                 <button type="button" class="small-button" onClick={() => setSelected(null)}>{t.t("web.cancel")}</button>
+              )}
+              {myTurn && (
+                <form class="type-move" onSubmit={submitTyped}>
+                  <label>
+                    {t.t("web.type_move")}
+                    <input type="text" value={typed} autoComplete="off" spellcheck={false} data-testid="type-move"
+                      onInput={(e) => setTyped((e.target as HTMLInputElement).value)} />
+                  </label>
+                  <button type="submit" disabled={busy}>{t.t("web.type_move.button")}</button>
+                </form>
               )}
               <p class="tools">
                 {myTurn && match.options.hints && (

@@ -85,7 +85,7 @@ export function Replay({ id }: { id: string }) {
         </div>
         <div class="side">
           {view.over && view.outcome && <FinalScores t={t} outcome={view.outcome} names={names} />}
-          <Players t={t} view={view} names={names} seats={data.match.seats} me={null} canStandIn={() => false} standIn={() => undefined} />
+          <Players t={t} view={view} names={names} seats={data.match.seats} me={null} last={data.step} canStandIn={() => false} standIn={() => undefined} />
         </div>
       </div>
     </main>

@@ -5,7 +5,7 @@ import type { Translator } from "./i18n";
 import type { CardsView, Colour, Legal, Outcome, Pile, View } from "./types";
 import { COLOURS } from "./types";
 import { Card, CardFace, ColourTag, PLAYER_MARK, PLAYER_TEXT, cardName } from "./pieces";
-import type { SeatInfo } from "./types";
+import type { SeatInfo, Step } from "./types";
 
 const ARROW: Record<string, string> = { open: "↕", ascending: "↑", descending: "↓" };
 
@@ -17,7 +17,7 @@ export function SeatBadge({ seat }: { seat: number }) {
   );
 }
 
-function RowLine({ t, colour, cards, direction }: { t: Translator; colour: Pile; cards: string[]; direction: string }) {
+function RowLine({ t, colour, cards, direction, fresh }: { t: Translator; colour: Pile; cards: string[]; direction: string; fresh?: boolean }) {
   const label = `${t.pileName(colour)}: ${
     cards.length ? cards.map((c) => cardName(t, c)).join(", ") : t.t("web.row.empty")
   }${cards.length ? `; ${t.t(`web.direction.${direction}`)}` : ""}`;
@@ -26,7 +26,9 @@ function RowLine({ t, colour, cards, direction }: { t: Translator; colour: Pile;
       <ColourTag t={t} colour={colour} />
       <span class="row-cards" aria-hidden="true">
         {cards.map((c, i) => (
-          <CardFace key={i} card={c} small />
+          <span key={i} class={fresh && i === cards.length - 1 ? "fresh" : undefined}>
+            <CardFace card={c} small />
+          </span>
         ))}
       </span>
       {cards.length > 0 && colour !== "*" && (
@@ -44,11 +46,22 @@ interface PlayersProps {
   names: string[];
   seats: SeatInfo[];
   me: number | null;
+  last?: Step | null;
   canStandIn: (seat: number) => boolean;
   standIn: (seat: number) => void;
 }
 
-export function Players({ t, view, names, seats, me, canStandIn, standIn }: PlayersProps) {
+/** The row a step laid a card on: its colour ("*" the point row), if the step laid one. */
+function laidRow(step: Step | null | undefined): Pile | null {
+  for (const e of step?.events ?? []) {
+    if (e.type === "lay_onto" && e.onto) return e.onto;
+    if (e.type === "lay" && e.card) return e.card[0] as Pile;
+  }
+  return null;
+}
+
+export function Players({ t, view, names, seats, me, last, canStandIn, standIn }: PlayersProps) {
+  const laid = laidRow(last);
   return (
     <section class="players" aria-label={t.t("web.scores")}>
       {view.players.map((p, seat) => {
@@ -92,10 +105,12 @@ export function Players({ t, view, names, seats, me, canStandIn, standIn }: Play
             )}
             <ul class="rows" aria-label={t.t("web.rows")}>
               {COLOURS.map((c) => (
-                <RowLine key={c} t={t} colour={c} cards={p.rows[c]} direction={p.directions[c]} />
+                <RowLine key={c} t={t} colour={c} cards={p.rows[c]} direction={p.directions[c]}
+                  fresh={last?.seat === seat && laid === c} />
               ))}
               {view.game === "cards" && (
-                <RowLine t={t} colour="*" cards={view.players[seat].point_row} direction="open" />
+                <RowLine t={t} colour="*" cards={view.players[seat].point_row} direction="open"
+                  fresh={last?.seat === seat && laid === "*"} />
               )}
             </ul>
             {canStandIn(seat) && (
