@@ -127,28 +127,30 @@ export function Board({ t, view, names, last, targets, act }: Props) {
           })}
         </g>
       ))}
-      {COLOURS.flatMap((c, i) =>
-        Array.from({ length: 9 }, (_, k) => {
-          const row = k + 1;
-          return figures(c, row).map((f, slot) => {
-            const [dx, dy] = FIG_SLOTS[slot % 4];
-            const cx = COL_X(i) - STONE_W / 2 + 30 + dx;
-            const cy = ROW_Y(row) + dy;
-            return (
-              <g
-                key={`fig-${f.seat}-${c}`}
-                class={`figure${f.big ? " big" : ""}`}
-                style={{ transform: `translate(${cx}px, ${cy}px)` }}
-                aria-hidden="true"
-              >
-                {f.big && <circle r="11.5" class="figure-ring" />}
-                <circle r={f.big ? 9 : 7.5} fill={PLAYER_MARK[f.seat]} class="figure-body" />
-                <text y="3.5" class="figure-num" fill={PLAYER_TEXT[f.seat]}>
-                  {f.seat + 1}
-                </text>
-              </g>
-            );
-          });
+      {/* Figures in a fixed order (seat, path), so that a figure that moves keeps its element
+          and slides to its new stone. */}
+      {view.players.flatMap((p, seat) =>
+        COLOURS.filter((c) => p.positions[c] > 0).map((c) => {
+          const row = p.positions[c];
+          const slot = figures(c, row).findIndex((f) => f.seat === seat);
+          const [dx, dy] = FIG_SLOTS[slot % 4];
+          const cx = COL_X(COLOURS.indexOf(c)) - STONE_W / 2 + 30 + dx;
+          const cy = ROW_Y(row) + dy;
+          const big = p.big === c;
+          return (
+            <g
+              key={`fig-${seat}-${c}`}
+              class={`figure${big ? " big" : ""}`}
+              style={{ transform: `translate(${cx}px, ${cy}px)` }}
+              aria-hidden="true"
+            >
+              {big && <circle r="11.5" class="figure-ring" />}
+              <circle r={big ? 9 : 7.5} fill={PLAYER_MARK[seat]} class="figure-body" />
+              <text y="3.5" class="figure-num" fill={PLAYER_TEXT[seat]}>
+                {seat + 1}
+              </text>
+            </g>
+          );
         }),
       )}
       <rect x="52" y={ROW_Y(0) - 18} width="510" height="36" rx="14" class="start-stone" />
