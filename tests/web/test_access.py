@@ -113,7 +113,7 @@ def test_the_phone_width_layout(
     open_match(page, web_server, game=game, seats=AGAINST_A_BOT, setup=setup)
     wait_my_turn(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    # The moves come first on a narrow screen, and every card of the hand is on screen.
+    # Every card of the hand fits the width.
     for box in page.locator(".hand .card-button").evaluate_all(
         "bs => bs.map(b => b.getBoundingClientRect().right)"
     ):
