@@ -21,6 +21,11 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from keltis.core.actions import parse_action
+from keltis.core.gamestate import GameState
+from keltis.match import Match, Step
+from keltis.record import GameRecord
+
 #: How long a test waits for one expected message (a loaded CI machine is slow).
 WAIT = 60.0
 #: The test clients play as fast as the server answers, far beyond a person's pace: servers
@@ -118,6 +123,19 @@ class Server:
 
     def http(self) -> httpx.Client:
         return httpx.Client(base_url=self.base, timeout=WAIT)
+
+
+def engine_history(record: GameRecord) -> tuple[list[GameState], list[Step | None]]:
+    """The engine's own positions after each ply of ``record`` (0 … all) and the step that
+    led to each (``None`` before the first): what a server's answers are checked against."""
+    state = record.new_state()
+    states = [state.clone()]
+    for notation in record.actions:
+        state.apply(parse_action(notation))
+        states.append(state.clone())
+    match = Match(GameRecord.from_json({**record.to_json(), "actions": []}))
+    steps: list[Step | None] = [None, *(match.replay_action(a) for a in record.actions)]
+    return states, steps
 
 
 def create(server: Server, **body: Any) -> dict[str, Any]:

@@ -8,13 +8,11 @@ from typing import Any
 
 import pytest
 
-from keltis.core.actions import parse_action
-from keltis.match import Match, Step
 from keltis.record import GameRecord
 from keltis.wire import validate
 from support import assert_no_leak, nested_lists
 
-from .harness import Player, Server, create, join, play_together, start
+from .harness import Player, Server, create, engine_history, join, play_together, start
 
 
 def hidden_lists(state: Any, viewer: int | None) -> list[list[str]]:
@@ -54,13 +52,7 @@ def test_every_message_shows_only_what_its_receiver_may_see(server: Server, game
         record = GameRecord.from_json(http.get(f"/api/matches/{match_id}/record").json())
 
     # the engine's own positions and steps, replayed from the stored record
-    state = record.new_state()
-    states = [state.clone()]
-    for notation in record.actions:
-        state.apply(parse_action(notation))
-        states.append(state.clone())
-    match = Match(GameRecord.from_json({**record.to_json(), "actions": []}))
-    steps: list[Step | None] = [None, *(match.replay_action(a) for a in record.actions)]
+    states, steps = engine_history(record)
 
     checked = 0
     for p in [*players, watcher]:

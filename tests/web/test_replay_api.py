@@ -7,11 +7,9 @@ from typing import Any
 
 import pytest
 
-from keltis.core.actions import parse_action
-from keltis.match import Match
 from keltis.record import GameRecord
 from keltis.wire import validate
-from server.harness import Server, create
+from server.harness import Server, create, engine_history
 from support import assert_no_leak
 
 from .helpers import wait_finished
@@ -28,13 +26,7 @@ def test_every_position_of_a_finished_match(plain_server: Server, game: str) -> 
         record = GameRecord.from_json(http.get(f"/api/matches/{match_id}/record").json())
         total = len(record.actions)
         # the engine's own positions and steps, replayed from the record
-        state = record.new_state()
-        states = [state.clone()]
-        for notation in record.actions:
-            state.apply(parse_action(notation))
-            states.append(state.clone())
-        match = Match(GameRecord.from_json({**record.to_json(), "actions": []}))
-        steps = [match.replay_action(a) for a in record.actions]
+        states, steps = engine_history(record)
         assert total > 20
         for ply in [*range(total + 1), 0, total]:  # and again, from the cache
             answer = http.get(f"/api/matches/{match_id}/replay", params={"ply": ply})
@@ -52,7 +44,9 @@ def test_every_position_of_a_finished_match(plain_server: Server, game: str) -> 
                 assert body["step"] is None
             else:
                 validate("step", body["step"])
-                assert body["step"] == steps[ply - 1].to_json(None)
+                step = steps[ply]
+                assert step is not None
+                assert body["step"] == step.to_json(None)
             assert body["match"]["id"] == match_id
             assert body["match"]["status"] == "finished"
             assert "host_token" not in body["match"]

@@ -35,9 +35,39 @@ export async function createAndGo(request: CreateRequest, go: (hash: string) => 
   go(`#/match/${answer.id}`);
 }
 
+type GameName = "board" | "cards";
+
+/** Which game: the two titles as radio buttons. */
+function GameChoice({ game, setGame }: { game: GameName; setGame: (game: GameName) => void }) {
+  const t = useT();
+  return (
+    <fieldset>
+      <legend>{t.t("web.game")}</legend>
+      {(["board", "cards"] as const).map((g) => (
+        <label key={g} class="radio">
+          <input type="radio" name="game" value={g} checked={game === g} onChange={() => setGame(g)} />
+          {t.t(`title.${g}`)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function PlayerCount({ value, set }: { value: number; set: (players: number) => void }) {
+  const t = useT();
+  return (
+    <label>
+      {t.t("web.players")}
+      <select value={value} onChange={(e) => set(Number((e.target as HTMLSelectElement).value))}>
+        {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
+      </select>
+    </label>
+  );
+}
+
 export function Home({ go }: { go: (hash: string) => void }) {
   const t = useT();
-  const [game, setGame] = useState<"board" | "cards">(() => (localStorage.getItem("keltis.game") as "cards") ?? "board");
+  const [game, setGame] = useState<GameName>(() => (localStorage.getItem("keltis.game") as "cards") ?? "board");
   const [players, setPlayers] = useState(() => Number(localStorage.getItem("keltis.players") ?? 3));
   const [level, setLevel] = useState<Level>(() => (localStorage.getItem("keltis.level") as Level) ?? "medium");
   const [error, setError] = useState<string | null>(null);
@@ -82,21 +112,8 @@ export function Home({ go }: { go: (hash: string) => void }) {
         <form class="panel" onSubmit={playNow} aria-labelledby="play-now-title">
           <h2 id="play-now-title">{t.t("web.play_now")}</h2>
           <p class="muted">{t.t("web.play_now.detail")}</p>
-          <fieldset>
-            <legend>{t.t("web.game")}</legend>
-            {(["board", "cards"] as const).map((g) => (
-              <label key={g} class="radio">
-                <input type="radio" name="game" value={g} checked={game === g} onChange={() => setGame(g)} />
-                {t.t(`title.${g}`)}
-              </label>
-            ))}
-          </fieldset>
-          <label>
-            {t.t("web.players")}
-            <select value={players} onChange={(e) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
-              {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
-            </select>
-          </label>
+          <GameChoice game={game} setGame={setGame} />
+          <PlayerCount value={players} set={setPlayers} />
           <label>
             {t.t("web.level")}
             <select value={level} onChange={(e) => setLevel((e.target as HTMLSelectElement).value as Level)}>
@@ -127,7 +144,7 @@ export function Home({ go }: { go: (hash: string) => void }) {
 export function CreateMatch({ go }: { go: (hash: string) => void }) {
   const t = useT();
   const games = useGames();
-  const [game, setGame] = useState<"board" | "cards">("board");
+  const [game, setGame] = useState<GameName>("board");
   const [seats, setSeats] = useState<string[]>(["me", "person", "medium"]);
   const [variant, setVariant] = useState<Record<string, unknown>>({});
   const [hints, setHints] = useState(true);
@@ -167,26 +184,11 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
           {t.t("web.your_name")}
           <input type="text" maxLength={40} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="nickname" />
         </label>
-        <fieldset>
-          <legend>{t.t("web.game")}</legend>
-          {(["board", "cards"] as const).map((g) => (
-            <label key={g} class="radio">
-              <input type="radio" name="game" value={g} checked={game === g} onChange={() => setGame(g)} />
-              {t.t(`title.${g}`)}
-            </label>
-          ))}
-        </fieldset>
+        <GameChoice game={game} setGame={setGame} />
         <fieldset>
           <legend>{t.t("web.players")}</legend>
-          <label>
-            {t.t("web.players")}
-            <select value={seats.length} onChange={(e) => {
-              const n = Number((e.target as HTMLSelectElement).value);
-              setSeats((old) => [...old, "medium", "medium", "medium"].slice(0, n));
-            }}>
-              {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
-            </select>
-          </label>
+          <PlayerCount value={seats.length}
+            set={(n) => setSeats((old) => [...old, "medium", "medium", "medium"].slice(0, n))} />
           {seats.map((s, i) => (
             <label key={i}>
               {t.t("web.seat.kind", { n: i + 1 })}
