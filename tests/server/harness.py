@@ -47,6 +47,7 @@ class Server:
         self.options = list(options)
         self.port = port or free_port()
         self.log: list[str] = []
+        self._logged = threading.Condition()
         self.process: subprocess.Popen[str] | None = None
 
     @property
@@ -99,9 +100,18 @@ class Server:
         assert self.process is not None
         assert self.process.stdout is not None
         for line in self.process.stdout:
-            self.log.append(line)
+            with self._logged:
+                self.log.append(line)
+                self._logged.notify_all()
             ready.put(line)
         ready.put(None)
+
+    def logged(self, text: str, timeout: float = WAIT) -> str:
+        """The server's log once a line holding ``text`` is in it (an access line is written
+        after its answer went out, so a test may see the answer first)."""
+        with self._logged:
+            self._logged.wait_for(lambda: any(text in line for line in self.log), timeout)
+            return "".join(self.log)
 
     def kill(self) -> None:
         """SIGKILL to the server and its worker processes: no clean-up of any kind."""

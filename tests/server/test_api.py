@@ -92,7 +92,7 @@ def test_create_join_start_list(server: Server) -> None:
     with server.http() as http:
         auth = {"Authorization": f"Bearer {joined['token']}"}
         assert http.get(f"/api/matches/{match_id}/view", headers=auth).status_code == 200
-    log = "".join(server.log)
+    log = server.logged(f"/api/matches/{match_id}/view")
     assert f"/api/matches/{match_id}/view" in log
     for secret in (made["host_token"], made["token"], joined["token"], invite["invite"]):
         assert secret not in log

@@ -11,7 +11,6 @@ import socket
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -27,13 +26,10 @@ BROWSER_VARIABLES = ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY")
 
 def wait_for_line(server: Server, text: str) -> str:
     """The server's first output line containing ``text`` (waiting for it)."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        found = [line for line in server.log if text in line]
-        if found:
-            return found[0].rstrip("\n")
-        time.sleep(0.05)
-    raise AssertionError(f"no line with {text!r}:\n{''.join(server.log)}")
+    found = [line for line in server.logged(text).splitlines() if text in line]
+    if not found:
+        raise AssertionError(f"no line with {text!r}:\n{''.join(server.log)}")
+    return found[0]
 
 
 def stop_cleanly(server: Server) -> None:

@@ -185,6 +185,12 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const stoneTargets: Map<string, StoneTarget> =
     view?.game === "board" ? boardTargets(view, selected ? options : other, label) : new Map();
 
+  // A tab in the background says when it is the player's turn.
+  useEffect(() => {
+    if (!view) return;
+    document.title = myTurn ? `▶ ${t.t("web.your_turn")} – Keltis` : `Keltis – ${t.t(`title.${view.game}`)}`;
+  }, [myTurn, view?.game, t]);
+
   const optionsRef = useRef<Legal[]>([]);
   optionsRef.current = options;
   useEffect(() => {
@@ -238,7 +244,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const players = (
     <Players t={t} view={view} names={names} seats={match.seats} me={me} last={last}
       canStandIn={(seat) => me !== null && seat !== me && !view.over && !!match.seats[seat]?.away &&
-        match.seats[seat]?.kind === "person" && !match.seats[seat]?.stand_in}
+        !match.seats[seat]?.connected && match.seats[seat]?.kind === "person" && !match.seats[seat]?.stand_in}
       standIn={(seat) => live.current?.send({ type: "stand_in", seat })} />
   );
   // On the board itself: the choice that follows a lay (big or small figure; a clover's or an

@@ -70,10 +70,10 @@ export function Players({ t, view, names, seats, me, last, canStandIn, standIn }
           ? t.t("web.bot")
           : info?.stand_in
             ? t.t("web.stand_in")
-            : info?.away
-              ? t.t("web.away")
-              : info?.connected
-                ? t.t("web.online")
+            : info?.connected
+              ? t.t("web.online")
+              : info?.away
+                ? t.t("web.away")
                 : "";
         const current = view.current_player === seat && !view.over;
         return (
