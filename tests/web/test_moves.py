@@ -113,3 +113,29 @@ def test_a_spectator_sees_the_game_but_no_hand(new_page: Any, web_server: Server
     own = set(BOARD_SHORT["hands"][0]) | set(BOARD_SHORT["hands"][1])
     shown = set(watcher.locator("[data-card]").evaluate_all("bs => bs.map(b => b.dataset.card)"))
     assert not shown & own
+
+
+def test_an_unknown_match_or_a_stale_seat_is_said_once_not_retried(
+    new_page: Any, web_server: Server
+) -> None:
+    page = new_page(lang="hu")
+    hungarian = catalog_json("hu", "Magyar")["messages"]
+    page.goto("/#/match/no-such-match")
+    error = page.locator(".error")
+    error.wait_for()
+    assert error.inner_text() == hungarian["server.no_match"].replace("{id}", "no-such-match")
+    assert page.locator("a.button[href='#/']").inner_text() == hungarian["web.home"]
+    # A seat token the server does not know (its database was replaced, say).
+    answer = open_match(page, web_server, game="board", seats=AGAINST_A_BOT, setup=BOARD_SHORT)
+    page.evaluate(
+        "(key) => localStorage.setItem(key, JSON.stringify({seat: 0, token: 'not-a-token'}))",
+        f"keltis.match.{answer['id']}",
+    )
+    page.reload()
+    error.wait_for()
+    assert error.inner_text() == hungarian["server.bad_token"]
+    hellos = [m for m in ws_messages(page, "sent") if m["type"] == "hello"]
+    errors = [m for m in ws_messages(page) if m["type"] == "error"]
+    assert len(errors) == 2  # one for each: no connecting again and again
+    assert len(hellos) == 3  # the unknown match, the real seat, the stale token
+    assert not page.page_errors

@@ -54,6 +54,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const [thinking, setThinking] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [fatal, setFatal] = useState(false);
   const [typed, setTyped] = useState("");
   const live = useRef<Live | null>(null);
   const tRef = useRef(t);
@@ -103,6 +104,11 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           setThinking(false);
           setError(message.message);
           announce(message.message);
+          // No such match, or a seat's token it does not know: connecting again cannot help.
+          if (message.code === "server.no_match" || message.code === "server.bad_token") {
+            setFatal(true);
+            live.current?.close();
+          }
           if (message.code === "refuse.stale_action") live.current?.send({ type: "sync" });
           break;
         default:
@@ -208,11 +214,12 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     return () => window.removeEventListener("keydown", onKey);
   });
 
-  if (!snap || !view) {
+  if (fatal || !snap || !view) {
     return (
       <main id="main" class="game loading">
-        <p role="status">{conn === "lost" ? t.t("web.connection.lost") : t.t("web.loading")}</p>
+        {!fatal && <p role="status">{conn === "lost" ? t.t("web.connection.lost") : t.t("web.loading")}</p>}
         {error && <p class="error" role="alert">{error}</p>}
+        {fatal && <a class="button" href="#/">{t.t("web.home")}</a>}
       </main>
     );
   }
