@@ -6,6 +6,7 @@ import type { CreateRequest, GamesAnswer } from "./api";
 import { useT } from "./context";
 import type { Level, MatchInfo } from "./types";
 import { seatNames } from "./game";
+import { CardFace } from "./pieces";
 
 const LEVELS: Level[] = ["easy", "medium", "hard"];
 
@@ -106,8 +107,15 @@ export function Home({ go }: { go: (hash: string) => void }) {
   };
   return (
     <main id="main" class="home">
-      <h1>Keltis</h1>
-      <p class="tagline">{t.t("web.tagline")}</p>
+      <div class="hero">
+        <div>
+          <h1>Keltis</h1>
+          <p class="tagline">{t.t("web.tagline")}</p>
+        </div>
+        <div class="fan" aria-hidden="true">
+          {["G7", "Y3", "R9", "P5", "B1"].map((card) => <CardFace key={card} card={card} />)}
+        </div>
+      </div>
       <div class="cards-grid">
         <form class="panel" onSubmit={playNow} aria-labelledby="play-now-title">
           <h2 id="play-now-title">{t.t("web.play_now")}</h2>
