@@ -1,6 +1,7 @@
 """The command starts light: ``keltis --help`` and ``keltis play`` load no arena (its
-tournament runner, Ray, ratings) and ``--help`` no search; ``keltis arena`` still gets its
-whole parser."""
+tournament runner, Ray, ratings) and no search unless a search bot plays (``hard``, or
+``ismcts``: the bot registry imports it when first looked up); ``keltis arena`` still gets
+its whole parser."""
 
 from __future__ import annotations
 
@@ -39,6 +40,20 @@ def test_play_loads_no_arena() -> None:
         "import keltis.cli, keltis.tui.app\nkeltis.cli.build_parser(['play', '--seed', '1'])"
     )
     assert not [m for m in loaded if m.startswith("keltis.arena")]
+    assert "keltis.bots.ismcts" not in loaded
+
+
+def test_the_search_loads_only_for_a_search_bot() -> None:
+    people = (
+        "from keltis.bots import make_bot\nfor s in ('easy', 'medium', 'random'): make_bot(s, 1)"
+    )
+    assert "keltis.bots.ismcts" not in _modules(people)
+    for spec in ("hard", "ismcts:iterations=5", "Morrigan"):
+        assert "keltis.bots.ismcts" in _modules(
+            f"from keltis.bots import make_bot\nmake_bot({spec!r}, 1)"
+        )
+    names = "from keltis.bots import IsmctsBot, SearchConfig\nassert SearchConfig().iterations > 0"
+    assert "keltis.bots.ismcts" in _modules(names)
 
 
 @pytest.mark.parametrize("argv", [None, ["arena", "--help"]])

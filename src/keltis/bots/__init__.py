@@ -19,12 +19,16 @@ grammar for bots everywhere): a name of ``BOTS``, options after a colon
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from keltis.bots.base import Bot, RandomBot
 from keltis.bots.greedy import GreedyBot
 from keltis.bots.heuristic import HeuristicBot
-from keltis.bots.ismcts import IsmctsBot, SearchConfig
 from keltis.bots.levels import LEVELS, Level, find_level
 from keltis.bots.spec import BOTS, BotSpec, BotSpecError, bot_list, make_bot
+
+if TYPE_CHECKING:
+    from keltis.bots.ismcts import IsmctsBot, SearchConfig
 
 __all__ = [
     "BOTS",
@@ -42,3 +46,13 @@ __all__ = [
     "find_level",
     "make_bot",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The search's names (``IsmctsBot``, ``SearchConfig``), imported when first used: a
+    game against medium bots never loads the search."""
+    if name in ("IsmctsBot", "SearchConfig"):
+        from keltis.bots import ismcts
+
+        return getattr(ismcts, name)
+    raise AttributeError(f"module 'keltis.bots' has no attribute {name!r}")

@@ -35,14 +35,13 @@ import re
 import sys
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from keltis.bots.base import Bot, RandomBot
 from keltis.bots.greedy import GreedyBot
 from keltis.bots.heuristic import HeuristicBot
-from keltis.bots.ismcts import IsmctsBot
 from keltis.bots.levels import LEVELS, Level, find_level
 
 OptionValue = bool | int | float | str | None
@@ -78,14 +77,40 @@ class LevelFactory:
         return f"LevelFactory({self.level.key!r})"
 
 
+class Registry(Mapping[str, Callable[..., Bot]]):
+    """Bot factories by name. An entry given as ``"module:Class"`` is imported when first
+    looked up: the search (``ismcts``, behind the ``hard`` level) loads only when a search
+    bot is built, not for ``keltis play`` against medium bots or for ``--help``."""
+
+    def __init__(self, entries: Mapping[str, Callable[..., Bot] | str]) -> None:
+        self._entries: dict[str, Callable[..., Bot] | str] = dict(entries)
+
+    def __getitem__(self, name: str) -> Callable[..., Bot]:
+        entry = self._entries[name]
+        if isinstance(entry, str):
+            module, _, attr = entry.partition(":")
+            entry = getattr(importlib.import_module(module), attr)
+            assert callable(entry)
+            self._entries[name] = entry
+        return entry
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 #: The bots that come with keltis by name: the bots themselves, then the levels for people.
-BOTS: dict[str, Callable[..., Bot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "heuristic": HeuristicBot,
-    "ismcts": IsmctsBot,
-    **{key: LevelFactory(level) for key, level in LEVELS.items()},
-}
+BOTS: Registry = Registry(
+    {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        "heuristic": HeuristicBot,
+        "ismcts": "keltis.bots.ismcts:IsmctsBot",
+        **{key: LevelFactory(level) for key, level in LEVELS.items()},
+    }
+)
 
 
 def known_names() -> str:
