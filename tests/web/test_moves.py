@@ -139,3 +139,27 @@ def test_an_unknown_match_or_a_stale_seat_is_said_once_not_retried(
     assert len(errors) == 2  # one for each: no connecting again and again
     assert len(hellos) == 3  # the unknown match, the real seat, the stale token
     assert not page.page_errors
+
+
+def test_switching_language_mid_game_words_the_servers_answers_anew(
+    new_page: Any, web_server: Server
+) -> None:
+    page = new_page()
+    open_match(page, web_server, game="board", seats=AGAINST_A_BOT, setup=BOARD_SHORT)
+    wait_my_turn(page)
+    hellos = len([m for m in ws_messages(page, "sent") if m["type"] == "hello"])
+    with page.expect_websocket() as opened:  # the page says hello again, in Polish
+        page.get_by_test_id("language").select_option("pl")
+    opened.value.wait_for_event("framereceived")  # the snapshot that answers it
+    page.wait_for_function("document.documentElement.lang === 'pl'")
+    polish = catalog_json("pl", "Polski")["messages"]
+    page.get_by_test_id("type-move").fill("Q9")
+    page.get_by_test_id("type-move").press("Enter")
+    page.get_by_test_id("error").wait_for()
+    assert page.get_by_test_id("error").inner_text() == polish["refuse.not_an_action"]
+    sent = [m for m in ws_messages(page, "sent") if m["type"] == "hello"]
+    assert len(sent) == hellos + 1
+    assert sent[-1]["lang"] == "pl"
+    # A new hello is no lost connection: no warning was shown, and the seat is still ours.
+    assert page.locator(".banner.warn").count() == 0
+    assert page.get_attribute(".game", "data-turn") == "mine"

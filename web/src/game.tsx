@@ -268,7 +268,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
         </p>
         {me === null && <p class="muted">{t.t("web.spectating")}</p>}
       </div>
-      {conn !== "open" && (
+      {conn !== "open" && wasLost && (
         <p class="banner warn" role="status">{t.t("web.connection.lost")}</p>
       )}
       {conn === "open" && wasLost && <p class="banner ok" role="status">{t.t("web.connection.back")}</p>}

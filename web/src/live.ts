@@ -17,6 +17,7 @@ export class Live {
   private timer: number | undefined;
   private pinger: number | undefined;
   private nextRef = 1;
+  private relanging = false;
   private readonly url: string;
 
   constructor(
@@ -55,6 +56,12 @@ export class Live {
       window.clearInterval(this.pinger);
       if (this.socket !== socket || this.closed) return;
       this.socket = null;
+      if (this.relanging) {
+        // A new hello in another language: not a lost connection.
+        this.relanging = false;
+        this.connect();
+        return;
+      }
       this.handlers.state("lost");
       const delay = Math.min(5000, 250 * 2 ** this.attempt);
       this.attempt += 1;
@@ -73,7 +80,9 @@ export class Live {
   /** Say hello again in another language (the server words its errors in the hello's). */
   relang(lang: string): void {
     this.lang = lang;
-    this.socket?.close();
+    if (!this.socket) return;
+    this.relanging = true;
+    this.socket.close();
   }
 
   close(): void {
