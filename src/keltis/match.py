@@ -18,6 +18,7 @@ step's events come from the receiver's own views (:meth:`Step.events_for`).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -353,6 +354,24 @@ class Match:
                 record.result = None
                 raise
         return step
+
+
+def spectator_positions(
+    record: GameRecord, lines: Sequence[int] | None = None
+) -> tuple[list[View], list[Step], Match]:
+    """Replay ``record`` (left unchanged) once, narrated: the spectator's view after each
+    action (``views[k]`` after ``k``, ``views[0]`` the start), the step that led to each
+    (``steps[k - 1]``), and the match at the end. A bad action raises ``RecordError`` naming
+    its line in ``lines`` (if given). Used by ``keltis replay`` and the server's replays."""
+    copy = dataclasses.replace(record, actions=[], meta=dict(record.meta), result=None)
+    match = Match(copy)
+    views = [match.view(None)]
+    steps = []
+    for i, text in enumerate(record.actions):
+        line = lines[i] if lines is not None and i < len(lines) else None
+        steps.append(match.replay_action(text, line=line))
+        views.append(match.view(None))
+    return views, steps, match
 
 
 def to_action(action: Action | str | int) -> Action:

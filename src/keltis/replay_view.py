@@ -16,7 +16,6 @@ final score table, never the hands.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -26,7 +25,7 @@ from rich.text import Text
 
 from keltis.core.protocol import Outcome, View
 from keltis.i18n import Translator
-from keltis.match import Match, Step
+from keltis.match import Step, spectator_positions
 from keltis.record import GameRecord
 from keltis.tui.lines import read_line, screen_rule
 from keltis.tui.screen import GameScreen, TurnNote
@@ -65,14 +64,7 @@ class Positions:
     def build(cls, record: GameRecord, lines: Sequence[int] | None = None) -> Positions:
         """Replay ``record`` (left unchanged) once; a bad action raises ``RecordError``
         naming its line."""
-        copy = dataclasses.replace(record, actions=[], meta=dict(record.meta), result=None)
-        match = Match(copy)
-        views = [match.view(None)]
-        steps = []
-        for i, text in enumerate(record.actions):
-            line = lines[i] if lines is not None and i < len(lines) else None
-            steps.append(match.replay_action(text, line=line))
-            views.append(match.view(None))
+        views, steps, match = spectator_positions(record, lines)
         return cls(record, views, steps, match.outcome() if match.over else None)
 
     @property

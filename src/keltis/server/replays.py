@@ -9,14 +9,13 @@ views are the spectator's and the steps are told as a spectator sees them.
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from keltis.core.protocol import View
-from keltis.match import Match, Step
+from keltis.match import Step, spectator_positions
 from keltis.record import GameRecord
 
 
@@ -36,13 +35,7 @@ class Replay:
     @classmethod
     def build(cls, record: GameRecord) -> Replay:
         """Replay ``record`` (left unchanged)."""
-        copy = dataclasses.replace(record, actions=[], meta=dict(record.meta), result=None)
-        match = Match(copy, narrate=True)
-        views = [match.view(None)]
-        steps = []
-        for text in record.actions:
-            steps.append(match.replay_action(text))
-            views.append(match.view(None))
+        views, steps, _ = spectator_positions(record)
         return cls(views, steps)
 
     def position(self, ply: int) -> dict[str, Any]:
