@@ -35,12 +35,13 @@ MY_TURN_OR_OVER = """(before) => {
 }"""
 
 
-def hold_seat(page: Any, match_id: str, seat: int | None, token: str | None) -> None:
-    """Put a seat's token where the client keeps it (as creating the match in it would)."""
+def hold_seat(page: Any, match_id: str, seat: int | None, token: str | None, **more: Any) -> None:
+    """Put a seat's token where the client keeps it (as creating the match in it would;
+    ``more``: what a creator keeps besides, ``host``, ``invites``, ``watch``)."""
     page.goto("/")
     page.evaluate(
         "([key, value]) => localStorage.setItem(key, value)",
-        [f"keltis.match.{match_id}", json.dumps({"seat": seat, "token": token})],
+        [f"keltis.match.{match_id}", json.dumps({"seat": seat, "token": token, **more})],
     )
 
 
@@ -59,6 +60,32 @@ def ply(page: Any) -> str:
 
 def wait_my_turn(page: Any, before: str = "") -> None:
     page.wait_for_function(MY_TURN_OR_OVER, arg=before)
+
+
+def wait_moved(page: Any, before: str) -> None:
+    """Until the page shows another position than the one at ply ``before``."""
+    page.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=before)
+
+
+def wait_my_turn_at(page: Any, at_least: int) -> None:
+    """Until it is this page's decision at ply ``at_least`` or later (others may already
+    have moved when the test asks, so a ply, not a change, is waited for)."""
+    page.wait_for_function(
+        "(n) => { const g = document.querySelector('.game');"
+        " return g.dataset.turn === 'mine' && Number(g.dataset.ply) >= n; }",
+        arg=at_least,
+    )
+
+
+def play_my_turn(page: Any) -> int:
+    """Click decisions while it is this page's turn; how many were made."""
+    made = 0
+    while made == 0 or page.get_attribute(".game", "data-turn") == "mine":
+        before = ply(page)
+        click_a_move(page)
+        made += 1
+        wait_moved(page, before)
+    return made
 
 
 def click_a_move(page: Any) -> None:

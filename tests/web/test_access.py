@@ -12,7 +12,16 @@ import pytest
 from keltis.catalogs import catalog_json
 from server.harness import Server
 from web.helpers import describe_violations
-from web.pages import BOARD_SHORT, CARDS_SHORT, open_match, play_to_the_end, ply, wait_my_turn
+from web.pages import (
+    BOARD_SHORT,
+    CARDS_SHORT,
+    open_match,
+    play_to_the_end,
+    ply,
+    wait_moved,
+    wait_my_turn,
+    wait_my_turn_at,
+)
 
 AGAINST_A_BOT = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
 
@@ -67,7 +76,7 @@ def test_a_whole_turn_by_keyboard_alone(new_page: Any, web_server: Server) -> No
     # Play a card: the first playable card of the hand, then its first move.
     tab_to(".card-button.playable")
     tab_to(".option")
-    page.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=start)
+    wait_moved(page, start)
     # A first card of a colour asks which figure: the prompt on the board.
     made = 1
     page.wait_for_selector("[data-prompt], .pile.deck .pile-button")
@@ -75,20 +84,14 @@ def test_a_whole_turn_by_keyboard_alone(new_page: Any, web_server: Server) -> No
         before = ply(page)
         tab_to("[data-prompt]")
         made += 1
-        page.wait_for_function(
-            "(b) => document.querySelector('.game').dataset.ply !== b", arg=before
-        )
+        wait_moved(page, before)
     # Draw: the draw pile is a button.
     page.wait_for_selector(".pile.deck .pile-button")
     tab_to(".pile.deck .pile-button")
     made += 1
     # The turn passed to the bot (a lay and a draw at least) and came back: the keyboard
     # played a whole turn.
-    page.wait_for_function(
-        "(n) => { const g = document.querySelector('.game');"
-        " return g.dataset.turn === 'mine' && Number(g.dataset.ply) >= n; }",
-        arg=int(start) + made + 2,
-    )
+    wait_my_turn_at(page, int(start) + made + 2)
     steps = page.locator(".log li").all_inner_texts()
     assert any(text.strip().startswith(f"{int(start) + 1}.") for text in steps)
     # Number keys choose the listed moves too.
@@ -96,7 +99,7 @@ def test_a_whole_turn_by_keyboard_alone(new_page: Any, web_server: Server) -> No
     page.keyboard.press("Enter")
     before = ply(page)
     page.keyboard.press("1")
-    page.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=before)
+    wait_moved(page, before)
     assert not page.page_errors
 
 

@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from server.harness import create, join, start
-from web.pages import BOARD_SHORT, click_a_move, hold_seat, ply, wait_my_turn
+from web.pages import (
+    BOARD_SHORT,
+    hold_seat,
+    play_my_turn,
+    ply,
+    wait_my_turn,
+    wait_my_turn_at,
+)
 
 
 def test_a_bot_stands_in_for_an_away_player_who_then_takes_the_seat_back(
@@ -43,19 +50,8 @@ def test_a_bot_stands_in_for_an_away_player_who_then_takes_the_seat_back(
     )
     # Ada's turn, then the bot's for Bob: the game goes on without Bob.
     start_ply = int(ply(ada))
-    decisions = 0
-    while ada.get_attribute(".game", "data-turn") == "mine":
-        decisions += 1
-        before = ply(ada)
-        click_a_move(ada)
-        ada.wait_for_function(
-            "(b) => document.querySelector('.game').dataset.ply !== b", arg=before
-        )
-    ada.wait_for_function(
-        "(n) => { const g = document.querySelector('.game');"
-        " return g.dataset.turn === 'mine' && Number(g.dataset.ply) >= n; }",
-        arg=start_ply + decisions + 2,
-    )
+    decisions = play_my_turn(ada)
+    wait_my_turn_at(ada, start_ply + decisions + 2)
 
     back = new_page(server=server)
     hold_seat(back, made["id"], 1, bob["token"])

@@ -9,7 +9,17 @@ from typing import Any
 from keltis.catalogs import catalog_json
 from server.harness import Server
 from web.helpers import ws_messages
-from web.pages import BOARD_SHORT, click_a_move, open_match, ply, wait_my_turn
+from web.pages import (
+    BOARD_SHORT,
+    click_a_move,
+    hold_seat,
+    open_match,
+    play_my_turn,
+    ply,
+    wait_moved,
+    wait_my_turn,
+    wait_my_turn_at,
+)
 
 AGAINST_A_BOT = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
 
@@ -42,7 +52,7 @@ def test_a_typed_move_that_breaks_a_rule_is_refused_with_its_reason_in_the_playe
     # The game goes on: a typed legal move is played.
     field.fill("G1")
     field.press("Enter")
-    page.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=start)
+    wait_moved(page, start)
     assert page.locator(".player[data-seat='0'] .row-line").first.locator(".card").count() == 1
     assert not page.page_errors
 
@@ -59,19 +69,8 @@ def test_hints_and_taking_a_move_back(new_page: Any, web_server: Server) -> None
         page.locator(".hand [data-card]").evaluate_all("bs => bs.map(b => b.dataset.card)")
     )
     # One whole turn (a lay, a figure perhaps, a draw), then the bot's.
-    made = 0
-    while made == 0 or page.get_attribute(".game", "data-turn") == "mine":
-        before = ply(page)
-        click_a_move(page)
-        made += 1
-        page.wait_for_function(
-            "(b) => document.querySelector('.game').dataset.ply !== b", arg=before
-        )
-    page.wait_for_function(
-        "(n) => { const g = document.querySelector('.game');"
-        " return g.dataset.turn === 'mine' && Number(g.dataset.ply) >= n; }",
-        arg=made + 2,
-    )
+    made = play_my_turn(page)
+    wait_my_turn_at(page, made + 2)
     # Each "Take back" undoes one decision of mine, and the bots' moves after it: first the
     # draw (and the bot's whole turn), then the rest of my turn, back to the start.
     for undone in range(1, made + 1):
@@ -96,7 +95,7 @@ def test_a_spectator_sees_the_game_but_no_hand(new_page: Any, web_server: Server
     watcher.wait_for_selector(".game")
     before = ply(player)
     click_a_move(player)
-    player.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=before)
+    wait_moved(player, before)
     watcher.wait_for_function(
         "(p) => Number(document.querySelector('.game').dataset.ply) >= p", arg=int(before) + 1
     )
@@ -127,11 +126,8 @@ def test_an_unknown_match_or_a_stale_seat_is_said_once_not_retried(
     assert page.locator("a.button[href='#/']").inner_text() == hungarian["web.home"]
     # A seat token the server does not know (its database was replaced, say).
     answer = open_match(page, web_server, game="board", seats=AGAINST_A_BOT, setup=BOARD_SHORT)
-    page.evaluate(
-        "(key) => localStorage.setItem(key, JSON.stringify({seat: 0, token: 'not-a-token'}))",
-        f"keltis.match.{answer['id']}",
-    )
-    page.reload()
+    hold_seat(page, answer["id"], 0, "not-a-token")
+    page.goto(f"/#/match/{answer['id']}")
     error.wait_for()
     assert error.inner_text() == hungarian["server.bad_token"]
     hellos = [m for m in ws_messages(page, "sent") if m["type"] == "hello"]

@@ -3,12 +3,11 @@ each sees its own hand and never the other's — not in the page, not in any Web
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from server.harness import Server
+from server.harness import Server, create
 from web.helpers import ws_messages
-from web.pages import hold_seat, ply
+from web.pages import hold_seat, ply, wait_moved
 
 #: Each hand holds both copies of its cards, so a card of one hand cannot be anywhere else:
 #: until played, it may show up in its owner's page only.
@@ -42,33 +41,23 @@ def hand_in_page(page: Any) -> list[str]:
 def test_two_people_see_their_own_hands_and_never_the_other(
     new_page: Any, web_server: Server, axe_scan: Any, screenshot: Any
 ) -> None:
-    with web_server.http() as http:
-        created = http.post(
-            "/api/matches",
-            json={
-                "game": "board",
-                "seats": [{"kind": "person"}, {"kind": "person"}],
-                "name": "Ada",
-                "setup": SETUP,
-            },
-        ).json()
+    created = create(
+        web_server,
+        game="board",
+        seats=[{"kind": "person"}, {"kind": "person"}],
+        name="Ada",
+        setup=SETUP,
+    )
     match_id = created["id"]
     ada = new_page()
-    hold_seat(ada, match_id, 0, created["token"])
-    ada.evaluate(
-        "([key, value]) => localStorage.setItem(key, value)",
-        [
-            f"keltis.match.{match_id}",
-            json.dumps(
-                {
-                    "seat": 0,
-                    "token": created["token"],
-                    "host": created["host_token"],
-                    "invites": created["invites"],
-                    "watch": created["watch"],
-                }
-            ),
-        ],
+    hold_seat(
+        ada,
+        match_id,
+        0,
+        created["token"],
+        host=created["host_token"],
+        invites=created["invites"],
+        watch=created["watch"],
     )
     ada.goto(f"/#/match/{match_id}")
     ada.wait_for_selector(".lobby")
@@ -97,9 +86,7 @@ def test_two_people_see_their_own_hands_and_never_the_other(
             before = ply(me)
             me.locator(".card-button.playable").first.click()
             me.locator(".option").first.click()
-            me.wait_for_function(
-                "(b) => document.querySelector('.game').dataset.ply !== b", arg=before
-            )
+            wait_moved(me, before)
             if me.locator("[data-prompt]").count():
                 me.locator("[data-prompt]").first.click()
             me.wait_for_selector(".pile.deck .pile-button")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from web.pages import BOARD_SHORT, click_a_move, open_match, ply, wait_my_turn
+from web.pages import BOARD_SHORT, click_a_move, open_match, ply, wait_moved, wait_my_turn
 
 
 def test_the_page_reconnects_after_the_server_is_killed_and_started_again(
@@ -25,7 +25,7 @@ def test_the_page_reconnects_after_the_server_is_killed_and_started_again(
     hand = page.locator(".hand [data-card]").count()
     before = ply(page)
     click_a_move(page)
-    page.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=before)
+    wait_moved(page, before)
     at = ply(page)
 
     server.kill()
@@ -39,6 +39,6 @@ def test_the_page_reconnects_after_the_server_is_killed_and_started_again(
     wait_my_turn(page)
     before = ply(page)
     click_a_move(page)
-    page.wait_for_function("(b) => document.querySelector('.game').dataset.ply !== b", arg=before)
+    wait_moved(page, before)
     assert not page.page_errors
     del again

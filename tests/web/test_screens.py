@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from server.harness import Server
-from web.pages import click_a_move, open_match, ply, wait_my_turn
+from web.pages import click_a_move, open_match, ply, wait_moved, wait_my_turn
 
 
 @pytest.mark.parametrize("game", ["board", "cards"])
@@ -33,9 +33,7 @@ def test_a_three_player_game_some_turns_in(
         wait_my_turn(page)
         before = ply(page)
         click_a_move(page)
-        page.wait_for_function(
-            "(b) => document.querySelector('.game').dataset.ply !== b", arg=before
-        )
+        wait_moved(page, before)
     wait_my_turn(page)
     if page.locator(".card-button.playable").count():
         page.locator(".card-button.playable").nth(1).click()

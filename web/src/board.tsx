@@ -28,14 +28,13 @@ export function stoneKey(path: Colour, row: number): string {
 }
 
 /** Where each action open now would take a figure: path and row → the action. */
-export function boardTargets(view: BoardView, legal: Legal[], label: (l: Legal) => string): Map<string, StoneTarget> {
+export function boardTargets(legal: Legal[], label: (l: Legal) => string): Map<string, StoneTarget> {
   const out = new Map<string, StoneTarget>();
   for (const l of legal) {
     const f = l.preview.figure;
     if (!f || l.kind === "figure" || f.overflow) continue;
     out.set(stoneKey(f.path, Math.max(f.to, 1)), { legal: l, label: label(l) });
   }
-  void view;
   return out;
 }
 

@@ -189,7 +189,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     drawTargets.set(l.notation.split(" ")[1] ?? "deck", { legal: l, label: label(l) });
   }
   const stoneTargets: Map<string, StoneTarget> =
-    view?.game === "board" ? boardTargets(view, selected ? options : other, label) : new Map();
+    view?.game === "board" ? boardTargets(selected ? options : other, label) : new Map();
 
   // A tab in the background says when it is the player's turn.
   useEffect(() => {
