@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 
 import pytest
 
 from keltis.bots import make_bot
-from keltis.bots.base import Bot
+from keltis.bots.base import Bot, derive_seed, seed_deriver
 from keltis.core.actions import Action
 from keltis.core.errors import IllegalActionError, NotationError, RecordError
 from keltis.core.protocol import View
@@ -275,3 +276,93 @@ def test_rewinding_replays_quietly_and_a_bad_record_is_left_as_it_was() -> None:
     with pytest.raises(RecordError):
         Match(record)
     assert record.actions == data["actions"]
+
+
+class LegalOnly(Bot):
+    """A bot that reads only the legal actions: it keeps what it was handed."""
+
+    name = "legal-only"
+    needs_view = False
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.handed: list[tuple[Action, ...]] = []
+
+    def choose(self, view: View) -> Action:
+        raise AssertionError("a bot that needs no view is handed the legal actions")
+
+    def choose_legal(self, legal: Sequence[Action]) -> Action:
+        self.handed.append(tuple(legal))
+        return legal[-1]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_bot_that_needs_no_view_is_handed_its_legal_actions_alone(game: str) -> None:
+    bot = LegalOnly()
+    match = Match.new(game, PEOPLE[:2], {0: bot, 1: make_bot("greedy", 1)}, seed=4)
+    for _ in range(30):
+        if match.to_move == 0:
+            legal = match.view(0).legal
+            match.play_bot()
+            assert bot.handed[-1] == legal  # the same actions, in the view's order
+        else:
+            match.play_bot()
+    assert bot.handed
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_random_bot_chooses_the_same_from_its_view_or_its_legal_actions(game: str) -> None:
+    state = get_game(game).new_game(2, seed=6)
+    by_view, by_legal = make_bot("random", 9), make_bot("random", 9)
+    while not state.over and len(state.history) < 60:
+        view = state.view(state.current_player)
+        action = by_view.choose(view)
+        assert by_legal.choose_legal(view.legal) == action
+        state.apply(action)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_without_reseeding_each_bot_keeps_its_own_random_stream(game: str) -> None:
+    """A game played through in one go (a tournament's): each bot draws from the stream of
+    its seed, not from a stream per decision — the same game as the bots played by hand."""
+    players = [PlayerInfo("a", "random"), PlayerInfo("b", "random")]
+    match = Match.new(
+        game, players, {0: make_bot("random", 3), 1: make_bot("random", 4)}, seed=2, reseed=False
+    )
+    match.play_bots()
+    state = get_game(game).new_game(2, seed=2)
+    assert match.record.dealt is not None
+    by_hand = [make_bot("random", 3), make_bot("random", 4)]
+    while not state.over:
+        state.apply(by_hand[state.current_player].choose(state.view(state.current_player)))
+    assert match.record.actions == [str(action) for action in state.history]
+    reseeded = Match.new(
+        game, players, {0: make_bot("random", 3), 1: make_bot("random", 4)}, seed=2
+    )
+    reseeded.play_bots()
+    assert reseeded.record.actions != match.record.actions
+
+
+def test_a_seed_deriver_gives_derive_seeds_numbers() -> None:
+    for seed in (0, 7, 2**32 - 1, 123456789012):
+        derive = seed_deriver(seed)
+        for part in (0, 1, 57, 10_000, "bot", "é"):
+            assert derive(part) == derive_seed(seed, part)
+
+
+def test_a_reseeding_match_seeds_each_decision_from_the_seat_seed_and_the_ply() -> None:
+    seen: list[int | None] = []
+
+    class Spy(Bot):
+        name = "spy"
+
+        def choose(self, view: View) -> Action:
+            seen.append(self.seed)
+            return view.legal[0]
+
+    match = Match.new("cards", PEOPLE[:2], {0: Spy(), 1: Spy()}, seed=5, bot_seeds=[11, 12])
+    expected = []
+    for _ in range(6):
+        expected.append(derive_seed(11 + match.to_move, match.ply))
+        match.play_bot()
+    assert seen == expected

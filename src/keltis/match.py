@@ -24,7 +24,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from keltis.bots.base import Bot, derive_seed
+from keltis.bots.base import Bot, derive_seed, seed_deriver
 from keltis.core.actions import Action, parse_action
 from keltis.core.errors import KeltisError, NotationError, RecordError
 from keltis.core.events import Event, event_json
@@ -61,9 +61,10 @@ class BotFailedError(RuntimeError):
         self.seat = seat
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Step:
-    """One accepted action and what it did.
+    """One accepted action and what it did (read it only; not frozen, because a frozen
+    dataclass costs a bot's whole decision to build).
 
     ``ply`` is the match's ply *after* the action (the action was number ``ply``);
     ``events`` are what everyone saw (from spectator views), ``private`` what the acting seat
@@ -109,7 +110,10 @@ class Match:
 
     ``narrate`` computes each step's events (four views per action); tournaments switch it
     off. ``on_action`` is called after each accepted action; if it raises, the action is
-    taken back and the error goes to the caller.
+    taken back and the error goes to the caller. ``reseed`` reseeds a bot before each of its
+    decisions from its seat's seed and the ply, so that a match resumed from its record goes
+    on exactly as the unbroken one; a game played through in one go (a tournament's) may
+    switch it off and keep each bot's own random stream.
     """
 
     def __init__(
@@ -121,6 +125,7 @@ class Match:
         narrate: bool = True,
         on_action: ActionHook | None = None,
         lines: Sequence[int] | None = None,
+        reseed: bool = True,
     ) -> None:
         self.record = record
         self.bots: dict[int, Bot] = dict(bots or {})
@@ -133,6 +138,8 @@ class Match:
         record.meta["bot_seeds"] = list(self.bot_seeds)
         self.narrate = narrate
         self.on_action = on_action
+        self.reseed = reseed
+        self._derivers: dict[int, Callable[[int | str], int]] = {}
         actions, result = list(record.actions), record.result
         try:
             self._replay(actions, lines)
@@ -154,12 +161,20 @@ class Match:
         bot_seeds: Sequence[int] | None = None,
         narrate: bool = True,
         on_action: ActionHook | None = None,
+        reseed: bool = True,
     ) -> Match:
         """A new match (no seed and no set-up: a fresh random seed)."""
         record = GameRecord.start(
             game, list(players), seed=seed, setup=setup, variant=variant, layout=layout
         )
-        return cls(record, bots, bot_seeds=bot_seeds, narrate=narrate, on_action=on_action)
+        return cls(
+            record,
+            bots,
+            bot_seeds=bot_seeds,
+            narrate=narrate,
+            on_action=on_action,
+            reseed=reseed,
+        )
 
     # -- what anyone may ask -----------------------------------------------------------
 
@@ -248,20 +263,28 @@ class Match:
     def play_bot(self) -> Step:
         """Let the bot of the seat to decide choose and apply one action. Raises
         :class:`BotFailedError` (match unchanged) if the bot raises or chooses illegally."""
-        seat = self.to_move
+        state = self._state
+        seat = state.current_player
         bot = self.bots.get(seat)
-        if bot is None or self.over:
+        if bot is None or state.over:
             raise RuntimeError(f"no bot is to decide (seat {seat} is to move)")
-        bot.reseed(derive_seed(self.bot_seeds[seat], self.ply))
-        name = self.record.players[seat].name
+        if self.reseed:
+            seed = self.bot_seeds[seat]
+            derive = self._derivers.get(seed)
+            if derive is None:
+                derive = self._derivers[seed] = seed_deriver(seed)
+            bot.reseed(derive(len(state.history)))  # = derive_seed(seed, ply)
         start = time.perf_counter()
         try:
-            action = bot.choose(self._state.view(seat))
+            if bot.needs_view:
+                action = bot.choose(state.view(seat))
+            else:  # the legal actions are all of its view that such a bot reads
+                action = bot.choose_legal(state.legal_actions())
         except Exception as error:
             where = traceback.extract_tb(error.__traceback__)[-1]
             raise BotFailedError(
-                f"bot {name!r} (seat {seat}) failed: {type(error).__name__}: {error} "
-                f"({where.filename}:{where.lineno})",
+                f"bot {self.record.players[seat].name!r} (seat {seat}) failed: "
+                f"{type(error).__name__}: {error} ({where.filename}:{where.lineno})",
                 seat,
             ) from error
         seconds = time.perf_counter() - start
@@ -269,7 +292,9 @@ class Match:
             return self._accept(action, seconds)
         except KeltisError as error:
             raise BotFailedError(
-                f"bot {name!r} (seat {seat}) chose an illegal action {action}: {error}", seat
+                f"bot {self.record.players[seat].name!r} (seat {seat}) chose an illegal "
+                f"action {action}: {error}",
+                seat,
             ) from error
 
     def play_bots(self, until: Callable[[Step], bool] | None = None) -> list[Step]:

@@ -30,7 +30,9 @@ class GameResult:
 
 def play_game(task: GameTask) -> GameResult:
     """Play game ``task.index`` to the end with fresh bots seeded from the task, on the match
-    layer (each decision reseeded from the seat's bot seed and the ply)."""
+    layer. A tournament's game is played through in one go and never resumed half-way, so each
+    bot keeps its own random stream from its seed (no reseeding before every decision, which
+    alone cost more than a random bot's whole decision)."""
     record = GameRecord.start(
         task.game,
         [PlayerInfo(spec.name, spec.text) for spec in task.seats],
@@ -47,7 +49,7 @@ def play_game(task: GameTask) -> GameResult:
         bots = {}
         for seat in range(seats):
             bots[seat] = task.seats[seat].build(task.bot_seeds[seat])
-        match = Match(record, bots, bot_seeds=task.bot_seeds, narrate=False)
+        match = Match(record, bots, bot_seeds=task.bot_seeds, narrate=False, reseed=False)
         while not match.over:
             step = match.play_bot()
             think[step.seat] += step.seconds or 0.0

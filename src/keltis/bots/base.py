@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from keltis.core.actions import Action
@@ -23,11 +24,28 @@ def derive_seed(seed: int, *parts: int | str) -> int:
     return int.from_bytes(digest, "big") >> 32
 
 
+def seed_deriver(seed: int) -> Callable[[int | str], int]:
+    """``derive(part)`` equal to ``derive_seed(seed, part)``, cheaper when called often (the
+    hash of ``seed`` is computed once): the match layer's seed for each decision."""
+    prefix = hashlib.blake2b(f"{seed}:".encode(), digest_size=8)
+
+    def derive(part: int | str) -> int:
+        hasher = prefix.copy()
+        hasher.update(str(part).encode())
+        return int.from_bytes(hasher.digest(), "big") >> 32
+
+    return derive
+
+
 class Bot(ABC):
     """Base class of all bots. Subclasses set ``name`` and implement :meth:`choose`."""
 
     name: ClassVar[str]
     description: ClassVar[str] = ""
+    needs_view: ClassVar[bool] = True
+    """Whether the bot reads more of its view than the legal actions. One that does not sets
+    it ``False`` and implements :meth:`choose_legal`; the match layer then hands it the legal
+    actions alone and builds no view."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
@@ -38,6 +56,12 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: View) -> Action:
         """One of ``view.legal``. Called only when the view's seat is to decide."""
+
+    def choose_legal(self, legal: Sequence[Action]) -> Action:
+        """One of ``legal`` (the seat's legal actions, as in its view), for a bot that needs
+        no more of its view (:attr:`needs_view` ``False``); the same choice :meth:`choose`
+        makes on a view with these legal actions."""
+        raise NotImplementedError(f"bot {self.name!r} decides from its whole view")
 
     def reset(self, seed: int | None = None) -> None:
         """Start afresh (a new game), optionally with a new seed."""
@@ -58,9 +82,15 @@ class RandomBot(Bot):
 
     name: ClassVar[str] = "random"
     description: ClassVar[str] = "picks any legal action, uniformly at random"
+    needs_view: ClassVar[bool] = False
 
     def choose(self, view: View) -> Action:
         """A uniformly random legal action."""
-        if not view.legal:
+        return self.choose_legal(view.legal)
+
+    def choose_legal(self, legal: Sequence[Action]) -> Action:
+        """A uniformly random one of ``legal``: the same draw as the engine's random playouts
+        (``GameState.play_random``), cheaper than ``Random.choice``."""
+        if not legal:
             raise ValueError("the bot was asked to move with no legal action in its view")
-        return self.rng.choice(view.legal)
+        return legal[int(self.rng.random() * len(legal))]

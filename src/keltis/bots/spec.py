@@ -28,6 +28,7 @@ A policy file (a path without ``:`` or ``,``, ending in a suffix of
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import os
@@ -298,22 +299,7 @@ class BotSpec:
         """The bot's plain option parameters (name: type hint, ``Any`` if none) and its
         dataclass parameters (name: class), or ``None`` if it takes any keyword
         (``**kwargs``)."""
-        factory = self.factory()
-        try:
-            params = list(inspect.signature(factory).parameters.values())[1:]
-        except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
-            return None
-        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
-            return None
-        named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        hints = _hints(_init_of(factory))
-        configs = _dataclass_parameters(hints)
-        direct = {
-            p.name: hints.get(p.name, Any)
-            for p in params
-            if p.kind in named and p.name not in configs
-        }
-        return direct, configs
+        return _factory_parameters(self.factory())
 
     def option_names(self) -> list[str] | None:
         """The options this bot takes (``None``: any, it takes ``**kwargs``)."""
@@ -501,6 +487,28 @@ def _import(module_name: str) -> types.ModuleType:
             raise
         sys.path.append(here)
         return importlib.import_module(module_name)
+
+
+@functools.lru_cache(maxsize=256)
+def _factory_parameters(
+    factory: Callable[..., Bot],
+) -> tuple[dict[str, Any], dict[str, type]] | None:
+    """:meth:`BotSpec._parameters` of a factory, worked out once per factory (from its
+    signature and type hints: a tournament builds its bots for every game). The dictionaries
+    are shared: read them only."""
+    try:
+        params = list(inspect.signature(factory).parameters.values())[1:]
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        return None
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return None
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    hints = _hints(_init_of(factory))
+    configs = _dataclass_parameters(hints)
+    direct = {
+        p.name: hints.get(p.name, Any) for p in params if p.kind in named and p.name not in configs
+    }
+    return direct, configs
 
 
 def _init_of(factory: Callable[..., Bot]) -> Any:
