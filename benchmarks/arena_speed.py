@@ -1,0 +1,155 @@
+"""Arena overhead: what a tournament game costs against a bench game of the same deal.
+
+For each game and player count, and for each build of the engine (``pure``: pure Python,
+``compiled``: mypyc; each in a child process of its own), it alternates, round by round and
+in CPU time:
+
+* ``bench``: ``new_game`` and ``GameState.play_random`` on the tournament's game seeds (what
+  ``keltis bench`` measures);
+* ``arena``: the same number of games as a tournament of random bots, played in this process
+  (``run_tournament(workers=1)``): bots built from their specs, every decision through the
+  match layer, each record written to disk and read back.
+
+Both play uniformly random decisions on the same deals; decisions are counted as
+``len(state.history)`` (every decision, forced ones too). The ratio is the arena's CPU time per
+decision over the bench's. ::
+
+    python benchmarks/arena_speed.py                       # 40 games a round, 3 rounds
+    python benchmarks/arena_speed.py --game board --players 2 --games 100
+    python benchmarks/arena_speed.py --out benchmarks/results/arena-speed.json
+
+Prints one JSON object per game, player count and engine, and writes them all to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ENGINES = ("pure", "compiled")
+
+
+def child(game: str, players: int, games: int, rounds: int) -> dict[str, Any]:
+    """Measure in this process (``--child``): bench and arena alternating, CPU seconds."""
+    import random
+
+    from keltis._native import engine
+    from keltis.arena.run import run_tournament
+    from keltis.arena.spec import parse_bots
+    from keltis.arena.tournament import Tournament
+    from keltis.games import get_game
+
+    rules = get_game(game)
+    clock = time.process_time
+    totals = {"bench_cpu": 0.0, "arena_cpu": 0.0, "bench_decisions": 0, "arena_decisions": 0}
+    for round_ in range(rounds):
+        tournament = Tournament.create(
+            game,
+            parse_bots([f"seat{i}=random" for i in range(players)]),
+            players=players,
+            games=games,
+            seed=round_,
+        )
+        tasks = [tournament.task(i) for i in range(games)]
+        start = clock()
+        for task in tasks:
+            state = rules.new_game(players, seed=task.seed, variant=task.variant)
+            state.play_random(random.Random(task.seed))
+            totals["bench_decisions"] += len(state.history)
+        totals["bench_cpu"] += clock() - start
+        with tempfile.TemporaryDirectory() as folder:
+            start = clock()
+            summary = run_tournament(tournament, Path(folder) / "t", workers=1)
+            totals["arena_cpu"] += clock() - start
+        if summary.failure or summary.done != games:
+            raise RuntimeError(f"the tournament did not finish: {summary.failure}")
+        totals["arena_decisions"] += sum(len(r.actions) for r in summary.records.values())
+    return {**totals, "engine": engine()}
+
+
+def measure(engine: str, game: str, players: int, games: int, rounds: int) -> dict[str, Any]:
+    """One engine's measurement, in a child process with that build."""
+    env = dict(os.environ)
+    env.pop("KELTIS_PURE_PYTHON", None)
+    if engine == "pure":
+        env["KELTIS_PURE_PYTHON"] = "1"
+    command = [sys.executable, __file__, "--child", game, str(players), str(games), str(rounds)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(f"{engine} {game} {players}p failed:\n{done.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def compiled_available() -> bool:
+    """Whether this install has the compiled modules."""
+    env = dict(os.environ)
+    env.pop("KELTIS_PURE_PYTHON", None)
+    code = "from keltis._native import is_compiled; assert is_compiled()"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env)
+    return done.returncode == 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark from the command line."""
+    args_list = sys.argv[1:] if argv is None else argv
+    if args_list[:1] == ["--child"]:
+        name, players, count, rounds = args_list[1:5]
+        print(json.dumps(child(name, int(players), int(count), int(rounds))))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=["board", "cards", "all"], default="all")
+    parser.add_argument("--players", type=int, choices=[2, 3, 4], action="append")
+    parser.add_argument("--games", type=int, default=40, help="games per round (default 40)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
+    parser.add_argument("--out", type=Path, default=None, help="write the lines as JSON")
+    args = parser.parse_args(args_list)
+    if args.games < 1 or args.rounds < 1:
+        parser.error("--games and --rounds must be at least 1")
+    game_names = ["board", "cards"] if args.game == "all" else [args.game]
+    engines = [e for e in ENGINES if e != "compiled" or compiled_available()]
+    lines = []
+    for game in game_names:
+        for players in args.players or [2, 3, 4]:
+            for engine in engines:
+                got = measure(engine, game, players, args.games, args.rounds)
+                bench = got["bench_cpu"] / got["bench_decisions"]
+                arena = got["arena_cpu"] / got["arena_decisions"]
+                line = {
+                    "benchmark": "arena-speed",
+                    "game": game,
+                    "players": players,
+                    "engine": engine,
+                    "build": got["engine"],
+                    "games": args.games * args.rounds,
+                    "bench_us_per_decision": round(bench * 1e6, 3),
+                    "arena_us_per_decision": round(arena * 1e6, 3),
+                    "bench_games_per_s": round(args.games * args.rounds / got["bench_cpu"], 1),
+                    "arena_games_per_s": round(args.games * args.rounds / got["arena_cpu"], 1),
+                    "ratio": round(arena / bench, 2),
+                    "target_ratio": 3.0,
+                }
+                lines.append(line)
+                print(json.dumps(line), flush=True)
+    if args.out is not None:
+        document = {
+            "benchmark": "arena-speed",
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "measured": time.strftime("%Y-%m-%d"),
+            "lines": lines,
+        }
+        args.out.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
