@@ -3,16 +3,25 @@
 Lines (each over ``--games`` games; the measured bot's seat rotates over the game seeds):
 
 * ``heuristic-vs-3-random``: heuristic against three random bots (4 players), target ≥ 90%;
-* ``hard-vs-3-heuristic``: level *hard* against three heuristic bots (4 players), target ≥ 45%;
-* ``hard-vs-heuristic``: level *hard* against one heuristic bot (2 players), target ≥ 65%;
-* ``hard-decision-time``: hard's seconds per decision (decisions with more than one legal
-  action) over the two lines above, for each machine that played them: median, 95th
-  percentile and maximum.
+* ``hard-vs-3-heuristic``: level *hard* against three heuristic bots (*medium*; 4 players),
+  target ≥ 60%;
+* ``hard-vs-heuristic``: level *hard* against one heuristic bot (2 players), target ≥ 85%;
+* ``hard-vs-old-hard``: level *hard* against the hard level as it was until 2026-11
+  (``OLD_HARD``: 800 playouts, without its time net), 2 players, target ≥ 55%;
+* ``hard-decision-time``: hard's CPU seconds per decision (decisions with more than one legal
+  action) over the hard lines, for each machine that played them: median, 95th percentile and
+  maximum.
+
+``--hero-spec`` plays the hard lines with another bot spec in hard's seat (for tuning). Every
+game records the specs that played it, and a line's summary counts only the games of the specs
+asked for, so games of an earlier hard level or of a tuning run never mix into it.
 
 A win counts 1, a victory shared by k players 1/k ("win share"); ``wins_incl_ties`` counts a
 shared victory as a win. Every bot gets only its seat's view. Run::
 
-    python benchmarks/strength.py --game board --games 400 --workers 2
+    python benchmarks/strength.py --game board --games 400 --workers 2 --seed 1001
+    python benchmarks/strength.py --game board --lines hard-vs-old-hard \
+        --hero-spec ismcts:iterations=1600,seconds=none --results /tmp/tuning
 
 Every finished game is appended at once to ``<results>/strength-<game>-<line>.jsonl`` (one
 JSON object per game, with its seed and the machine that played it), so an interrupted run
@@ -57,26 +66,42 @@ class Line:
     players: int
     target: float
 
+    def specs(self, hero_spec: str | None) -> tuple[str, str]:
+        """The hero's and the opponents' bot specs (levels as their specs)."""
+        hero = hero_spec if hero_spec is not None and self.hero == "hard" else self.hero
+        return spec_of(hero), spec_of(self.opponent)
+
+
+#: The hard level until 2026-11 (800 playouts; its time net, then 0.85 s, left out so that
+#: its games replay the same on any machine).
+OLD_HARD = "ismcts:iterations=800,playout_rounds=5,seconds=none"
 
 LINES = (
     Line("heuristic-vs-3-random", "heuristic", "random", 4, 0.90),
-    Line("hard-vs-3-heuristic", "hard", "heuristic", 4, 0.45),
-    Line("hard-vs-heuristic", "hard", "heuristic", 2, 0.65),
+    Line("hard-vs-3-heuristic", "hard", "heuristic", 4, 0.60),
+    Line("hard-vs-heuristic", "hard", "heuristic", 2, 0.85),
+    Line("hard-vs-old-hard", "hard", OLD_HARD, 2, 0.55),
 )
 
 
-def play_one(job: tuple[str, Line, int]) -> dict[str, Any]:
+def spec_of(name: str) -> str:
+    """A level's bot spec, or ``name`` itself."""
+    return LEVELS[name].spec if name in LEVELS else name
+
+
+def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
     """Play one game of a line; the hero sits at seat ``seed % players``."""
-    game_name, line, seed = job
+    game_name, line, seed, hero_spec = job
+    hero, opponent = line.specs(hero_spec)
     game = get_game(game_name)
     state = game.new_game(line.players, seed=seed, variant={"turn_cap": TURN_CAP})
     hero_seat = seed % line.players
     bots = [
-        make_bot(line.hero if seat == hero_seat else line.opponent, seed * 10 + seat)
+        make_bot(hero if seat == hero_seat else opponent, seed * 10 + seat)
         for seat in range(line.players)
     ]
     times: list[float] = []
-    clock = time.perf_counter
+    clock = time.process_time
     while not state.over:
         seat = state.current_player
         view = state.view(seat)
@@ -91,6 +116,8 @@ def play_one(job: tuple[str, Line, int]) -> dict[str, Any]:
     return {
         "line": line.name,
         "seed": seed,
+        "hero_spec": hero,
+        "opponent_spec": opponent,
         "host": platform.node(),
         "hero_seat": hero_seat,
         "share": 1.0 / len(outcome.winners) if won else 0.0,
@@ -108,8 +135,10 @@ def line_file(results: Path, game: str, line: Line) -> Path:
     return results / f"strength-{game}-{line.name}.jsonl"
 
 
-def load_games(path: Path) -> dict[int, dict[str, Any]]:
-    """The games already played of one line, by seed (a damaged last line is ignored)."""
+def load_games(path: Path, specs: tuple[str, str]) -> dict[int, dict[str, Any]]:
+    """The games already played of one line by these (hero, opponent) specs, by seed (a
+    damaged last line is ignored; a game without specs was played before they were kept, by
+    the hard level of then: ``OLD_HARD`` with a 0.85 s time net)."""
     games: dict[int, dict[str, Any]] = {}
     if not path.exists():
         return games
@@ -118,13 +147,16 @@ def load_games(path: Path) -> dict[int, dict[str, Any]]:
             continue
         try:
             row = json.loads(text)
-            games[int(row["seed"])] = row
+            if (row.get("hero_spec"), row.get("opponent_spec")) == specs:
+                games[int(row["seed"])] = row
         except (ValueError, KeyError, TypeError):
             print(f"{path}:{number}: not a game result, ignored", file=sys.stderr)
     return games
 
 
-def summarise(game: str, line: Line, rows: list[dict[str, Any]]) -> dict[str, Any]:
+def summarise(
+    game: str, line: Line, specs: tuple[str, str], rows: list[dict[str, Any]]
+) -> dict[str, Any]:
     """One line's result over the given games."""
     n = len(rows)
     share = sum(r["share"] for r in rows)
@@ -137,8 +169,9 @@ def summarise(game: str, line: Line, rows: list[dict[str, Any]]) -> dict[str, An
         "game": game,
         "line": line.name,
         "hero": line.hero,
-        "hero_spec": LEVELS[line.hero].spec if line.hero in LEVELS else line.hero,
+        "hero_spec": specs[0],
         "opponent": line.opponent,
+        "opponent_spec": specs[1],
         "players": line.players,
         "games": n,
         "win_share": round(share / n, 4) if n else None,
@@ -157,7 +190,7 @@ def summarise(game: str, line: Line, rows: list[dict[str, Any]]) -> dict[str, An
 
 
 def timing_summaries(game: str, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Median, 95th percentile and maximum seconds per decision, per machine."""
+    """Median, 95th percentile and maximum CPU seconds per decision, per machine."""
     by_host: dict[str, list[float]] = {}
     for r in rows:
         by_host.setdefault(r.get("host", "?"), []).extend(r["times"])
@@ -178,19 +211,25 @@ def timing_summaries(game: str, rows: Iterable[dict[str, Any]]) -> list[dict[str
                 "max_s": round(ordered[-1], 4),
                 "target_max_s": 1.0,
                 "meets_target": ordered[-1] <= 1.0,
-                "note": "wall time per decision with a choice, measured while the games ran "
-                "in parallel worker processes",
+                "note": "CPU time of the bot's process per decision with a choice",
             }
         )
     return summaries
 
 
-def play_missing(game: str, lines: list[Line], seeds: range, results: Path, workers: int) -> None:
+def play_missing(
+    game: str,
+    lines: list[Line],
+    seeds: range,
+    results: Path,
+    workers: int,
+    hero_spec: str | None = None,
+) -> None:
     """Play every (line, seed) not yet in the results, appending each game as it ends."""
     jobs = []
     for line in lines:
-        done = load_games(line_file(results, game, line))
-        jobs += [(game, line, seed) for seed in seeds if seed not in done]
+        done = load_games(line_file(results, game, line), line.specs(hero_spec))
+        jobs += [(game, line, seed, hero_spec) for seed in seeds if seed not in done]
     # Interleave the lines, so that a run cut short leaves every line partly measured.
     jobs.sort(key=lambda job: (job[2], job[1].name))
     if not jobs:
@@ -242,6 +281,12 @@ def main(argv: list[str] | None = None) -> int:
         "--results", default=str(RESULTS), help="folder of the result files (default results/)"
     )
     parser.add_argument(
+        "--hero-spec",
+        default=None,
+        help="play the hard lines with this bot spec in hard's seat (tuning; default: the "
+        "hard level)",
+    )
+    parser.add_argument(
         "--summary-only", action="store_true", help="summarise the games played; play none"
     )
     args = parser.parse_args(argv)
@@ -255,24 +300,30 @@ def main(argv: list[str] | None = None) -> int:
         if name not in known:
             parser.error(f"unknown line {name!r}: choose from {', '.join(known)}")
         wanted.append(known[name])
+    if args.hero_spec is not None:
+        try:
+            make_bot(args.hero_spec)
+        except ValueError as error:
+            parser.error(f"--hero-spec: {error}")
     results = Path(args.results)
     seeds = range(args.seed, args.seed + args.games)
     if not args.summary_only:
         try:
-            play_missing(args.game, wanted, seeds, results, args.workers)
+            play_missing(args.game, wanted, seeds, results, args.workers, args.hero_spec)
         except KeyboardInterrupt:
             print("\ninterrupted: the games played are kept; run again to go on", file=sys.stderr)
             return 130
     records: list[dict[str, Any]] = []
     hard_rows: list[dict[str, Any]] = []
     for line in LINES:  # every line with games, so the summary file stays whole
-        played = load_games(line_file(results, args.game, line))
+        specs = line.specs(args.hero_spec)
+        played = load_games(line_file(results, args.game, line), specs)
         rows = [played[seed] for seed in seeds if seed in played]
         if not rows and line not in wanted:
             continue
         if line.hero == "hard":
             hard_rows += rows
-        records.append(summarise(args.game, line, rows))
+        records.append(summarise(args.game, line, specs, rows))
     records += timing_summaries(args.game, hard_rows)
     for record in records:
         print(json.dumps(record), flush=True)
