@@ -75,6 +75,9 @@ class Line:
 #: The hard level until 2026-11 (800 playouts; its time net, then 0.85 s, left out so that
 #: its games replay the same on any machine).
 OLD_HARD = "ismcts:iterations=800,playout_rounds=5,seconds=none"
+#: The hard level as it played the lines kept before each game recorded its specs (its time net
+#: cut some searches on a busy machine): summarise those with ``--hero-spec`` set to it.
+LEGACY_HARD = "ismcts:iterations=800,playout_rounds=5,seconds=0.85"
 
 LINES = (
     Line("heuristic-vs-3-random", "heuristic", "random", 4, 0.90),
@@ -135,10 +138,11 @@ def line_file(results: Path, game: str, line: Line) -> Path:
     return results / f"strength-{game}-{line.name}.jsonl"
 
 
-def load_games(path: Path, specs: tuple[str, str]) -> dict[int, dict[str, Any]]:
-    """The games already played of one line by these (hero, opponent) specs, by seed (a
-    damaged last line is ignored; a game without specs was played before they were kept, by
-    the hard level of then: ``OLD_HARD`` with a 0.85 s time net)."""
+def load_games(path: Path, line: Line, specs: tuple[str, str]) -> dict[int, dict[str, Any]]:
+    """The games of ``line`` already played by these (hero, opponent) specs, by seed (a
+    damaged last line is ignored). A game without specs was played before they were kept:
+    by ``LEGACY_HARD`` in hard's seat."""
+    legacy = (LEGACY_HARD if line.hero == "hard" else line.hero, spec_of(line.opponent))
     games: dict[int, dict[str, Any]] = {}
     if not path.exists():
         return games
@@ -147,7 +151,8 @@ def load_games(path: Path, specs: tuple[str, str]) -> dict[int, dict[str, Any]]:
             continue
         try:
             row = json.loads(text)
-            if (row.get("hero_spec"), row.get("opponent_spec")) == specs:
+            played = (row["hero_spec"], row["opponent_spec"]) if "hero_spec" in row else legacy
+            if played == specs:
                 games[int(row["seed"])] = row
         except (ValueError, KeyError, TypeError):
             print(f"{path}:{number}: not a game result, ignored", file=sys.stderr)
@@ -228,7 +233,7 @@ def play_missing(
     """Play every (line, seed) not yet in the results, appending each game as it ends."""
     jobs = []
     for line in lines:
-        done = load_games(line_file(results, game, line), line.specs(hero_spec))
+        done = load_games(line_file(results, game, line), line, line.specs(hero_spec))
         jobs += [(game, line, seed, hero_spec) for seed in seeds if seed not in done]
     # Interleave the lines, so that a run cut short leaves every line partly measured.
     jobs.sort(key=lambda job: (job[2], job[1].name))
@@ -317,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     hard_rows: list[dict[str, Any]] = []
     for line in LINES:  # every line with games, so the summary file stays whole
         specs = line.specs(args.hero_spec)
-        played = load_games(line_file(results, args.game, line), specs)
+        played = load_games(line_file(results, args.game, line), line, specs)
         rows = [played[seed] for seed in seeds if seed in played]
         if not rows and line not in wanted:
             continue
