@@ -104,7 +104,9 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
         for seat in range(line.players)
     ]
     times: list[float] = []
+    timed_out = 0
     clock = time.process_time
+    hero_bot = bots[hero_seat]
     while not state.over:
         seat = state.current_player
         view = state.view(seat)
@@ -112,6 +114,8 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
         action = bots[seat].choose(view)
         if seat == hero_seat and len(view.legal) > 1:
             times.append(round(clock() - start, 5))
+            result = getattr(hero_bot, "last_result", None)
+            timed_out += bool(getattr(result, "timed_out", False))
         state.apply(action)
     outcome = state.outcome()
     others = [s for p, s in enumerate(outcome.scores) if p != hero_seat]
@@ -130,6 +134,7 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
         "scores": list(outcome.scores),
         "end": outcome.end_reason.value,
         "times": times,
+        "timed_out": timed_out,
     }
 
 
@@ -190,6 +195,7 @@ def summarise(
         "mean_score": round(statistics.fmean(r["score"] for r in rows), 2) if n else None,
         "end_reasons": ends,
         "hero_decisions": sum(len(r["times"]) for r in rows),
+        "hero_searches_timed_out": sum(r.get("timed_out", 0) for r in rows),
         "hosts": sorted({r.get("host", "?") for r in rows}),
     }
 

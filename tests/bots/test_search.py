@@ -69,6 +69,17 @@ def test_budget_and_width_are_kept(game: str) -> None:
         assert not s.dropped
 
 
+def test_a_search_says_whether_its_time_net_ended_it() -> None:
+    state = next(s for s in positions("cards", 4, seed=8, every=9) if len(s.legal_actions()) > 6)
+    view = state.view(state.current_player)
+    by_count = search(view, SearchConfig(iterations=60, race=False), random.Random(0))
+    assert not by_count.timed_out and by_count.iterations <= 60
+    by_time = SearchConfig(iterations=10**9, seconds=0.05, race=False)
+    cut = search(view, by_time, random.Random(0))
+    assert cut.timed_out
+    assert cut.iterations < 10**9
+
+
 def test_the_race_drops_actions_and_stops_early() -> None:
     state = next(s for s in positions("board", 2, seed=3, every=11) if len(s.legal_actions()) > 8)
     view = state.view(state.current_player)

@@ -145,6 +145,8 @@ class SearchResult:
     iterations: int
     deals: int
     seconds: float
+    timed_out: bool = False
+    """Whether the time budget (``seconds``) ended the search before its other limits."""
 
     @property
     def best(self) -> Action:
@@ -245,11 +247,13 @@ def search(
     deals = 0
     alive = arms
     race = config.race
+    timed_out = False
     while len(alive) > 1 or deals == 0 or not race:
         if iterations + len(alive) > limit and deals > 0:
             break
         now = clock()
         if deals > 0 and now + (now - start) / deals > deadline:
+            timed_out = True
             break  # the next deal would likely end after the deadline
         deals += 1
         deal = game.sample_state(view, rng)
@@ -327,7 +331,9 @@ def search(
         if arm.rewards
     ]
     stats.sort(key=lambda s: (s.dropped, -s.value, -s.heuristic))
-    return SearchResult(stats=stats, iterations=iterations, deals=deals, seconds=elapsed)
+    return SearchResult(
+        stats=stats, iterations=iterations, deals=deals, seconds=elapsed, timed_out=timed_out
+    )
 
 
 def _best_untried(
