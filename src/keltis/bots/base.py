@@ -89,8 +89,7 @@ class RandomBot(Bot):
         return self.choose_legal(view.legal)
 
     def choose_legal(self, legal: Sequence[Action]) -> Action:
-        """A uniformly random one of ``legal``: the same draw as the engine's random playouts
-        (``GameState.play_random``), cheaper than ``Random.choice``."""
+        """A uniformly random one of ``legal``."""
         if not legal:
             raise ValueError("the bot was asked to move with no legal action in its view")
-        return legal[int(self.rng.random() * len(legal))]
+        return self.rng.choice(legal)
