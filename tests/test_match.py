@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import pytest
 
 from keltis.bots import make_bot
-from keltis.bots.base import Bot, derive_seed, seed_deriver
+from keltis.bots.base import Bot, derive_seed
 from keltis.core.actions import Action
 from keltis.core.errors import IllegalActionError, NotationError, RecordError
 from keltis.core.protocol import View
@@ -341,13 +341,6 @@ def test_without_reseeding_each_bot_keeps_its_own_random_stream(game: str) -> No
     )
     reseeded.play_bots()
     assert reseeded.record.actions != match.record.actions
-
-
-def test_a_seed_deriver_gives_derive_seeds_numbers() -> None:
-    for seed in (0, 7, 2**32 - 1, 123456789012):
-        derive = seed_deriver(seed)
-        for part in (0, 1, 57, 10_000, "bot", "é"):
-            assert derive(part) == derive_seed(seed, part)
 
 
 def test_a_reseeding_match_seeds_each_decision_from_the_seat_seed_and_the_ply() -> None:

@@ -24,7 +24,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from keltis.bots.base import Bot, derive_seed, seed_deriver
+from keltis.bots.base import Bot, derive_seed
 from keltis.core.actions import Action, parse_action
 from keltis.core.errors import KeltisError, NotationError, RecordError
 from keltis.core.events import Event, event_json
@@ -139,7 +139,6 @@ class Match:
         self.narrate = narrate
         self.on_action = on_action
         self.reseed = reseed
-        self._derivers: dict[int, Callable[[int | str], int]] = {}
         actions, result = list(record.actions), record.result
         try:
             self._replay(actions, lines)
@@ -269,11 +268,7 @@ class Match:
         if bot is None or state.over:
             raise RuntimeError(f"no bot is to decide (seat {seat} is to move)")
         if self.reseed:
-            seed = self.bot_seeds[seat]
-            derive = self._derivers.get(seed)
-            if derive is None:
-                derive = self._derivers[seed] = seed_deriver(seed)
-            bot.reseed(derive(len(state.history)))  # = derive_seed(seed, ply)
+            bot.reseed(derive_seed(self.bot_seeds[seat], len(state.history)))
         start = time.perf_counter()
         try:
             if bot.needs_view:

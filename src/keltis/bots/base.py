@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 from keltis.core.actions import Action
@@ -22,19 +22,6 @@ def derive_seed(seed: int, *parts: int | str) -> int:
     text = ":".join(str(p) for p in (seed, *parts))
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 32
-
-
-def seed_deriver(seed: int) -> Callable[[int | str], int]:
-    """``derive(part)`` equal to ``derive_seed(seed, part)``, cheaper when called often (the
-    hash of ``seed`` is computed once): the match layer's seed for each decision."""
-    prefix = hashlib.blake2b(f"{seed}:".encode(), digest_size=8)
-
-    def derive(part: int | str) -> int:
-        hasher = prefix.copy()
-        hasher.update(str(part).encode())
-        return int.from_bytes(hasher.digest(), "big") >> 32
-
-    return derive
 
 
 class Bot(ABC):
