@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import subprocess
 import sys
@@ -33,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from speed import available, engine_env  # benchmarks/speed.py, next to this script
 
 ENGINES = ("pure", "compiled")
 
@@ -77,25 +78,12 @@ def child(game: str, players: int, games: int, rounds: int) -> dict[str, Any]:
 
 def measure(engine: str, game: str, players: int, games: int, rounds: int) -> dict[str, Any]:
     """One engine's measurement, in a child process with that build."""
-    env = dict(os.environ)
-    env.pop("KELTIS_PURE_PYTHON", None)
-    if engine == "pure":
-        env["KELTIS_PURE_PYTHON"] = "1"
     command = [sys.executable, __file__, "--child", game, str(players), str(games), str(rounds)]
-    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    done = subprocess.run(command, capture_output=True, text=True, env=engine_env(engine))
     if done.returncode != 0:
         raise RuntimeError(f"{engine} {game} {players}p failed:\n{done.stderr[-2000:]}")
     result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     return result
-
-
-def compiled_available() -> bool:
-    """Whether this install has the compiled modules."""
-    env = dict(os.environ)
-    env.pop("KELTIS_PURE_PYTHON", None)
-    code = "from keltis._native import is_compiled; assert is_compiled()"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env)
-    return done.returncode == 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.rounds < 1:
         parser.error("--games and --rounds must be at least 1")
     game_names = ["board", "cards"] if args.game == "all" else [args.game]
-    engines = [e for e in ENGINES if e != "compiled" or compiled_available()]
+    engines = [e for e in ENGINES if available(e, {}) is None]
     lines = []
     for game in game_names:
         for players in args.players or [2, 3, 4]:

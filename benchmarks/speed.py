@@ -87,12 +87,19 @@ def build_c(folder: Path) -> dict[str, Path]:
     return out
 
 
-def run_python(engine: str, game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
-    """One measurement of a Python engine in a child process."""
+def engine_env(engine: str) -> dict[str, str]:
+    """The environment of a child process that runs keltis as ``engine`` (``pure``: pure
+    Python forced; otherwise the build as installed)."""
     env = dict(os.environ)
     env.pop("KELTIS_PURE_PYTHON", None)
     if engine == "pure":
         env["KELTIS_PURE_PYTHON"] = "1"
+    return env
+
+
+def run_python(engine: str, game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
+    """One measurement of a Python engine in a child process."""
+    env = engine_env(engine)
     command = [sys.executable, __file__, "--child", engine, game, str(players), str(seconds)]
     done = subprocess.run(
         [*command, str(seed)], capture_output=True, text=True, env=env, check=True
@@ -118,8 +125,7 @@ def available(engine: str, c_binaries: dict[str, Path]) -> str | None:
     """Why ``engine`` cannot be measured here (``None``: it can)."""
     if engine == "c":
         return None if c_binaries else f"no C references built from {LIMIT}"
-    env = dict(os.environ)
-    env.pop("KELTIS_PURE_PYTHON", None)
+    env = engine_env(engine)
     code = {
         "pure": "import keltis",
         "compiled": "from keltis._native import is_compiled; assert is_compiled()",
