@@ -142,8 +142,8 @@ def available(engine: str, c_binaries: dict[str, Path]) -> str | None:
 def main() -> None:
     """Run the lines asked for on the command line."""
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        engine, game, players, seconds, seed = sys.argv[2:7]
-        print(json.dumps(child(engine, game, int(players), float(seconds), int(seed))))
+        engine, game, count, seconds, seed = sys.argv[2:7]
+        print(json.dumps(child(engine, game, int(count), float(seconds), int(seed))))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=["board", "cards", "all"], default="all")
