@@ -34,11 +34,11 @@ _STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\]')
 
 
 def indented_json(value: Any) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=False)``, the same text, about twice as fast
-    for a record: the standard library writes indented JSON with its pure-Python encoder,
-    value by value, while this writes each text with the C string encoder and joins the lines
-    itself. Anything but plain JSON of dicts, lists, texts and numbers (keys that are not
-    texts, other types) goes to ``json.dumps`` whole, with its text or its error."""
+    """``json.dumps(value, indent=2, ensure_ascii=False)``, the same text, about four times
+    as fast for a record: the standard library writes indented JSON with its pure-Python
+    encoder, value by value, while this writes each string and number with its C encoder and
+    joins the lines itself. Anything but plain JSON (keys that are not texts, other types)
+    goes to ``json.dumps`` whole, so the text and the errors are always the standard's."""
     try:
         return _indented(value, "\n")
     except _NotPlainError:
