@@ -33,68 +33,6 @@ _ACTIONS_KEY: Final = re.compile(r'"actions"\s*:\s*\[')
 _STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\]')
 
 
-def indented_json(value: Any) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=False)``, the same text, about four times
-    as fast for a record: the standard library writes indented JSON with its pure-Python
-    encoder, value by value, while this writes each string and number with its C encoder and
-    joins the lines itself. Anything but plain JSON (keys that are not texts, other types)
-    goes to ``json.dumps`` whole, so the text and the errors are always the standard's."""
-    try:
-        return _indented(value, "\n")
-    except _NotPlainError:
-        return json.dumps(value, indent=2, ensure_ascii=False)
-
-
-class _NotPlainError(Exception):
-    """A value :func:`indented_json` leaves to ``json.dumps``."""
-
-
-_encode_text: Final = json.encoder.encode_basestring  # the C function where there is one
-_FLOATS: Final = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
-
-
-def _indented(value: Any, newline: str) -> str:
-    kind = type(value)
-    if kind is str:
-        return _encode_text(value)
-    if kind is dict:
-        if not value:
-            return "{}"
-        inner = newline + "  "
-        parts = []
-        for key, item in value.items():
-            if type(key) is not str:
-                raise _NotPlainError
-            parts.append(inner + _encode_text(key) + ": " + _indented(item, inner))
-        return "{" + ",".join(parts) + newline + "}"
-    if kind is list or kind is tuple:
-        if not value:
-            return "[]"
-        inner = newline + "  "
-        try:  # a list of texts (the actions, hands, decks): every item at C speed
-            return "[" + inner + ("," + inner).join(map(_encode_text, value)) + newline + "]"
-        except TypeError:  # not all of them texts
-            pass
-        return "[" + ",".join(inner + _indented(item, inner) for item in value) + newline + "]"
-    if kind is int:
-        return int.__repr__(value)
-    if kind is bool:
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if kind is float:
-        text = float.__repr__(value)
-        return _FLOATS.get(text, text)
-    raise _NotPlainError
-
-
-def _same(kept: tuple[object, ...], now: tuple[object, ...]) -> bool:
-    """Whether a record's set-up is still made of the very objects a kept state was built
-    from (identity, not equality: a replaced part is rebuilt even if equal; keltis never edits
-    a set-up in place)."""
-    return all(a is b for a, b in zip(kept, now, strict=True))
-
-
 @dataclass
 class PlayerInfo:
     """A seat: a display name and what plays it (``human``, ``random``, ``greedy``, …)."""
@@ -125,11 +63,6 @@ class GameRecord:
     created: str = ""
     meta: JSON = field(default_factory=dict)
     version: int = VERSION
-    _start: tuple[tuple[object, ...], GameState] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
-    """The state :meth:`start` built to check the set-up, kept for :meth:`new_state` with the
-    set-up it was built from (a record whose set-up was replaced builds afresh)."""
 
     @classmethod
     def start(
@@ -170,8 +103,7 @@ class GameRecord:
             layout=layout,
             created=datetime.now(UTC).replace(microsecond=0).isoformat(),
         )
-        state = record.new_state()  # refuse a bad set-up now rather than at replay time
-        record._start = (record._setup_key(), state)
+        record.new_state()  # refuse a bad set-up now rather than at replay time
         return record
 
     # -- replay --------------------------------------------------------------------------
@@ -179,8 +111,6 @@ class GameRecord:
     def new_state(self) -> GameState:
         """The state before the first action: from the dealt set-up when the record keeps
         one, else from the explicit set-up, else (never for a loaded record) the seed."""
-        if self._start is not None and _same(self._start[0], self._setup_key()):
-            return self._start[1].clone()
         rules = get_game(self.game)
         setup = self.dealt if self.dealt is not None else self.setup
         seed = None if setup is not None else self.seed
@@ -199,18 +129,6 @@ class GameRecord:
             return rules.new_game(len(self.players), seed=seed, setup=setup, variant=self.variant)
         except KeltisError as error:
             raise RecordError(f"bad set-up: {error}") from error
-
-    def _setup_key(self) -> tuple[object, ...]:
-        """What the start state is built from (a set-up is replaced, not edited in place)."""
-        return (
-            self.game,
-            len(self.players),
-            self.seed,
-            self.setup,
-            self.dealt,
-            self.variant,
-            self.layout,
-        )
 
     def replay(self, upto: int | None = None, *, lines: list[int] | None = None) -> GameState:
         """The state after the first ``upto`` actions (all by default), replayed by the match
@@ -252,7 +170,7 @@ class GameRecord:
 
     def dumps(self) -> str:
         """The record as text: indented JSON, one action per line."""
-        return indented_json(self.to_json()) + "\n"
+        return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
 
     def save(self, path: str | Path, *, new: bool = False) -> Path:
         """Write the record atomically: a crash never leaves half a file, and a failure leaves
