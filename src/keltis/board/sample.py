@@ -4,12 +4,13 @@ seen (``Game.sample_state``), for search bots and previews."""
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections.abc import Sequence
 
 from keltis.board.state import FULL_DECK, PHASE_NAMES, BoardState, BoardVariant, layable_mask
 from keltis.board.view import BoardView
 from keltis.core.cards import CARD_VALUE
 from keltis.core.errors import SetupError
+from keltis.core.setup import shuffle, unseen_cards
 
 
 def sample_board_state(view: BoardView, rng: random.Random) -> BoardState:
@@ -22,17 +23,12 @@ def sample_board_state(view: BoardView, rng: random.Random) -> BoardState:
     """
     if view.viewer is None or view.hand is None:
         raise SetupError("a spectator's view has no hand to sample from")
-    seen = Counter(view.hand)
-    for pile in view.piles:
-        seen.update(pile)
+    seen: list[Sequence[int]] = [view.hand, *view.piles]
     for mine in view.rows:
-        for row in mine:
-            seen.update(row)
-    for p, known in enumerate(view.known_cards):
-        if p != view.viewer:
-            seen.update(known)
-    unseen = list((Counter(FULL_DECK) - seen).elements())
-    rng.shuffle(unseen)
+        seen.extend(mine)
+    seen.extend(known for p, known in enumerate(view.known_cards) if p != view.viewer)
+    unseen = unseen_cards(FULL_DECK, seen)
+    shuffle(unseen, rng)
     hands: list[list[int]] = []
     for p in range(view.num_players):
         if p == view.viewer:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections.abc import Sequence
 
 from keltis.cards.state import (
     _ALL_WISHES,
@@ -18,6 +18,7 @@ from keltis.cards.state import (
 from keltis.cards.view import CardView
 from keltis.core.errors import SetupError
 from keltis.core.protocol import EndReason
+from keltis.core.setup import shuffle, unseen_cards
 
 
 def sample_card_state(view: CardView, rng: random.Random) -> CardState:
@@ -31,18 +32,12 @@ def sample_card_state(view: CardView, rng: random.Random) -> CardState:
     """
     if view.viewer is None or view.hand is None:
         raise SetupError("a spectator's view has no hand to sample from")
-    seen = Counter(view.hand)
-    for pile in view.piles:
-        seen.update(pile)
+    seen: list[Sequence[int]] = [view.hand, *view.piles]
     for mine in view.rows:
-        for row in mine:
-            seen.update(row)
-    for point_row in view.point_rows:
-        seen.update(point_row)
-    for p, known in enumerate(view.known_cards):
-        if p != view.viewer:
-            seen.update(known)
-    unseen = list((Counter(FULL_DECK) - seen).elements())
+        seen.extend(mine)
+    seen.extend(view.point_rows)
+    seen.extend(known for p, known in enumerate(view.known_cards) if p != view.viewer)
+    unseen = unseen_cards(FULL_DECK, seen)
     hidden_total = (
         sum(view.hand_sizes[p] - len(view.known_cards[p]) for p in range(view.num_players))
         - (view.hand_sizes[view.viewer] - len(view.known_cards[view.viewer]))
@@ -54,7 +49,7 @@ def sample_card_state(view: CardView, rng: random.Random) -> CardState:
             f"the view hides {hidden_total} cards but {len(unseen)} cards are unseen: "
             "it is not a view of a card game"
         )
-    rng.shuffle(unseen)
+    shuffle(unseen, rng)
     hands: list[list[int]] = []
     for p in range(view.num_players):
         if p == view.viewer:
