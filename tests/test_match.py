@@ -321,6 +321,17 @@ def test_a_random_bot_chooses_the_same_from_its_view_or_its_legal_actions(game: 
         state.apply(action)
 
 
+def test_the_random_bot_draws_exactly_as_random_choice() -> None:
+    """Its inlined draw is ``random.choice``'s: the same index for every seed and length
+    (lengths around powers of two, where the redraws happen), and the stream stays in step."""
+    lengths = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 100, 127, 129]
+    for seed in range(40):
+        bot, reference = make_bot("random", seed), random.Random(seed)
+        for length in lengths * 3:
+            items = list(range(length))
+            assert bot.choose_legal(items) == reference.choice(items)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_without_reseeding_each_bot_keeps_its_own_random_stream(game: str) -> None:
     """A game played through in one go (a tournament's): each bot draws from the stream of

@@ -77,6 +77,15 @@ class RandomBot(Bot):
 
     def choose_legal(self, legal: Sequence[Action]) -> Action:
         """A uniformly random one of ``legal``."""
-        if not legal:
+        count = len(legal)
+        if not count:
             raise ValueError("the bot was asked to move with no legal action in its view")
-        return self.rng.choice(legal)
+        # random.choice(legal) without its two Python-level calls, the same draws: a random
+        # number of count.bit_length() bits, drawn again while it is count or more (tested
+        # against random.choice); in a tournament of random bots the calls cost a third.
+        draw = self.rng.getrandbits
+        bits = count.bit_length()
+        index = draw(bits)
+        while index >= count:
+            index = draw(bits)
+        return legal[index]
