@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from keltis.bots import make_bot
 from keltis.core.errors import RecordError
-from keltis.record import VERSION, GameRecord, PlayerInfo
+from keltis.record import VERSION, GameRecord, PlayerInfo, indented_json
 
 
 def _played(seed: int = 5, players: int = 3) -> GameRecord:
@@ -139,3 +141,43 @@ def test_save_is_atomic_and_creates_folders(tmp_path: Path) -> None:
     target = record.save(tmp_path / "a" / "b" / "game.json")
     assert target.exists()
     assert not list(target.parent.glob("*.tmp"))
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=6)
+    | st.sampled_from(["é", '"', "\\", "\n", "\x00", "\u2028", "😀"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+        | st.dictionaries(st.integers(), inner, min_size=1, max_size=2)  # keys json converts
+        | st.tuples(inner, inner)
+    ),
+    max_leaves=20,
+)
+
+
+@given(_JSON_VALUES)
+def test_indented_json_is_the_standard_text(value: object) -> None:
+    assert indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_a_record_is_written_as_the_standard_indented_json(game: str) -> None:
+    record = GameRecord.start(game, [PlayerInfo("Ærn", "random"), PlayerInfo("b")], seed=8)
+    match_state = record.new_state()
+    bot = make_bot("random", 2)
+    while not match_state.over:
+        action = bot.choose(match_state.view(match_state.current_player))
+        match_state.apply(action)
+        record.actions.append(str(action))
+    record.finish(match_state)
+    assert record.dumps() == json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+
+def test_indented_json_refuses_what_json_refuses() -> None:
+    with pytest.raises(TypeError):
+        indented_json({"a": [object()]})

@@ -33,6 +33,61 @@ _ACTIONS_KEY: Final = re.compile(r'"actions"\s*:\s*\[')
 _STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\]')
 
 
+def indented_json(value: Any) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False)``, the same text, about twice as fast
+    for a record: the standard library writes indented JSON with its pure-Python encoder,
+    value by value, while this writes each text with the C string encoder and joins the lines
+    itself. Anything but plain JSON of dicts, lists, texts and numbers (keys that are not
+    texts, other types) goes to ``json.dumps`` whole, with its text or its error."""
+    try:
+        return _indented(value, "\n")
+    except _NotPlainError:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+class _NotPlainError(Exception):
+    """A value :func:`indented_json` leaves to ``json.dumps``."""
+
+
+_encode_text: Final = json.encoder.encode_basestring  # the C function where there is one
+_FLOATS: Final = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def _indented(value: Any, newline: str) -> str:
+    kind = type(value)
+    if kind is str:
+        return _encode_text(value)
+    if kind is dict:
+        if not value:
+            return "{}"
+        inner = newline + "  "
+        parts = []
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlainError
+            parts.append(inner + _encode_text(key) + ": " + _indented(item, inner))
+        return "{" + ",".join(parts) + newline + "}"
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        inner = newline + "  "
+        try:  # a list of texts (the actions, hands, decks): every item at C speed
+            return "[" + inner + ("," + inner).join(map(_encode_text, value)) + newline + "]"
+        except TypeError:  # not all of them texts
+            pass
+        return "[" + ",".join(inner + _indented(item, inner) for item in value) + newline + "]"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if kind is float:
+        text = float.__repr__(value)
+        return _FLOATS.get(text, text)
+    raise _NotPlainError
+
+
 @dataclass
 class PlayerInfo:
     """A seat: a display name and what plays it (``human``, ``random``, ``greedy``, …)."""
@@ -170,7 +225,7 @@ class GameRecord:
 
     def dumps(self) -> str:
         """The record as text: indented JSON, one action per line."""
-        return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+        return indented_json(self.to_json()) + "\n"
 
     def save(self, path: str | Path, *, new: bool = False) -> Path:
         """Write the record atomically: a crash never leaves half a file, and a failure leaves
