@@ -7,13 +7,17 @@ them; review the diff before committing it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+#: Where each test's servers' logs stood when it began (``tests/server/harness.Server``).
+_LOG_START = pytest.StashKey[dict[int, int]]()
+#: The most lines of a server's log a failed test shows.
+LOG_LINES = 200
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -53,3 +57,29 @@ def golden(request: pytest.FixtureRequest) -> Callable[[str, Any], None]:
             )
 
     return check
+
+
+def _servers(item: pytest.Item) -> list[Any]:
+    """The running servers (``server.harness.Server``) among a test's fixtures."""
+    values = getattr(item, "funcargs", {}).values()
+    return [v for v in values if type(v).__name__ == "Server" and isinstance(v.log, list)]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    item.stash[_LOG_START] = {id(server): len(server.log) for server in _servers(item)}
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed test that used a server shows what the server logged while it ran (a bot
+    that failed, a refused request): the server runs in a process of its own."""
+    report = yield
+    if report.when == "call" and report.failed:
+        starts = item.stash.get(_LOG_START, {})
+        for server in _servers(item):
+            lines = server.log[starts.get(id(server), 0) :]
+            shown = "".join(lines[-LOG_LINES:]) or "(nothing)\n"
+            report.sections.append((f"server log ({server.base})", shown))
+    return report
