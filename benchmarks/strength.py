@@ -12,7 +12,10 @@ Lines (each over ``--games`` games; the measured bot's seat rotates over the gam
   action) over the hard lines, for each machine that played them: median, 95th percentile and
   maximum.
 
-``--hero-spec`` plays the hard lines with another bot spec in hard's seat (for tuning). Every
+``--hero-spec`` plays the hard lines with another bot spec in hard's seat (for tuning). A spec
+``seer:ismcts:…`` is an experiment, not a bot: that search is handed the true state — every
+hand and the order of the draw pile — instead of deals sampled from its view, which bounds
+from above what better guesses about hidden cards could give a search of that budget. Every
 game records the specs that played it, and a line's summary counts only the games of the specs
 asked for, so games of an earlier hard level or of a tuning run never mix into it.
 
@@ -37,18 +40,21 @@ import argparse
 import json
 import multiprocessing
 import platform
+import random
 import statistics
 import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from keltis.arena.stats import wilson_interval
 from keltis.bots import make_bot
+from keltis.bots.ismcts import IsmctsBot, search
 from keltis.bots.levels import LEVELS
 from keltis.bots.policies import heuristics
+from keltis.core.protocol import Game, GameState, View
 from keltis.games import get_game
 
 RESULTS = Path(__file__).parent / "results"
@@ -92,6 +98,25 @@ def spec_of(name: str) -> str:
     return LEVELS[name].spec if name in LEVELS else name
 
 
+#: A hero spec with this prefix sees the true state (see the module docstring).
+SEER = "seer:"
+
+
+class _TrueState:
+    """Stands in for the game in a seer's search: every "deal" is the true state."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def sample_state(self, view: View, rng: random.Random) -> GameState:
+        return self.state.clone()
+
+
+def make_hero(spec: str, seed: int) -> Any:
+    """The bot of a hero spec (a seer's search bot without its prefix)."""
+    return make_bot(spec.removeprefix(SEER), seed)
+
+
 def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
     """Play one game of a line; the hero sits at seat ``seed % players``."""
     game_name, line, seed, hero_spec = job
@@ -100,18 +125,27 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
     state = game.new_game(line.players, seed=seed, variant={"turn_cap": TURN_CAP})
     hero_seat = seed % line.players
     bots = [
-        make_bot(hero if seat == hero_seat else opponent, seed * 10 + seat)
+        make_hero(hero, seed * 10 + seat)
+        if seat == hero_seat
+        else make_bot(opponent, seed * 10 + seat)
         for seat in range(line.players)
     ]
+    hero_bot = bots[hero_seat]
+    seer = hero_bot if hero.startswith(SEER) and isinstance(hero_bot, IsmctsBot) else None
+    if hero.startswith(SEER) and seer is None:
+        raise ValueError(f"{hero!r}: only a search (ismcts) can be a seer")
     times: list[float] = []
     timed_out = 0
     clock = time.process_time
-    hero_bot = bots[hero_seat]
     while not state.over:
         seat = state.current_player
         view = state.view(seat)
         start = clock()
-        action = bots[seat].choose(view)
+        if seer is not None and seat == hero_seat and len(view.legal) > 1:
+            seer.last_result = search(view, seer.config, seer.rng, cast(Game, _TrueState(state)))
+            action = seer.last_result.best
+        else:
+            action = bots[seat].choose(view)
         if seat == hero_seat and len(view.legal) > 1:
             times.append(round(clock() - start, 5))
             result = getattr(hero_bot, "last_result", None)
@@ -313,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         wanted.append(known[name])
     if args.hero_spec is not None:
         try:
-            make_bot(args.hero_spec)
+            make_hero(args.hero_spec, 0)
         except ValueError as error:
             parser.error(f"--hero-spec: {error}")
     results = Path(args.results)

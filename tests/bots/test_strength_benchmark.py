@@ -1,0 +1,61 @@
+"""benchmarks/strength.py: a game of a line, and the seer experiment (a search handed the true
+state instead of deals sampled from its view)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from keltis.games import get_game
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "strength.py"
+#: A search small enough for a test.
+TINY = "ismcts:iterations=12,playout_rounds=1,seconds=none"
+
+
+@pytest.fixture(scope="module")
+def strength() -> ModuleType:
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        spec = importlib.util.spec_from_file_location("strength_benchmark", SCRIPT)
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # its dataclasses look their module up
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    return module
+
+
+def line(strength: ModuleType, name: str) -> object:
+    return next(line for line in strength.LINES if line.name == name)
+
+
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_a_seer_plays_a_whole_game_and_is_kept_apart(strength: ModuleType, game: str) -> None:
+    row = strength.play_one((game, line(strength, "hard-vs-heuristic"), 7, "seer:" + TINY))
+    assert row["hero_spec"] == "seer:" + TINY
+    assert row["hero_seat"] == 7 % 2
+    assert len(row["scores"]) == 2
+    assert row["times"]  # the seer decided
+
+
+def test_a_seers_every_deal_is_the_true_state(strength: ModuleType) -> None:
+    state = get_game("cards").new_game(3, seed=11)
+    seer = strength._TrueState(state)
+    deal = seer.sample_state(state.view(0), random.Random(1))
+    assert deal is not state
+    assert deal.to_json() == state.to_json()  # every hand and the draw pile's order
+    deal.apply(deal.legal_actions()[0])
+    assert deal.to_json() != state.to_json()  # a copy: the search never touches the game
+
+
+def test_only_a_search_can_be_a_seer(strength: ModuleType) -> None:
+    with pytest.raises(ValueError, match="only a search"):
+        strength.play_one(("board", line(strength, "hard-vs-heuristic"), 3, "seer:heuristic"))
