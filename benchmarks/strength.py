@@ -14,8 +14,11 @@ Lines (each over ``--games`` games; the measured bot's seat rotates over the gam
 
 ``--hero-spec`` plays the hard lines with another bot spec in hard's seat (for tuning). A spec
 ``seer:ismcts:…`` is an experiment, not a bot: that search is handed the true state — every
-hand and the order of the draw pile — instead of deals sampled from its view, which bounds
-from above what better guesses about hidden cards could give a search of that budget. Every
+hand and the order of the draw pile — instead of deals sampled from its view; with
+``seer-hands:ismcts:…`` it sees every hand but not the order of the draw pile (the draw pile
+and the cards set aside are shuffled together for each deal). The second bounds from above what
+better guesses about the other players' hands (from what they did) could give a search of
+that budget. Every
 game records the specs that played it, and a line's summary counts only the games of the specs
 asked for, so games of an earlier hard level or of a tuning run never mix into it.
 
@@ -100,6 +103,8 @@ def spec_of(name: str) -> str:
 
 #: A hero spec with this prefix sees the true state (see the module docstring).
 SEER = "seer:"
+#: A hero spec with this prefix sees every hand but not the draw pile's order.
+HANDS_SEER = "seer-hands:"
 
 
 class _TrueState:
@@ -112,9 +117,31 @@ class _TrueState:
         return self.state.clone()
 
 
+class _TrueHands(_TrueState):
+    """Every "deal" is the true state with the unseen cards that lie in no hand (the draw
+    pile and, with two players, the cards set aside) shuffled anew."""
+
+    def sample_state(self, view: View, rng: random.Random) -> GameState:
+        deal: Any = self.state.clone()
+        pool = [*deal.deck, *deal.removed]
+        rng.shuffle(pool)
+        size = len(deal.deck)
+        deal.deck, deal.removed = pool[:size], pool[size:]
+        return cast(GameState, deal)
+
+
+def seer_of(spec: str, state: GameState) -> _TrueState | None:
+    """What a hero of this spec is handed instead of the game's sampler (``None``: none)."""
+    if spec.startswith(SEER):
+        return _TrueState(state)
+    if spec.startswith(HANDS_SEER):
+        return _TrueHands(state)
+    return None
+
+
 def make_hero(spec: str, seed: int) -> Any:
     """The bot of a hero spec (a seer's search bot without its prefix)."""
-    return make_bot(spec.removeprefix(SEER), seed)
+    return make_bot(spec.removeprefix(SEER).removeprefix(HANDS_SEER), seed)
 
 
 def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
@@ -131,8 +158,9 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
         for seat in range(line.players)
     ]
     hero_bot = bots[hero_seat]
-    seer = hero_bot if hero.startswith(SEER) and isinstance(hero_bot, IsmctsBot) else None
-    if hero.startswith(SEER) and seer is None:
+    sees = seer_of(hero, state)
+    seer = hero_bot if sees is not None and isinstance(hero_bot, IsmctsBot) else None
+    if sees is not None and seer is None:
         raise ValueError(f"{hero!r}: only a search (ismcts) can be a seer")
     times: list[float] = []
     timed_out = 0
@@ -142,7 +170,7 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
         view = state.view(seat)
         start = clock()
         if seer is not None and seat == hero_seat and len(view.legal) > 1:
-            seer.last_result = search(view, seer.config, seer.rng, cast(Game, _TrueState(state)))
+            seer.last_result = search(view, seer.config, seer.rng, cast(Game, sees))
             action = seer.last_result.best
         else:
             action = bots[seat].choose(view)

@@ -38,9 +38,12 @@ def line(strength: ModuleType, name: str) -> object:
 
 
 @pytest.mark.parametrize("game", ["board", "cards"])
-def test_a_seer_plays_a_whole_game_and_is_kept_apart(strength: ModuleType, game: str) -> None:
-    row = strength.play_one((game, line(strength, "hard-vs-heuristic"), 7, "seer:" + TINY))
-    assert row["hero_spec"] == "seer:" + TINY
+@pytest.mark.parametrize("seer", ["seer:", "seer-hands:"])
+def test_a_seer_plays_a_whole_game_and_is_kept_apart(
+    strength: ModuleType, game: str, seer: str
+) -> None:
+    row = strength.play_one((game, line(strength, "hard-vs-heuristic"), 7, seer + TINY))
+    assert row["hero_spec"] == seer + TINY
     assert row["hero_seat"] == 7 % 2
     assert len(row["scores"]) == 2
     assert row["times"]  # the seer decided
@@ -56,6 +59,22 @@ def test_a_seers_every_deal_is_the_true_state(strength: ModuleType) -> None:
     assert deal.to_json() != state.to_json()  # a copy: the search never touches the game
 
 
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_a_hands_seer_sees_every_hand_but_not_the_draw_piles_order(
+    strength: ModuleType, game: str
+) -> None:
+    state = get_game(game).new_game(2, seed=5)
+    seer = strength.seer_of("seer-hands:" + TINY, state)
+    deals = [seer.sample_state(state.view(0), random.Random(n)) for n in range(3)]
+    unseen = sorted([*state.deck, *state.removed])
+    for deal in deals:
+        assert deal.hands == state.hands
+        assert (len(deal.deck), len(deal.removed)) == (len(state.deck), len(state.removed))
+        assert sorted([*deal.deck, *deal.removed]) == unseen
+    assert len({tuple(deal.deck) for deal in deals}) == 3
+
+
 def test_only_a_search_can_be_a_seer(strength: ModuleType) -> None:
-    with pytest.raises(ValueError, match="only a search"):
-        strength.play_one(("board", line(strength, "hard-vs-heuristic"), 3, "seer:heuristic"))
+    for seer in ("seer:", "seer-hands:"):
+        with pytest.raises(ValueError, match="only a search"):
+            strength.play_one(("board", line(strength, "hard-vs-heuristic"), 3, seer + "heuristic"))
