@@ -137,6 +137,14 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ),
     ({"hands": [HAND, OTHER], "wishes": [10, 0]}, "wishes must be a whole number 0-9"),
     ({"hands": [HAND, OTHER], "known": [["R1"], []]}, "known cards are not all in the hand"),
+    (
+        {"hands": [HAND, OTHER], "deck": ["G1", "G1"]},
+        r"uses cards more often than the 2 copies that exist \(B-1\): G1 x3$",
+    ),
+    (
+        {"hands": [HAND, OTHER], "wishes": [9, 0]},
+        r"uses 18 tiles 'W' \(wish stone\), but only 9 exist \(B-3\)",
+    ),
     ({"hands": [HAND, OTHER], "fill_seed": -1}, "fill_seed must be a whole number"),
 ]  # fmt: skip
 

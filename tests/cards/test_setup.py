@@ -110,6 +110,14 @@ BAD_SETUPS: list[tuple[Any, str]] = [
     ({"hands": [HAND, OTHER], "wish_stones": [5, []]}, "must be a list of values"),
     ({"hands": [HAND, OTHER], "wish_stones": [[0], []]}, "1-9"),
     ({"hands": [HAND, OTHER], "known": [["B1"], []]}, "known cards are not all in the hand"),
+    (
+        {"hands": [HAND, OTHER], "known": [["B1", "G1", "B1"], []]},
+        "known cards are not all in the hand: B1, B1$",
+    ),
+    (
+        {"hands": [HAND, OTHER], "deck": ["G1", "G1"]},
+        "more often than they exist .C-1-C-3.: G1 x3 .exists x1.$",
+    ),
     ({"hands": [HAND, OTHER], "fill_seed": -1}, "fill_seed"),
 ]
 

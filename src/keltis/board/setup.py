@@ -5,9 +5,8 @@ one. The rules engine (``keltis.board.state``) knows nothing of set-ups."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from keltis.board.layout import (
     ALL_TILES,
@@ -19,19 +18,27 @@ from keltis.board.layout import (
     Layout,
 )
 from keltis.board.state import FIGURES, FULL_DECK, BoardState, BoardVariant, deal
-from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_COLOURS
+from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_CARD_CODES, NUM_COLOURS
 from keltis.core.errors import SetupError
 from keltis.core.protocol import JSON
 from keltis.core.scoring import GOAL_FIGURES, GOAL_ROW, LAST_ROW
 from keltis.core.setup import (
     HAND_SIZE,
     REMOVED_TWO_PLAYERS,
+    code_counts,
+    missing_codes,
     read_cards,
     read_int,
     read_per_colour,
     read_per_player,
     refuse_unknown,
+    shuffle,
+    surplus_codes,
 )
+
+#: How many copies of each card code the deck holds (B-1), and of each tile code (B-3).
+_FULL_COUNTS: Final = code_counts([FULL_DECK], NUM_CARD_CODES)
+_TILE_COUNTS: Final = code_counts([ALL_TILES], len(TILE_LETTERS))
 
 
 def _numbers(data: Any, what: str) -> list[int]:
@@ -229,22 +236,24 @@ class BoardSetup:
             state.rows = [[list(r) for r in mine] for mine in self.rows]
         if self.piles is not None:
             state.piles = [list(p) for p in self.piles]
-        placed = Counter(c for h in self.hands for c in h)
-        placed.update(c for pile in state.piles for c in pile)
-        placed.update(c for mine in state.rows for row in mine for c in row)
-        if self.deck is not None:
-            placed.update(self.deck)
-        if self.removed is not None:
-            placed.update(self.removed)
-        full = Counter(FULL_DECK)
-        extra = placed - full
+        placed = code_counts(
+            [
+                *self.hands,
+                *state.piles,
+                *(row for mine in state.rows for row in mine),
+                self.deck or (),
+                self.removed or (),
+            ],
+            NUM_CARD_CODES,
+        )
+        extra = surplus_codes(placed, _FULL_COUNTS)
         if extra:
             raise SetupError(
                 "set-up uses cards more often than the 2 copies that exist (B-1): "
-                + ", ".join(f"{CARD_TEXT[c]} x{n + full[c]}" for c, n in sorted(extra.items()))
+                + ", ".join(f"{CARD_TEXT[c]} x{placed[c]}" for c in extra)
             )
-        rest = sorted((full - placed).elements())
-        rng.shuffle(rest)
+        rest = missing_codes(placed, _FULL_COUNTS)
+        shuffle(rest, rng)
         removed = self.removed
         deck_top_first = self.deck
         if deck_top_first is None:
@@ -314,14 +323,15 @@ class BoardSetup:
             state.points = list(self.points)
         if self.wishes is not None:
             state.wishes = list(self.wishes)
-        in_play = Counter(t for path in tiles for t in path if t != NO_TILE)
+        in_play = code_counts(tiles, len(TILE_LETTERS))
+        in_play[NO_TILE] = 0
         in_play[WISH] += sum(state.wishes)
-        extra_tiles = in_play - Counter(ALL_TILES)
+        extra_tiles = surplus_codes(in_play, _TILE_COUNTS)
         if extra_tiles:
-            tile, count = min(extra_tiles.items())
+            tile = extra_tiles[0]
             raise SetupError(
-                f"set-up uses {count + ALL_TILES.count(tile)} tiles {TILE_LETTERS[tile]!r} "
-                f"({TILE_NAMES[tile]}), but only {ALL_TILES.count(tile)} exist (B-3)"
+                f"set-up uses {in_play[tile]} tiles {TILE_LETTERS[tile]!r} "
+                f"({TILE_NAMES[tile]}), but only {_TILE_COUNTS[tile]} exist (B-3)"
             )
         state.goal = sum(1 for x in state.pos for r in x if r >= GOAL_ROW)
         if state.goal >= GOAL_FIGURES:
@@ -329,7 +339,7 @@ class BoardSetup:
         if self.known:
             state.known = [list(k) for k in self.known]
         for p in range(players):
-            missing = Counter(state.known[p]) - Counter(state.hands[p])
-            if missing:
+            held = code_counts([state.hands[p]], NUM_CARD_CODES)
+            if surplus_codes(code_counts([state.known[p]], NUM_CARD_CODES), held):
                 raise SetupError(f"player {p}'s known cards are not all in the hand")
         return state

@@ -12,7 +12,7 @@ from typing import Any
 from keltis.cards.state import (
     _ALL_WISHES,
     CLOSED_ROWS_TO_END,
-    FULL_DECK,
+    COPIES,
     NUM_PILES,
     PILE_OF,
     CardState,
@@ -22,17 +22,21 @@ from keltis.cards.state import (
     pile_mask,
 )
 from keltis.core.actions import POINT_PILE
-from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_COLOURS
+from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_CARD_CODES, NUM_COLOURS
 from keltis.core.errors import SetupError
 from keltis.core.protocol import JSON
 from keltis.core.setup import (
     HAND_SIZE,
     REMOVED_TWO_PLAYERS,
+    code_counts,
     colour_key,
+    missing_codes,
     read_cards,
     read_int,
     read_per_player,
     refuse_unknown,
+    shuffle,
+    surplus_codes,
 )
 
 
@@ -219,27 +223,26 @@ class CardSetup:
                         f"{CARD_TEXT[card]} lies on the {_pile_name(pile)} discard pile; it "
                         f"belongs on the {_pile_name(PILE_OF[card])} pile (C-7)"
                     )
-        placed = Counter(c for h in self.hands for c in h)
-        placed.update(c for pile in piles for c in pile)
-        placed.update(c for mine in rows for row in mine for c in row)
-        placed.update(c for row in point_rows for c in row)
-        if self.deck is not None:
-            placed.update(self.deck)
-        if self.removed is not None:
-            placed.update(self.removed)
-        full = Counter(FULL_DECK)
-        extra = placed - full
+        placed = code_counts(
+            [
+                *self.hands,
+                *piles,
+                *(row for mine in rows for row in mine),
+                *point_rows,
+                self.deck or (),
+                self.removed or (),
+            ],
+            NUM_CARD_CODES,
+        )
+        extra = surplus_codes(placed, COPIES)
         if extra:
             raise SetupError(
                 "set-up uses cards more often than they exist (C-1-C-3): "
-                + ", ".join(
-                    f"{CARD_TEXT[c]} x{n + full[c]} (exists x{full[c]})"
-                    for c, n in sorted(extra.items())
-                )
+                + ", ".join(f"{CARD_TEXT[c]} x{placed[c]} (exists x{COPIES[c]})" for c in extra)
             )
-        rest = sorted((full - placed).elements())
+        rest = missing_codes(placed, COPIES)
         rng = random.Random(self.fill_seed)
-        rng.shuffle(rest)
+        shuffle(rest, rng)
         removed = self.removed
         deck_top_first = self.deck
         if deck_top_first is None:
@@ -293,10 +296,13 @@ class CardSetup:
         state.wish_mask = _ALL_WISHES & ~sum(1 << v for v in taken)
         state.known = [list(k) for k in self.known] if self.known else [[] for _ in range(players)]
         for p in range(players):
-            missing = Counter(state.known[p]) - Counter(state.hands[p])
+            missing = missing_codes(
+                code_counts([state.hands[p]], NUM_CARD_CODES),
+                code_counts([state.known[p]], NUM_CARD_CODES),
+            )
             if missing:
                 raise SetupError(
                     f"player {p}'s known cards are not all in the hand: "
-                    + ", ".join(CARD_TEXT[c] for c in sorted(missing.elements()))
+                    + ", ".join(CARD_TEXT[c] for c in missing)
                 )
         return state

@@ -40,6 +40,34 @@ def shuffle(items: list[int], rng: random.Random) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def code_counts(parts: Iterable[Iterable[int]], size: int) -> list[int]:
+    """How often each code ``0 … size-1`` occurs in all of ``parts`` together (a card or tile
+    count in a list: what ``Counter`` gives, without its Python-level calls). A code outside
+    the range is refused."""
+    counts = [0] * size
+    for part in parts:
+        for code in part:
+            if not 0 <= code < size:
+                raise SetupError(f"no card or tile has code {code}")
+            counts[code] += 1
+    return counts
+
+
+def surplus_codes(counts: Sequence[int], limit: Sequence[int]) -> list[int]:
+    """The codes counted more often than ``limit`` allows, in ascending order."""
+    return [code for code, (n, most) in enumerate(zip(counts, limit, strict=True)) if n > most]
+
+
+def missing_codes(counts: Sequence[int], full: Sequence[int]) -> list[int]:
+    """What ``counts`` lacks of ``full``: each missing copy of a code, in ascending order
+    (``sorted((Counter(full) - Counter(counted)).elements())``)."""
+    out: list[int] = []
+    for code, (n, want) in enumerate(zip(counts, full, strict=True)):
+        for _ in range(want - n):
+            out.append(code)
+    return out
+
+
 def unseen_cards(full_deck: Sequence[int], seen: Iterable[Iterable[int]]) -> list[int]:
     """The cards of ``full_deck`` not among the ``seen`` ones (each seen card takes one copy),
     in the order of their first appearance in ``full_deck`` — the list
