@@ -8,7 +8,9 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
+from keltis.board.state import COPIES as BOARD_COPIES
 from keltis.board.state import FULL_DECK as BOARD_DECK
+from keltis.cards.state import COPIES as CARD_COPIES
 from keltis.cards.state import FULL_DECK as CARD_DECK
 from keltis.core.setup import shuffle, unseen_cards
 
@@ -35,9 +37,11 @@ def test_shuffle_deals_the_full_decks_as_random_shuffle() -> None:
 
 @given(st.data())
 def test_unseen_cards_is_the_counter_difference(data: st.DataObject) -> None:
-    deck = data.draw(st.sampled_from([BOARD_DECK, CARD_DECK]))
+    deck, copies = data.draw(
+        st.sampled_from([(BOARD_DECK, BOARD_COPIES), (CARD_DECK, CARD_COPIES)])
+    )
     parts = data.draw(st.lists(st.lists(st.sampled_from(deck), max_size=12), max_size=8))
     seen: Counter[int] = Counter()
     for part in parts:
         seen.update(part)
-    assert unseen_cards(deck, parts) == list((Counter(deck) - seen).elements())
+    assert unseen_cards(copies, parts) == list((Counter(deck) - seen).elements())

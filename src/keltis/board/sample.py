@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from keltis.board.state import FULL_DECK, PHASE_NAMES, BoardState, BoardVariant, layable_mask
+from keltis.board.state import COPIES, PHASE_NAMES, BoardState, BoardVariant, layable_mask
 from keltis.board.view import BoardView
 from keltis.core.cards import CARD_VALUE
 from keltis.core.errors import SetupError
@@ -27,7 +27,7 @@ def sample_board_state(view: BoardView, rng: random.Random) -> BoardState:
     for mine in view.rows:
         seen.extend(mine)
     seen.extend(known for p, known in enumerate(view.known_cards) if p != view.viewer)
-    unseen = unseen_cards(FULL_DECK, seen)
+    unseen = unseen_cards(COPIES, seen)
     shuffle(unseen, rng)
     hands: list[list[int]] = []
     for p in range(view.num_players):

@@ -17,7 +17,7 @@ from keltis.board.layout import (
     WISH,
     Layout,
 )
-from keltis.board.state import FIGURES, FULL_DECK, BoardState, BoardVariant, deal
+from keltis.board.state import COPIES, FIGURES, BoardState, BoardVariant, deal
 from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_CARD_CODES, NUM_COLOURS
 from keltis.core.errors import SetupError
 from keltis.core.protocol import JSON
@@ -36,8 +36,7 @@ from keltis.core.setup import (
     surplus_codes,
 )
 
-#: How many copies of each card code the deck holds (B-1), and of each tile code (B-3).
-_FULL_COUNTS: Final = code_counts([FULL_DECK], NUM_CARD_CODES)
+#: How many copies of each tile code exist (B-3).
 _TILE_COUNTS: Final = code_counts([ALL_TILES], len(TILE_LETTERS))
 
 
@@ -246,13 +245,13 @@ class BoardSetup:
             ],
             NUM_CARD_CODES,
         )
-        extra = surplus_codes(placed, _FULL_COUNTS)
+        extra = surplus_codes(placed, COPIES)
         if extra:
             raise SetupError(
                 "set-up uses cards more often than the 2 copies that exist (B-1): "
                 + ", ".join(f"{CARD_TEXT[c]} x{placed[c]}" for c in extra)
             )
-        rest = missing_codes(placed, _FULL_COUNTS)
+        rest = missing_codes(placed, COPIES)
         shuffle(rest, rng)
         removed = self.removed
         deck_top_first = self.deck

@@ -41,6 +41,7 @@ from keltis.core.cards import (
     CARD_VALUE,
     COLOUR_LETTERS,
     COLOUR_NAMES,
+    NUM_CARD_CODES,
     NUM_COLOURS,
     NUMBER_CARDS,
 )
@@ -79,6 +80,8 @@ _PENDING_PHASES: Final = frozenset({FIGURE, CLOVER_MOVE, OVERFLOW})
 
 #: The 110 cards (B-1): every number card code twice.
 FULL_DECK: Final = tuple(sorted(list(range(NUMBER_CARDS)) * 2))
+#: How many copies of each card code the deck holds (B-1): two of a number card, else none.
+COPIES: Final = tuple(2 if c < NUMBER_CARDS else 0 for c in range(NUM_CARD_CODES))
 
 
 def deal(

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from keltis.cards.state import (
     _ALL_WISHES,
-    FULL_DECK,
+    COPIES,
     PHASE_NAMES,
     CardState,
     CardVariant,
@@ -37,7 +37,7 @@ def sample_card_state(view: CardView, rng: random.Random) -> CardState:
         seen.extend(mine)
     seen.extend(view.point_rows)
     seen.extend(known for p, known in enumerate(view.known_cards) if p != view.viewer)
-    unseen = unseen_cards(FULL_DECK, seen)
+    unseen = unseen_cards(COPIES, seen)
     hidden_total = (
         sum(view.hand_sizes[p] - len(view.known_cards[p]) for p in range(view.num_players))
         - (view.hand_sizes[view.viewer] - len(view.known_cards[view.viewer]))

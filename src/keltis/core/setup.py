@@ -68,26 +68,11 @@ def missing_codes(counts: Sequence[int], full: Sequence[int]) -> list[int]:
     return out
 
 
-def unseen_cards(full_deck: Sequence[int], seen: Iterable[Iterable[int]]) -> list[int]:
-    """The cards of ``full_deck`` not among the ``seen`` ones (each seen card takes one copy),
-    in the order of their first appearance in ``full_deck`` — the list
-    ``(Counter(full_deck) - Counter(seen)).elements()`` gives, built with counts in a list."""
-    size = max(full_deck) + 1
-    counts = [0] * size
-    order: list[int] = []
-    for card in full_deck:
-        if counts[card] == 0:
-            order.append(card)
-        counts[card] += 1
-    for part in seen:
-        for card in part:
-            if 0 <= card < size:
-                counts[card] -= 1
-    out: list[int] = []
-    for card in order:
-        for _ in range(counts[card]):
-            out.append(card)
-    return out
+def unseen_cards(copies: Sequence[int], seen: Iterable[Iterable[int]]) -> list[int]:
+    """The cards of a deck holding ``copies[code]`` of each card code that are not among the
+    ``seen`` ones (each seen card takes one copy), in ascending order: for the games' sorted
+    decks, ``(Counter(FULL_DECK) - Counter(seen)).elements()``."""
+    return missing_codes(code_counts(seen, len(copies)), copies)
 
 
 def deal_cards(
