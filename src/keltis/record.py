@@ -158,7 +158,8 @@ class GameRecord:
             layout=layout,
             created=datetime.now(UTC).replace(microsecond=0).isoformat(),
         )
-        record.new_state()  # refuse a bad set-up now rather than at replay time
+        if setup is not None:  # refuse a bad set-up now rather than at replay time; a seed's
+            record.new_state()  # deal is the engine's own, and the match builds it anyway
         return record
 
     # -- replay --------------------------------------------------------------------------
