@@ -24,9 +24,10 @@ NATIVE_SOURCES := setup.py src/keltis/_native.py \
 	$(patsubst %,src/keltis/core/%.py,actions cards scoring setup gamestate) \
 	$(patsubst %,src/keltis/board/%.py,layout state setup sample) \
 	$(patsubst %,src/keltis/cards/%.py,state setup sample) \
-	$(patsubst %,src/keltis/bots/%.py,policies board_policy cards_policy)
+	$(patsubst %,src/keltis/bots/%.py,policies board_policy cards_policy) \
+	src/keltis/match.py
 # The rules tests, run a second time against the pure-Python modules (KELTIS_PURE_PYTHON=1).
-PURE_TESTS := tests/board tests/cards tests/core tests/test_native.py
+PURE_TESTS := tests/board tests/cards tests/core tests/test_native.py tests/test_match.py
 
 .PHONY: play test install install-test lint bench clean web
 

@@ -169,6 +169,24 @@ def test_a_failing_bot_is_named_and_changes_nothing(bot: Bot) -> None:
     assert fingerprint(match) == before
 
 
+def test_the_match_counts_each_bots_decisions_and_thinking_time() -> None:
+    """What the arena writes to a record's ``meta``: per seat, decisions and seconds of the
+    bots in this match; a person's moves and a failed decision count nothing."""
+    match = Match.new("cards", PEOPLE[:3], {0: make_bot("random", 1), 2: Raiser()}, seed=3)
+    assert (match.bot_decisions, match.bot_seconds) == ([0, 0, 0], [0.0, 0.0, 0.0])
+    bot_moves = 0
+    while match.to_move == 0:  # a turn may take several decisions
+        match.play_bot()
+        bot_moves += 1
+    while match.to_move == 1:
+        match.submit(1, match.view(1).legal[0])
+    with pytest.raises(BotFailedError):
+        match.play_bot()
+    assert match.bot_decisions == [bot_moves, 0, 0]
+    assert match.bot_seconds[0] > 0.0
+    assert match.bot_seconds[1:] == [0.0, 0.0]
+
+
 def test_a_person_cannot_ask_a_bot_to_move_for_them() -> None:
     match = Match.new("board", PEOPLE[:2], seed=3)
     assert not match.bot_to_move

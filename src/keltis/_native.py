@@ -30,11 +30,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
-#: The modules mypyc compiles: the rules engines and their set-up, and the heuristic policies
-#: (what playouts and bots spend their time in: 84-86% of a search is its heuristic playouts).
-#: Views, events, previews, records and front ends stay interpreted: they are not hot, and
-#: they are subclassed or introspected. The search itself (``keltis.bots.ismcts``) is not
-#: compiled yet: its bot class and options are introspected by ``keltis.bots.spec``.
+#: The modules mypyc compiles: the rules engines and their set-up, the heuristic policies
+#: (what playouts and bots spend their time in: 84-86% of a search is its heuristic playouts)
+#: and the match layer (every decision of every front end passes through it: a quarter of an
+#: arena game's time when it was interpreted). Views, events, previews, records and the front
+#: ends stay interpreted: they are not hot, and they are subclassed or introspected. The
+#: search itself (``keltis.bots.ismcts``) is not compiled: its bot class and options are
+#: introspected by ``keltis.bots.spec``.
 COMPILED: Final = (
     "keltis.core.actions",
     "keltis.core.cards",
@@ -51,6 +53,7 @@ COMPILED: Final = (
     "keltis.bots.policies",
     "keltis.bots.board_policy",
     "keltis.bots.cards_policy",
+    "keltis.match",
 )
 #: The build's record of the sources it compiled (module -> SHA-256 of its ``.py``).
 MANIFEST: Final = "_native_build.json"

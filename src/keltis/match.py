@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import traceback
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from keltis.bots.base import Bot, derive_seed
 from keltis.core.actions import Action, parse_action
-from keltis.core.errors import KeltisError, NotationError, RecordError
+from keltis.core.errors import BotFailedError as BotFailedError  # defined there: mypyc
+from keltis.core.errors import KeltisError, NotationError, RecordError, raised_at
 from keltis.core.events import Event, event_json
 from keltis.core.protocol import JSON, GameState, Outcome, View, action_json
 from keltis.games import get_game
@@ -53,31 +52,41 @@ class GameOverError(MatchError):
     """An action was submitted after the end of the game."""
 
 
-class BotFailedError(RuntimeError):
-    """A bot failed: it raised, or chose an action that is not legal. The match is unchanged."""
-
-    def __init__(self, message: str, seat: int) -> None:
-        super().__init__(message)
-        self.seat = seat
-
-
-@dataclass(slots=True)
 class Step:
-    """One accepted action and what it did (read it only; not frozen, because a frozen
-    dataclass costs a bot's whole decision to build).
+    """One accepted action and what it did (read it only).
 
     ``ply`` is the match's ply *after* the action (the action was number ``ply``);
     ``events`` are what everyone saw (from spectator views), ``private`` what the acting seat
     saw (the same, plus the card it drew from the draw pile). Both are empty when the match
     does not narrate. ``seconds`` is a bot's thinking time (``None`` for a person's move).
+
+    A plain class, not a dataclass: one is built for every decision, and mypyc compiles a
+    class's own ``__init__`` but not the one the ``dataclasses`` module writes.
     """
 
-    ply: int
-    seat: int
-    action: Action
-    events: tuple[Event, ...] = ()
-    private: tuple[Event, ...] = ()
-    seconds: float | None = None
+    __slots__ = ("action", "events", "ply", "private", "seat", "seconds")
+
+    def __init__(
+        self,
+        ply: int,
+        seat: int,
+        action: Action,
+        events: tuple[Event, ...] = (),
+        private: tuple[Event, ...] = (),
+        seconds: float | None = None,
+    ) -> None:
+        self.ply = ply
+        self.seat = seat
+        self.action = action
+        self.events = events
+        self.private = private
+        self.seconds = seconds
+
+    def __repr__(self) -> str:
+        return (
+            f"Step(ply={self.ply}, seat={self.seat}, action={self.action!r}, "
+            f"events={self.events!r}, private={self.private!r}, seconds={self.seconds!r})"
+        )
 
     def events_for(self, viewer: int | None) -> tuple[Event, ...]:
         """The events ``viewer`` (a seat, or ``None`` for a spectator) may be told."""
@@ -136,6 +145,10 @@ class Match:
         if len(self.bot_seeds) != len(record.players):
             raise ValueError("give one bot seed per seat")
         record.meta["bot_seeds"] = list(self.bot_seeds)
+        self.bot_seconds: list[float] = [0.0] * len(record.players)
+        """Per seat, the time its bot has spent deciding in this match (not in a replay)."""
+        self.bot_decisions: list[int] = [0] * len(record.players)
+        """Per seat, the decisions its bot has taken in this match (not in a replay)."""
         self.narrate = narrate
         self.on_action = on_action
         self.reseed = reseed
@@ -276,21 +289,23 @@ class Match:
             else:  # the legal actions are all of its view that such a bot reads
                 action = bot.choose_legal(state.legal_actions())
         except Exception as error:
-            where = traceback.extract_tb(error.__traceback__)[-1]
             raise BotFailedError(
                 f"bot {self.record.players[seat].name!r} (seat {seat}) failed: "
-                f"{type(error).__name__}: {error} ({where.filename}:{where.lineno})",
+                f"{type(error).__name__}: {error}{raised_at(error)}",
                 seat,
             ) from error
         seconds = time.perf_counter() - start
         try:
-            return self._accept(action, seconds)
+            step = self._accept(action, seconds)
         except KeltisError as error:
             raise BotFailedError(
                 f"bot {self.record.players[seat].name!r} (seat {seat}) chose an illegal "
                 f"action {action}: {error}",
                 seat,
             ) from error
+        self.bot_seconds[seat] += seconds
+        self.bot_decisions[seat] += 1
+        return step
 
     def play_bots(self, until: Callable[[Step], bool] | None = None) -> list[Step]:
         """Let bots decide while the game goes on and a bot is to move (or until ``until``

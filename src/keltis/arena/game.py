@@ -6,11 +6,11 @@ a worker process, a Ray task or in-process alike. Each bot sees only its own sea
 
 from __future__ import annotations
 
-import traceback
 from dataclasses import dataclass
 from typing import Any
 
 from keltis.arena.tournament import GameTask
+from keltis.core.errors import raised_at
 from keltis.match import BotFailedError, Match
 from keltis.record import GameRecord, PlayerInfo
 
@@ -21,11 +21,14 @@ class GameResult:
 
     ``record`` is the game's record as text (JSON): the driver writes it, so workers need no
     shared disk. ``error`` is set when a bot failed; the record then stops before that move.
+    ``game`` is the same record as an object, for the driver's results (it travels from a
+    worker pickled, cheaper than reading the text back).
     """
 
     index: int
     record: str
     error: str | None = None
+    game: GameRecord | None = None
 
 
 def play_game(task: GameTask) -> GameResult:
@@ -45,26 +48,25 @@ def play_game(task: GameTask) -> GameResult:
     record.meta = {"arena": {"game": task.index, "bot_seeds": list(task.bot_seeds)}}
     error: str | None = None
     seat = -1
+    match: Match | None = None
     try:
         bots = {}
         for seat in range(seats):
             bots[seat] = task.seats[seat].build(task.bot_seeds[seat])
         match = Match(record, bots, bot_seeds=task.bot_seeds, narrate=False, reseed=False)
-        while not match.over:
-            step = match.play_bot()
-            think[step.seat] += step.seconds or 0.0
-            decisions[step.seat] += 1
+        match.play_bots()  # every seat is a bot: to the end
     except BotFailedError as failure:
         error = f"game {task.index}: {failure}"
     except Exception as failure:  # a bot that cannot even be built
-        where = traceback.extract_tb(failure.__traceback__)[-1]
         error = (
             f"game {task.index}: bot {task.seats[seat].name!r} (seat {seat}) failed: "
-            f"{type(failure).__name__}: {failure} ({where.filename}:{where.lineno})"
+            f"{type(failure).__name__}: {failure}{raised_at(failure)}"
         )
+    if match is not None:
+        think, decisions = match.bot_seconds, match.bot_decisions
     record.meta["arena"]["decisions"] = decisions
     record.meta["arena"]["think_seconds"] = [round(t, 6) for t in think]
-    return GameResult(task.index, record.dumps(), error)
+    return GameResult(task.index, record.dumps(), error, None if error else record)
 
 
 def result_of(record: GameRecord) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Mapping
 
 from keltis.core.refusals import render
@@ -79,3 +80,19 @@ class RecordError(KeltisError):
         super().__init__(prefix + message)
         self.line = line
         self.action = action
+
+
+class BotFailedError(RuntimeError):
+    """A bot failed: it raised, or chose an action that is not legal. The match is unchanged.
+    (Raised by :mod:`keltis.match`, which mypyc compiles and where it cannot be defined.)"""
+
+    def __init__(self, message: str, seat: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+def raised_at(error: BaseException) -> str:
+    """Where ``error`` was raised, as ``" (file:line)"`` for a message, or ``""`` when its
+    traceback holds no frame."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return f" ({frames[-1].filename}:{frames[-1].lineno})" if frames else ""
