@@ -361,7 +361,7 @@ def _run(
                     write_atomic(failed_path(out, result.index), result.record)
                 summary.failure = result.error
                 break
-            record = GameRecord.from_json(json.loads(result.record))
+            record = result.game or GameRecord.from_json(json.loads(result.record))
             write_atomic(game_path(out, result.index), result.record)
             failed_path(out, result.index).unlink(missing_ok=True)
             records[result.index] = record
