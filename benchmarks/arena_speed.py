@@ -8,13 +8,18 @@ in CPU time:
   ``keltis bench`` measures);
 * ``arena``: the same number of games as a tournament of random bots, played in this process
   (``run_tournament(workers=1)``): bots built from their specs, every decision through the
-  match layer, each record written to disk and read back.
+  match layer, each record written to disk by the tournament's driver;
+* ``game``: what a worker does for one game (``keltis.arena.game.play_game``: the record
+  started, the bots built, the game played on the match layer, the record's text), timed game
+  by game right after the bench game on the same deal — interleaved that finely, its ratio
+  stays steady on a noisy host where whole rounds do not.
 
-Both play uniformly random decisions on the same deals; decisions are counted as
+All play uniformly random decisions on the same deals; decisions are counted as
 ``len(state.history)`` (every decision, forced ones too). The ratio is the arena's CPU time per
 decision over the bench's; ``arena_system_us_per_decision`` is the part of the arena's time
 spent in the kernel (writing one record file a game: on the 2-core VM, creating a file costs
-about 0.8 ms of system time), and ``ratio_without_system`` the ratio without it. ::
+0.2-2 ms of system time), and ``ratio_without_system`` the ratio without it; ``game_ratio``
+is the worker's part alone over the bench games played next to it. ::
 
     python benchmarks/arena_speed.py                       # 40 games a round, 3 rounds
     python benchmarks/arena_speed.py --game board --players 2 --games 100
@@ -46,6 +51,7 @@ def child(game: str, players: int, games: int, rounds: int) -> dict[str, Any]:
     import random
 
     from keltis._native import engine
+    from keltis.arena.game import play_game
     from keltis.arena.run import run_tournament
     from keltis.arena.spec import parse_bots
     from keltis.arena.tournament import Tournament
@@ -59,6 +65,10 @@ def child(game: str, players: int, games: int, rounds: int) -> dict[str, Any]:
         "arena_system": 0.0,
         "bench_decisions": 0,
         "arena_decisions": 0,
+        "paired_bench_cpu": 0.0,
+        "game_cpu": 0.0,
+        "paired_bench_decisions": 0,
+        "game_decisions": 0,
     }
     for round_ in range(rounds):
         tournament = Tournament.create(
@@ -83,6 +93,18 @@ def child(game: str, players: int, games: int, rounds: int) -> dict[str, Any]:
         if summary.failure or summary.done != games:
             raise RuntimeError(f"the tournament did not finish: {summary.failure}")
         totals["arena_decisions"] += sum(len(r.actions) for r in summary.records.values())
+        for task in tasks:  # game by game: the bench game, then the worker's on its deal
+            start = clock()
+            state = rules.new_game(players, seed=task.seed, variant=task.variant)
+            state.play_random(random.Random(task.seed))
+            totals["paired_bench_cpu"] += clock() - start
+            totals["paired_bench_decisions"] += len(state.history)
+            start = clock()
+            result = play_game(task)
+            totals["game_cpu"] += clock() - start
+            if result.game is None:
+                raise RuntimeError(f"game {task.index} failed: {result.error}")
+            totals["game_decisions"] += len(result.game.actions)
     return {**totals, "engine": engine()}
 
 
@@ -122,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
                 bench = got["bench_cpu"] / got["bench_decisions"]
                 arena = got["arena_cpu"] / got["arena_decisions"]
                 system = got["arena_system"] / got["arena_decisions"]
+                paired = got["paired_bench_cpu"] / got["paired_bench_decisions"]
+                worker = got["game_cpu"] / got["game_decisions"]
                 line = {
                     "benchmark": "arena-speed",
                     "game": game,
@@ -136,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                     "arena_system_us_per_decision": round(system * 1e6, 3),
                     "ratio": round(arena / bench, 2),
                     "ratio_without_system": round((arena - system) / bench, 2),
+                    "game_us_per_decision": round(worker * 1e6, 3),
+                    "game_ratio": round(worker / paired, 2),
                     "target_ratio": 3.0,
                 }
                 lines.append(line)
