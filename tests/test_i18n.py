@@ -18,7 +18,7 @@ from keltis.i18n import (
     plural_number,
     template_fields,
 )
-from keltis.messages import COLOUR_KEYS, MESSAGES, message
+from keltis.messages import COLOUR_KEYS, MESSAGES, Phrase, message
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 COLOUR_PARAMS = ("path", "pile", "onto", "row", "colour")
@@ -278,3 +278,21 @@ def test_the_terminal_lists_every_language() -> None:
 def test_a_message_is_declared_once() -> None:
     with pytest.raises(ValueError, match="declared twice"):
         message("ev.lay", "again")
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_a_phrase_parameter_is_put_into_the_same_language(lang: str) -> None:
+    """``server.bad_field``'s ``{expected}`` is a message of its own: never English words
+    inside a translated sentence."""
+    t = Translator(lang)
+    template = t.template("server.bad_field")
+    assert template is not None
+    for key in [k for k in MESSAGES if k.startswith("server.expected.")]:
+        text = t("server.bad_field", field="seat", expected=Phrase(key))
+        phrase = t(key)
+        assert phrase != MESSAGES[key].english
+        assert text == template.format(field="seat", expected=phrase)
+    english = Translator("en")(
+        "server.bad_field", field="seat", expected=Phrase("server.expected.seat")
+    )
+    assert english == "The field “seat” is missing or wrong: a seat number."

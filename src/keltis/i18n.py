@@ -32,7 +32,7 @@ from typing import Any, Final
 from keltis.catalogs import parse_colour, translations
 from keltis.core.errors import IllegalActionError, KeltisError
 from keltis.describe import Event
-from keltis.messages import COLOUR_KEYS, MESSAGES
+from keltis.messages import COLOUR_KEYS, MESSAGES, Phrase
 
 LANGUAGES: Final = {
     "en": "English",
@@ -205,6 +205,8 @@ class Translator:
         message = MESSAGES.get(key)
         if message is None:
             return key
+        if any(isinstance(value, Phrase) for value in params.values()):
+            params = {k: self(v.key) if isinstance(v, Phrase) else v for k, v in params.items()}
         count = params.get(message.count, 5)
         template = self.template(key, count)
         assert template is not None

@@ -37,6 +37,14 @@ class Message:
     count: str = "count"
 
 
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A message passed as a parameter of another message: the translator puts it into the
+    same language before filling it in (``key``: a message without parameters)."""
+
+    key: str
+
+
 #: Every message by key, in the order of declaration.
 MESSAGES: Final[dict[str, Message]] = {}
 
@@ -476,8 +484,17 @@ message("server.bad_json", "That message is not JSON: {detail}.")
 message("server.not_object", "A message must be a JSON object with a “type”.")
 # TRANSLATORS: {types}: the message types, as they are (hello, act, …)
 message("server.unknown_type", "Unknown message type “{type}”: use one of {types}.")
-# TRANSLATORS: {field}: a field's name as it is (version, action, seat)
+# TRANSLATORS: {field}: a field's name as it is (version, action, seat); {expected}: one
+# of the server.expected.* phrases
 message("server.bad_field", "The field “{field}” is missing or wrong: {expected}.")
+# TRANSLATORS: what a field of a message to the server must hold, said after
+# server.bad_field's colon; null, hello: words of the protocol, as they are
+message("server.expected.text_or_null", "a text or null")
+message("server.expected.hello_once", "hello only once")
+message("server.expected.seat", "a seat number")
+message("server.expected.version", "the version you saw last")
+message("server.expected.action", "a move's notation or its number")
+message("server.expected.notation", "a move's notation (at most 40 characters)")
 message("server.too_big", "That message is too long: {size} bytes, at most {limit}.")
 message("server.rate_limited", "Too many messages: wait a moment before sending more.")
 message(

@@ -167,7 +167,12 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(servers: Callable[..., 
         assert refused("{oops")["code"] == "server.bad_json"
         assert refused("[1, 2]")["code"] == "server.not_object"
         assert refused({"type": "dance"})["code"] == "server.unknown_type"
-        assert refused({"type": "act", "action": "G1"})["code"] == "server.bad_field"
+        no_version = refused({"type": "act", "action": "G1"})
+        assert no_version["code"] == "server.bad_field"
+        # all in the hello's language, what the field must hold too
+        assert no_version["message"] == (
+            "Das Feld „version“ fehlt oder ist falsch: die zuletzt gesehene Version."
+        )
         assert refused({"type": "act", "version": version, "action": True})["code"] == (
             "server.bad_field"
         )

@@ -38,6 +38,7 @@ from keltis.core.errors import KeltisError
 from keltis.games import GAME_NAMES, get_game
 from keltis.i18n import LANGUAGES, Translator
 from keltis.match import Match
+from keltis.messages import Phrase
 from keltis.record import GameRecord, PlayerInfo
 from keltis.server import workers
 from keltis.server.config import ServerConfig
@@ -727,7 +728,12 @@ class _Session:
                 self.lang = lang.lower()[:2]
             token = data.get("token")
             if token is not None and not isinstance(token, str):
-                self.error("server.bad_field", ref, field="token", expected="a string or null")
+                self.error(
+                    "server.bad_field",
+                    ref,
+                    field="token",
+                    expected=Phrase("server.expected.text_or_null"),
+                )
                 continue
             try:
                 live = await self.hub.get(match_id)
@@ -773,14 +779,18 @@ class _Session:
                 self.send(await self.hub.snapshot(live, client))
             return
         if kind == "hello":
-            raise RefusedError("server.bad_field", field="type", expected="hello only once")
+            raise RefusedError(
+                "server.bad_field", field="type", expected=Phrase("server.expected.hello_once")
+            )
         seat = client.seat
         if seat is None:
             raise RefusedError("server.spectator")
         if kind == "stand_in":
             target = data.get("seat")
             if type(target) is not int:
-                raise RefusedError("server.bad_field", field="seat", expected="a seat number")
+                raise RefusedError(
+                    "server.bad_field", field="seat", expected=Phrase("server.expected.seat")
+                )
             await self.hub.stand_in(live, target)
             self.send({"type": "ack", "version": live.match.ply, "ref": ref})
             return
@@ -790,7 +800,9 @@ class _Session:
             return
         version = data.get("version")
         if type(version) is not int:
-            raise RefusedError("server.bad_field", field="version", expected="the version you saw")
+            raise RefusedError(
+                "server.bad_field", field="version", expected=Phrase("server.expected.version")
+            )
         if kind == "undo":
             now_at = await self.hub.undo(live, seat, version)
             self.send({"type": "ack", "version": now_at, "ref": ref})
@@ -802,10 +814,12 @@ class _Session:
         action = data.get("action")
         if not isinstance(action, (str, int)) or isinstance(action, bool):
             raise RefusedError(
-                "server.bad_field", field="action", expected="an action's notation or index"
+                "server.bad_field", field="action", expected=Phrase("server.expected.action")
             )
         if isinstance(action, str) and len(action) > 40:
-            raise RefusedError("server.bad_field", field="action", expected="an action's notation")
+            raise RefusedError(
+                "server.bad_field", field="action", expected=Phrase("server.expected.notation")
+            )
         step = await self.hub.act(live, seat, action, version)
         self.send({"type": "ack", "version": step.ply, "ref": ref})
 
