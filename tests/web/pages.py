@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from server.harness import Server, create
+from web.helpers import ws_messages
 
 #: Hands of a short game: the set-ups below give each player 8 cards and the draw pile a few,
 #: so a whole game is a handful of turns (B-20 / C-: the game ends with the last card drawn).
@@ -78,14 +79,24 @@ def wait_my_turn_at(page: Any, at_least: int) -> None:
 
 
 def play_my_turn(page: Any) -> int:
-    """Click decisions while it is this page's turn; how many were made."""
+    """Click this page's decisions until its turn is over; how many were made.
+
+    The turn is over when it is no longer this page's decision or another seat has moved
+    since: a fast bot may answer before the page is asked, and its turn must not be taken
+    for the next decision of this one (which would play on through several turns)."""
+    seat = next(m["seat"] for m in reversed(ws_messages(page)) if m["type"] == "snapshot")
+    seen = len(ws_messages(page))
     made = 0
-    while made == 0 or page.get_attribute(".game", "data-turn") == "mine":
+    while True:
         before = ply(page)
         click_a_move(page)
         made += 1
         wait_moved(page, before)
-    return made
+        others = [
+            m for m in ws_messages(page)[seen:] if m["type"] == "step" and m["step"]["seat"] != seat
+        ]
+        if others or page.get_attribute(".game", "data-turn") != "mine":
+            return made
 
 
 def click_a_move(page: Any) -> None:
