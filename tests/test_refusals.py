@@ -67,6 +67,12 @@ def _raised_keys() -> set[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "_wrong_phase":
                 keys |= _keys(node.args[2])
+            # a set-up error a person can cause (a variant typed in the browser) is worded
+            # too; the others, for hand-made set-ups, keep their English
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "SetupError":
+                for keyword in node.keywords:
+                    if keyword.arg == "key":
+                        keys |= _keys(keyword.value)
     return keys
 
 

@@ -155,6 +155,21 @@ def test_refusals_are_clear_and_translated(server: Server) -> None:
             "/api/matches", json={"seats": [{}, {"kind": "bot"}], "variant": {"colours": 9}}
         )
         assert bad_variant.status_code == 422
+        # a turn limit a person typed in the new-match form, refused in their language
+        for cap, german in [
+            (0, "die Zugobergrenze (turn_cap) muss mindestens 1 sein, nicht 0"),
+            ("ten", "die Zugobergrenze (turn_cap) muss eine ganze Zahl sein, nicht 'ten'"),
+        ]:
+            low_cap = http.post(
+                "/api/matches",
+                json={"seats": [{}, {"kind": "bot"}], "variant": {"turn_cap": cap}},
+                headers={"Accept-Language": "de"},
+            )
+            assert low_cap.status_code == 422
+            assert low_cap.json()["error"] == {
+                "code": "server.bad_request",
+                "message": f"Die Anfrage ist ungültig: {german}.",
+            }
         huge = http.post(
             "/api/matches",
             content=b"{" + b" " * 70000 + b"}",

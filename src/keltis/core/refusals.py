@@ -173,3 +173,11 @@ refusal(
 )
 refusal("refuse.no_two_copies", "you do not hold two copies of {card}")
 refusal("refuse.stone_taken", "wish stone {value} is no longer on the table: {owner} has it")
+
+# -- a variant's switches (a person may type them in the browser's new-match form) -------------
+
+# TRANSLATORS: turn_cap: the switch's name as it is, the new-match
+# form's "Turn limit" (web.variant.turn_cap)
+refusal("refuse.turn_cap_low", "turn_cap must be at least 1, not {cap}")
+# TRANSLATORS: {value}: what was given instead, as it is
+refusal("refuse.turn_cap_not_number", "turn_cap must be a whole number, not {value}")

@@ -159,7 +159,7 @@ def read_turn_cap(data: Any) -> int:
     if data is None:
         return DEFAULT_TURN_CAP
     if not isinstance(data, int) or isinstance(data, bool):
-        raise SetupError(f"turn_cap must be a whole number, not {data!r}")
+        raise SetupError(key="turn_cap_not_number", params={"value": repr(data)})
     check_turn_cap(data)
     return data
 
@@ -167,7 +167,7 @@ def read_turn_cap(data: Any) -> int:
 def check_turn_cap(cap: int) -> None:
     """Refuse a turn cap below 1."""
     if cap < 1:
-        raise SetupError(f"turn_cap must be at least 1, not {cap}")
+        raise SetupError(key="turn_cap_low", params={"cap": cap})
 
 
 def refuse_unknown(data: dict[str, Any], known: set[str], message: str) -> None:

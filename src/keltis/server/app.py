@@ -34,7 +34,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from keltis import __version__
 from keltis.bots.levels import LEVELS
 from keltis.catalogs import catalog_json
-from keltis.core.errors import KeltisError
+from keltis.core.errors import KeltisError, RecordError
 from keltis.games import GAME_NAMES, get_game
 from keltis.i18n import LANGUAGES, Translator
 from keltis.match import Match
@@ -154,6 +154,17 @@ def error_response(status: int, key: str, lang: str, **params: Any) -> JSONRespo
 def bad_request(status: int, lang: str, detail: object) -> JSONResponse:
     """A ``server.bad_request`` answer saying what is wrong (``detail``: English)."""
     return error_response(status, "server.bad_request", lang, detail=detail)
+
+
+def request_detail(error: Exception, lang: str) -> str:
+    """What was wrong with a request: in ``lang`` where the rules core words it (a refusal's
+    key, also under a record's "bad set-up"), else the error's English."""
+    cause: BaseException = error
+    while isinstance(cause, RecordError) and isinstance(cause.__cause__, KeltisError):
+        cause = cause.__cause__
+    if isinstance(cause, KeltisError) and cause.key:
+        return Translator(lang).refusal(cause)
+    return str(error)
 
 
 def refusal_json(error: Exception, lang: str) -> dict[str, Any]:
@@ -323,7 +334,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             )
             Match(record, narrate=False)  # fixes the bot seeds in record.meta
         except (KeltisError, ValueError) as error:
-            return bad_request(400 if setup is not None else 422, lang, error)
+            return bad_request(400 if setup is not None else 422, lang, request_detail(error, lang))
         match_id = secrets.token_urlsafe(9)
         host = new_secret()
         rows: list[dict[str, Any]] = []
