@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from keltis.core.actions import Action
 from keltis.core.protocol import View
+from keltis.core.setup import randbelow
 
 
 def derive_seed(seed: int, *parts: int | str) -> int:
@@ -77,15 +78,8 @@ class RandomBot(Bot):
 
     def choose_legal(self, legal: Sequence[Action]) -> Action:
         """A uniformly random one of ``legal``."""
-        count = len(legal)
-        if not count:
+        if not legal:
             raise ValueError("the bot was asked to move with no legal action in its view")
-        # random.choice(legal) without its two Python-level calls, the same draws: a random
-        # number of count.bit_length() bits, drawn again while it is count or more (tested
-        # against random.choice); in a tournament of random bots the calls cost a third.
-        draw = self.rng.getrandbits
-        bits = count.bit_length()
-        index = draw(bits)
-        while index >= count:
-            index = draw(bits)
-        return legal[index]
+        # random.choice(legal), the same draws (tested), compiled: in a tournament of random
+        # bots random.choice's Python-level calls cost a third
+        return legal[randbelow(self.rng, len(legal))]
