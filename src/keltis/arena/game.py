@@ -43,8 +43,6 @@ def play_game(task: GameTask) -> GameResult:
         variant=task.variant,
     )
     seats = len(task.seats)
-    think = [0.0] * seats
-    decisions = [0] * seats
     record.meta = {"arena": {"game": task.index, "bot_seeds": list(task.bot_seeds)}}
     error: str | None = None
     seat = -1
@@ -62,8 +60,9 @@ def play_game(task: GameTask) -> GameResult:
             f"game {task.index}: bot {task.seats[seat].name!r} (seat {seat}) failed: "
             f"{type(failure).__name__}: {failure}{raised_at(failure)}"
         )
-    if match is not None:
-        think, decisions = match.bot_seconds, match.bot_decisions
+    # what each seat's bot did (nothing, if a bot could not be built)
+    decisions = match.bot_decisions if match is not None else [0] * seats
+    think = match.bot_seconds if match is not None else [0.0] * seats
     record.meta["arena"]["decisions"] = decisions
     record.meta["arena"]["think_seconds"] = [round(t, 6) for t in think]
     return GameResult(task.index, record.dumps(), error, None if error else record)
