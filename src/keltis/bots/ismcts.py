@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -73,6 +74,18 @@ class SearchConfig:
     race: bool = True
     """Drop clearly worse root actions and stop once one is left (``False``: spend the
     whole budget on every root action, for estimates of each — hints do this)."""
+    infer_temperature: float | None = None
+    """Weigh the deals by how well they explain the other players' recent moves: each of
+    their decisions since the searcher's last turn is replayed on the deal's hands (undone
+    move by move, where the game can), and its likelihood is the heuristic's softmax over the
+    legal actions at this temperature (in the heuristic's points; ``None``: every deal
+    counts the same, as sampled)."""
+    infer_samples: int = 8
+    """With ``infer_temperature``: deals sampled for each one searched, which is drawn from
+    them in proportion to their likelihood."""
+    infer_floor: float = 0.05
+    """With ``infer_temperature``: the share of each likelihood that is uniform over the legal
+    actions, so that a player who does not play like the heuristic rules no deal out."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -101,6 +114,12 @@ class SearchConfig:
             raise ValueError("prune_z must not be negative")
         if self.min_rounds < 1:
             raise ValueError("min_rounds must be at least 1")
+        if self.infer_temperature is not None and not self.infer_temperature > 0:
+            raise ValueError("infer_temperature must be positive")
+        if self.infer_samples < 1:
+            raise ValueError("infer_samples must be at least 1")
+        if not 0.0 <= self.infer_floor <= 1.0:
+            raise ValueError("infer_floor must lie in 0…1")
 
 
 class Node:
@@ -243,6 +262,7 @@ def search(
     c = config.exploration
     log = math.log
     sqrt = math.sqrt
+    sample = inferring_sampler(view, config, policies, game)
     iterations = 0
     deals = 0
     alive = arms
@@ -256,7 +276,7 @@ def search(
             timed_out = True
             break  # the next deal would likely end after the deadline
         deals += 1
-        deal = game.sample_state(view, rng)
+        deal = sample(view, rng) if sample is not None else game.sample_state(view, rng)
         seed = rng.getrandbits(32)
         for arm in alive:
             iterations += 1
@@ -334,6 +354,53 @@ def search(
     return SearchResult(
         stats=stats, iterations=iterations, deals=deals, seconds=elapsed, timed_out=timed_out
     )
+
+
+def inferring_sampler(
+    view: View, config: SearchConfig, policies: GamePolicies, game: Game
+) -> Callable[[View, random.Random], GameState] | None:
+    """A sampler of deals weighted by how well each explains the other players' recent
+    moves (``config.infer_temperature``), or ``None`` where there is nothing to weigh."""
+    temperature = config.infer_temperature
+    rewind = policies.rewind
+    if temperature is None or rewind is None or not view.recent or view.viewer is None:
+        return None
+    moves = [(p, Action.parse(text)) for p, text in view.recent]
+    if all(p == view.viewer for p, _ in moves):
+        return None
+    me = view.viewer
+    scores_of = policies.scores
+    floor = config.infer_floor
+    count = config.infer_samples
+    exp = math.exp
+
+    def likelihood(deal: GameState, rng: random.Random) -> float:
+        past = deal.clone()
+        weight = 1.0
+        for action in rewind(past, moves, me, rng):
+            scored = scores_of(past)
+            best = max(s for s, _ in scored)
+            total = 0.0
+            mine = 0.0
+            for s, a in scored:
+                e = exp((s - best) / temperature)
+                total += e
+                if a == action:
+                    mine = e
+            weight *= (1.0 - floor) * mine / total + floor / len(scored)
+        return weight
+
+    def sample(view: View, rng: random.Random) -> GameState:
+        deals = [game.sample_state(view, rng) for _ in range(count)]
+        weights = [likelihood(deal, rng) for deal in deals]
+        pick = rng.random() * sum(weights)
+        for deal, weight in zip(deals, weights, strict=True):
+            pick -= weight
+            if pick < 0:
+                return deal
+        return deals[-1]
+
+    return sample
 
 
 def _best_untried(

@@ -9,7 +9,7 @@ the view. Search bots use them in playouts, where the state is a sample anyway.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -22,6 +22,10 @@ Scorer = Callable[[GameState], list[tuple[float, Action]]]
 """Heuristic scores of the legal actions of the player to move (higher is better)."""
 Projection = Callable[[GameState], list[float]]
 """Every player's projected final score (an evaluation for cut-off playouts)."""
+Rewinder = Callable[[GameState, Sequence[tuple[int, Action]], int, random.Random], Iterator[Action]]
+"""Undoes a sampled state's recent moves (a view's, oldest first, as (player, action)) in
+place, newest first, yielding each other player's action with the state as it was just
+before it, back to the viewer's (third argument's) previous turn."""
 
 
 def random_policy(state: GameState, rng: random.Random) -> Action:
@@ -37,6 +41,9 @@ class GamePolicies:
     policy: Policy
     scores: Scorer
     projection: Projection
+    rewind: Rewinder | None = None
+    """How to undo recent moves on a sampled state (``None``: the game has none), for a
+    search that weighs its samples by how well they explain the other players' moves."""
 
 
 def heuristics(game: str) -> GamePolicies:
@@ -51,10 +58,12 @@ def heuristics(game: str) -> GamePolicies:
         )
     if game == "cards":
         from keltis.bots import cards_policy as k
+        from keltis.cards.rewind import rewind
 
         return GamePolicies(
             cast(Policy, k.cards_policy),
             cast(Scorer, k.cards_scores),
             cast(Projection, k.cards_projection),
+            cast(Rewinder, rewind),
         )
     raise ValueError(f"no heuristic for game {game!r}: choose board or cards")
