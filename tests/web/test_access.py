@@ -121,6 +121,21 @@ def test_the_phone_width_layout(
         "bs => bs.map(b => b.getBoundingClientRect().right)"
     ):
         assert box <= 360
+    # The hand is on the first screen, right under the board (or, in the card game, above the
+    # rows), with the piles after it.
+    tops = page.evaluate(
+        """() => Object.fromEntries(['.board-wrap', '.moves', '.piles', '.players']
+            .map(s => [s, document.querySelector(s)?.getBoundingClientRect().top ?? null]))"""
+    )
+    first = page.locator(".hand .card-button").first.bounding_box()
+    assert first is not None
+    assert first["y"] + 0.6 * first["height"] < 740  # most of the first row in sight
+    assert tops[".moves"] < tops[".piles"]
+    if game == "board":
+        assert tops[".board-wrap"] < tops[".moves"]
+        assert tops[".piles"] < tops[".players"]
+    else:
+        assert tops[".moves"] < tops[".players"] < tops[".piles"]
     screenshot(page, f"phone-{game}")
     play_to_the_end(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
