@@ -112,8 +112,6 @@ message("ev.end.deck", "the last card of the draw pile is drawn: game over")
 message("ev.end.closed", "five rows are closed: game over")
 message("ev.end.truncated", "the turn cap is reached: game stopped")
 message("ev.final", "everyone may still lay up to two cards")
-# TRANSLATORS: the point-card discard pile, as in "the point-card pile"
-message("pile.point", "point-card")
 
 # -- the screen ---------------------------------------------------------------------------
 
