@@ -14,7 +14,10 @@ heuristic's projection of every player's final score (or by the result, if the g
 A decision on the path is credited with the reward of the player who took it: a logistic
 function of the score margin over the best other player, mixed with the win for a finished
 game. Root actions that trail the best by ``prune_z`` paired standard errors are dropped;
-the search ends when one is left or the budget is spent.
+the search ends when one is left or the budget is spent. With ``infer_temperature`` (off by
+default) each deal is drawn from several samples in proportion to how likely the other
+players' recent moves were with the hands it deals them (the game's rewinder undoes the moves,
+the heuristic scores each decision); docs/bots.md measures what that gives.
 
 The search uses only the view, ``Game.sample_state``, the state protocol and the game's
 heuristic (``keltis.bots.policies``), so it works for any game that implements them.
