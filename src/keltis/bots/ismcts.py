@@ -79,7 +79,7 @@ class SearchConfig:
     whole budget on every root action, for estimates of each — hints do this)."""
     infer_temperature: float | None = None
     """Weigh the deals by how well they explain the other players' recent moves: each of
-    their decisions since the searcher's last turn is replayed on the deal's hands (undone
+    their decisions among the view's recent moves is replayed on the deal's hands (undone
     move by move, where the game can), and its likelihood is the heuristic's softmax over the
     legal actions at this temperature (in the heuristic's points; ``None``: every deal
     counts the same, as sampled)."""

@@ -24,8 +24,8 @@ Projection = Callable[[GameState], list[float]]
 """Every player's projected final score (an evaluation for cut-off playouts)."""
 Rewinder = Callable[[GameState, Sequence[tuple[int, Action]], int, random.Random], Iterator[Action]]
 """Undoes a sampled state's recent moves (a view's, oldest first, as (player, action)) in
-place, newest first, yielding each other player's action with the state as it was just
-before it, back to the viewer's (third argument's) previous turn."""
+place, newest first, yielding each action of a player other than the viewer (third
+argument) with the state as it was just before it, as far back as the moves can be undone."""
 
 
 def random_policy(state: GameState, rng: random.Random) -> Action:

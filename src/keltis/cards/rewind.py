@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 
 from keltis.cards.state import DRAW, PILE_OF, PLAY, CardState, derive_rows
 from keltis.core.actions import DECK, Action, ActionKind
-from keltis.core.cards import CARD_COLOUR, CLOSING_BASE, NUMBER_CARDS, POINT_BASE
+from keltis.core.cards import CARD_COLOUR, POINT_BASE
 
 
 def rewind(
@@ -133,7 +133,7 @@ def _undo(
         row.pop()
         insort(hand, card)
         returned.add((p, PILE_OF[card]))
-        if action.target >= 0 or card < NUMBER_CARDS or CLOSING_BASE <= card < POINT_BASE:
+        if row is not state.point_rows[p]:  # a colour row: its ends and masks change
             derive_rows(state)
             state._rows_view = None
     else:
