@@ -82,7 +82,7 @@ def measure(
                             right[i] += hit - len(state.known[q])
             state.apply(cards_policy(state, rng))
     others = decisions * (players - 1)
-    plain = right[0] / (decisions * deals * (players - 1))
+    plain = right[0] / (others * deals)
     out = []
     for i, setting in enumerate(settings):
         mean = right[i] / (others * deals)

@@ -155,10 +155,11 @@ def _heuristic_game(players: int, seed: int) -> list[GameState]:
     rng = random.Random(seed)
     out = []
     while not state.over:
-        if state.view(state.current_player).phase == "play" and state.turn >= players:
+        view = state.view(state.current_player)
+        if view.phase == "play" and view.ender < 0 and state.turn >= players:
             out.append(state.clone())
         state.apply(policy(state, rng))
-    return [s for s in out if s.view(s.current_player).outcome is None and s.ender < 0]
+    return out
 
 
 def test_inferring_deals_guess_the_other_hand_better_than_plain_ones() -> None:
