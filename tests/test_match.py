@@ -71,6 +71,11 @@ def test_refusals_leave_the_match_unchanged(game: str) -> None:
     match.submit(0, action, expected_ply=0)
     with pytest.raises(StaleActionError):  # the same click again, after it was accepted
         match.submit(match.to_move, match.view(match.to_move).legal[0], expected_ply=0)
+    # the loser of a race for ply 0, whoever is to move now: stale, not "not your turn"
+    while match.to_move == 0:
+        match.submit(0, match.view(0).legal[0])
+    with pytest.raises(StaleActionError):
+        match.submit(0, action, expected_ply=0)
 
 
 def test_nothing_is_accepted_after_the_end() -> None:

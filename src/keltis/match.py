@@ -259,17 +259,19 @@ class Match:
     ) -> Step:
         """A person's decision for ``seat``: an :class:`Action`, its notation or its dense
         index. Refused — with the match unchanged — if the game is over
-        (:class:`GameOverError`), another seat is to decide (:class:`NotYourTurnError`),
-        ``expected_ply`` is not the current ply (:class:`StaleActionError`), the text cannot
-        be read (``NotationError``) or the rules forbid it (``IllegalActionError``)."""
+        (:class:`GameOverError`), ``expected_ply`` is not the current ply
+        (:class:`StaleActionError`: checked before the turn, so that the loser of a race for
+        a ply learns that the game moved on, whoever is to decide now), another seat is to
+        decide (:class:`NotYourTurnError`), the text cannot be read (``NotationError``) or
+        the rules forbid it (``IllegalActionError``)."""
         if self.over:
             raise GameOverError(key="game_over")
-        if seat != self.to_move:
-            raise NotYourTurnError(key="not_your_turn", params={"owner": self.to_move})
         if expected_ply is not None and expected_ply != self.ply:
             raise StaleActionError(
                 key="stale_action", params={"expected": expected_ply, "ply": self.ply}
             )
+        if seat != self.to_move:
+            raise NotYourTurnError(key="not_your_turn", params={"owner": self.to_move})
         return self._accept(to_action(action))
 
     def play_bot(self) -> Step:
