@@ -512,6 +512,15 @@ message(
     "{name} is here, or a bot already plays for them: a seat goes to a bot only after its "
     "player has been away for {seconds} seconds.",
 )
+# TRANSLATORS: {name}: the player of the seat; {seconds}: how long a player
+# must have been away before a bot may play for them. Said in a match with a
+# turn clock (a time limit for each decision)
+message(
+    "server.not_away_or_late",
+    "{name} is here and still has time on the clock, or a bot already plays for them: a "
+    "seat goes to a bot only when its player has been away for {seconds} seconds or has "
+    "run out of time for this move.",
+)
 message("server.stand_in", "A bot is playing for you: take your seat back first.")
 message("server.no_stand_in", "No bot is playing for you: your seat is yours.")
 message("server.no_match", "There is no match “{id}”.")
@@ -529,6 +538,44 @@ message(
     "server.no_setup",
     "This server does not take set-ups chosen by hand: it would need --allow-setup.",
 )
+
+# TRANSLATORS: a request chose its own seed, the number that decides the deal
+# (who holds which cards); "--allow-setup" is the option's name, as it is
+message(
+    "server.no_seed",
+    "This server deals the cards itself: a match may not choose its seed (that would need "
+    "--allow-setup).",
+)
+# TRANSLATORS: {limit}: a number of characters
+message(
+    "server.bad_name",
+    "A name must be 1 to {limit} characters of text, without control characters.",
+)
+# TRANSLATORS: {limit}: how many brackets deep a message may nest
+message("server.too_deep", "That message is nested too deeply: at most {limit} levels.")
+message(
+    "server.bad_text",
+    "That message holds text that is not valid Unicode (a lone surrogate escape such as "
+    "\\ud800).",
+)
+message("server.expected.ref", "a text of at most 64 characters or a whole number")
+message("server.not_found", "There is nothing at this address.")
+# TRANSLATORS: {method}: an HTTP method as it is (GET, POST, …)
+message("server.bad_method", "This address does not answer {method} requests.")
+# TRANSLATORS: {code}: the language code asked for; {langs}: the codes there
+# are (en, de, …)
+message("server.no_language", "There is no language “{code}”: use one of {langs}.")
+# TRANSLATORS: {seconds}: how long a new connection may wait before its first
+# message ("hello" is a word of the protocol, as it is)
+message(
+    "server.hello_late",
+    "No hello within {seconds} seconds: the connection is closed. Connect again when ready.",
+)
+message(
+    "server.too_many_connections",
+    "Too many connections from your address: close some games or try again later.",
+)
+message("server.busy", "The server holds as many connections as it can: try again later.")
 
 # -- the browser client (web/, served by keltis serve) ---------------------------------------
 # (Button texts are short verbs; the board's pieces keep each rulebook's terms.)
@@ -598,6 +645,17 @@ message("web.online", "online")
 message("web.away", "away")
 message("web.stand_in", "a bot plays for them")
 message("web.stand_in.button", "Let a bot play for {name}")
+# TRANSLATORS: the turn clock: the time left for the player to move; {time}: minutes
+# and seconds as 2:05 (or hours, 1:02:05)
+message("web.clock", "{time} left for this move")
+message("web.clock.out", "out of time")
+# TRANSLATORS: the new-match form: how long each player may think about one move
+message("web.clock.choice", "Time for each move")
+message("web.clock.none", "no limit")
+# TRANSLATORS: {n}: a number of minutes
+plural_message("web.clock.minutes", "{n} minute", "{n} minutes", count="n")
+# TRANSLATORS: {n}: a number of hours
+plural_message("web.clock.hours", "{n} hour", "{n} hours", count="n")
 message("web.reclaim", "A bot is playing for you.")
 message("web.reclaim.button", "Take my seat back")
 message("web.connection.lost", "Connection lost: connecting again…")

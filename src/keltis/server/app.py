@@ -17,7 +17,8 @@ import json
 import logging
 import os
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+import unicodedata
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -25,7 +26,7 @@ from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
@@ -40,7 +41,7 @@ from keltis.i18n import LANGUAGES, Translator
 from keltis.match import Match
 from keltis.messages import Phrase
 from keltis.record import GameRecord, PlayerInfo
-from keltis.server import workers
+from keltis.server import guards, workers
 from keltis.server.config import ServerConfig
 from keltis.server.db import make_engine, migrate
 from keltis.server.live import (
@@ -51,11 +52,13 @@ from keltis.server.live import (
     dumps,
     match_summary,
     new_secret,
+    printable,
     record_header,
 )
 from keltis.server.ratelimit import TokenBucket
 from keltis.server.replays import ReplayCache
 from keltis.server.store import Store
+from keltis.server.wirecheck import BadMessageError, parse_message
 
 log = logging.getLogger("keltis.server")
 
@@ -85,17 +88,38 @@ bearer = HTTPBearer(auto_error=False, description="A seat's (or the host's) secr
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-class SeatRequest(BaseModel):
+#: The longest name of a player or a bot (characters).
+MAX_NAME = 40
+#: The longest ``ref`` a client may give a request (characters); an integer ref must be
+#: exact in JavaScript too (|ref| < 2**53).
+MAX_REF = 64
+#: The turn clock's default for a match with two people or more: five minutes a decision.
+DEFAULT_TURN_SECONDS = 300
+#: The longest turn clock: thirty days a decision.
+MAX_TURN_SECONDS = 30 * 24 * 3600
+
+
+class _Strict(BaseModel):
+    """A request body: its fields take their own JSON types only (``"1"`` is no number and
+    ``"yes"`` no boolean), as the live WebSocket's messages do; unknown fields are
+    ignored."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class SeatRequest(_Strict):
     """One seat of a new match."""
 
     kind: Literal["person", "bot"] = "person"
     level: Literal["random", "easy", "medium", "hard"] = Field(
         "medium", description="for a bot seat: how strongly it plays"
     )
-    name: str | None = Field(None, max_length=40, description="a bot's name (default its own)")
+    name: str | None = Field(
+        None, description=f"a bot's name (default its own; 1-{MAX_NAME} characters)"
+    )
 
 
-class CreateMatch(BaseModel):
+class CreateMatch(_Strict):
     """A new match: the game, its seats (2-4, people and bots) and its switches."""
 
     game: Literal["board", "cards"] = "board"
@@ -106,12 +130,26 @@ class CreateMatch(BaseModel):
     hints: bool = Field(True, description="players may ask for hints")
     undo: bool = Field(True, description="a player alone against bots may take moves back")
     public: bool = Field(True, description="listed among open and finished matches")
-    seed: int | None = Field(None, ge=0, lt=2**63, description="the deal (default: random)")
-    name: str = Field("Player", min_length=1, max_length=40, description="the creator's name")
+    seed: int | None = Field(
+        None,
+        ge=0,
+        lt=2**63,
+        description="the deal: only on a server started with --allow-setup (whoever knows "
+        "the seed knows every hand); by default the server deals at random",
+    )
+    name: str = Field("Player", description=f"the creator's name (1-{MAX_NAME} characters)")
     seat: int | None = Field(
         0, ge=0, le=3, description="the creator's seat (a person seat), or null to only host"
     )
     start: bool = Field(True, description="start at once when no other person is to join")
+    turn_seconds: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_TURN_SECONDS,
+        description="the turn clock: seconds for each decision, after which the other "
+        "players may hand the seat to a bot; null: no limit. Default: "
+        f"{DEFAULT_TURN_SECONDS} with two or more person seats, none against bots only",
+    )
     setup: dict[str, Any] | None = Field(
         None,
         description="an explicit set-up instead of a seed (the deal chosen by hand, as in a "
@@ -120,34 +158,38 @@ class CreateMatch(BaseModel):
     )
 
 
-class JoinRequest(BaseModel):
+class JoinRequest(_Strict):
     """Take a seat with its invite code."""
 
     invite: str = Field(min_length=1, max_length=100)
-    name: str = Field("Player", min_length=1, max_length=40)
+    name: str = Field("Player", description=f"the player's name (1-{MAX_NAME} characters)")
 
 
-class ActionRequest(BaseModel):
+class ActionRequest(_Strict):
     """An action, chosen at ``version``: its notation (``G7``) or its dense index."""
 
     action: str | int
     version: int = Field(ge=0)
 
 
-def request_lang(request: Request) -> str:
+def request_lang(request: Request | WebSocket) -> str:
     """The first of the request's ``Accept-Language`` entries that we speak (else ``en``)."""
-    header = request.headers.get("accept-language", "")
-    for part in header.split(","):
-        code = part.split(";")[0].strip().lower().split("-")[0]
-        if code in LANGUAGES:
-            return code
-    return "en"
+    return guards.request_lang(request.headers)
 
 
 def error_response(status: int, key: str, lang: str, **params: Any) -> JSONResponse:
     """``{"error": {"code": key, "message": …}}`` in the client's language."""
-    return JSONResponse(
-        {"error": {"code": key, "message": Translator(lang)(key, **params)}}, status_code=status
+    return JSONResponse(guards.error_json(key, lang, **params), status_code=status)
+
+
+def name_ok(name: str) -> bool:
+    """Whether ``name`` may name a player: 1 to :data:`MAX_NAME` characters, not only
+    spaces, no control character or lone surrogate (PostgreSQL text cannot even hold a
+    NUL)."""
+    return (
+        0 < len(name) <= MAX_NAME
+        and not name.isspace()
+        and all(unicodedata.category(c) not in ("Cc", "Cs") for c in name)
     )
 
 
@@ -230,14 +272,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         result: Store = state["store"]
         return result
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Any]]) -> Any:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > config.max_body):
-            return error_response(
-                413, "server.too_big", request_lang(request), size=length, limit=config.max_body
-            )
-        return await call_next(request)
+    app.add_middleware(guards.CheckedBody, limit=config.max_body)
+    connections = guards.Connections(
+        config.max_connections_per_address,
+        config.max_connections or guards.connection_limit(),
+    )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -245,7 +284,16 @@ def create_app(config: ServerConfig) -> FastAPI:
             f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
             for e in error.errors()
         )
-        return error_response(422, "server.bad_request", request_lang(request), detail=problems)
+        return error_response(400, "server.bad_request", request_lang(request), detail=problems)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        lang = request_lang(request)
+        if error.status_code == 404:
+            return error_response(404, "server.not_found", lang)
+        if error.status_code == 405:
+            return error_response(405, "server.bad_method", lang, method=request.method[:10])
+        return bad_request(error.status_code, lang, error.detail)
 
     @app.exception_handler(_Answer)
     async def answer(_request: Request, error: _Answer) -> JSONResponse:
@@ -313,8 +361,13 @@ def create_app(config: ServerConfig) -> FastAPI:
             body.seat >= len(body.seats) or body.seats[body.seat].kind != "person"
         ):
             return error_response(
-                422, "server.bad_request", lang, detail=f"seat {body.seat} is not a person seat"
+                400, "server.bad_request", lang, detail=f"seat {body.seat} is not a person seat"
             )
+        given = [body.name, *(s.name for s in body.seats if s.name is not None)]
+        if not all(name_ok(name) for name in given):
+            return error_response(400, "server.bad_name", lang, limit=MAX_NAME)
+        if body.seed is not None and not config.allow_setup:
+            return error_response(403, "server.no_seed", lang)
         names = _seat_names(body)
         players = [
             PlayerInfo(name, "human" if s.kind == "person" else s.level)
@@ -328,13 +381,17 @@ def create_app(config: ServerConfig) -> FastAPI:
                 setup = setup["explicit"]
             if body.seed is not None:
                 return bad_request(400, lang, "give a seed or a set-up, not both")
+        # The bots' seeds are secret like the deal (whoever knew them could foresee the bots'
+        # moves): drawn here unless a seed was given (for tests, with --allow-setup), from
+        # which they derive as in any record.
+        bot_seeds = None if body.seed is not None else [secrets.randbits(63) for _ in players]
         try:
             record = GameRecord.start(
                 body.game, players, seed=body.seed, setup=setup, variant=body.variant
             )
-            Match(record, narrate=False)  # fixes the bot seeds in record.meta
+            Match(record, narrate=False, bot_seeds=bot_seeds)  # fixes them in record.meta
         except (KeltisError, ValueError) as error:
-            return bad_request(400 if setup is not None else 422, lang, request_detail(error, lang))
+            return bad_request(400, lang, request_detail(error, lang))
         match_id = secrets.token_urlsafe(9)
         host = new_secret()
         rows: list[dict[str, Any]] = []
@@ -350,7 +407,11 @@ def create_app(config: ServerConfig) -> FastAPI:
                 row["invite"] = secrets.token_urlsafe(12)
                 secrets_out[number] = {"invite": row["invite"]}
             rows.append(row)
-        options = {"hints": body.hints, "undo": body.undo}
+        people = sum(s.kind == "person" for s in body.seats)
+        turn_seconds = body.turn_seconds
+        if "turn_seconds" not in body.model_fields_set and people > 1:
+            turn_seconds = DEFAULT_TURN_SECONDS
+        options = {"hints": body.hints, "undo": body.undo, "turn_seconds": turn_seconds}
         await asyncio.to_thread(
             store().create_match,
             match_id,
@@ -361,7 +422,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             body.public,
             rows,
         )
-        base = str(request.base_url).rstrip("/")
+        base = config.public_url
         waiting = [n for n, r in enumerate(rows) if "invite" in r]
         live = await hub().get(match_id)
         if body.start and not waiting:
@@ -407,6 +468,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         """Take the seat of an invite: the answer holds the seat's secret token."""
         lang = request_lang(request)
         live = await find(match_id, lang)
+        if not name_ok(body.name):
+            return error_response(400, "server.bad_name", lang, limit=MAX_NAME)
         token = new_secret()
         seat = await asyncio.to_thread(store().claim_seat, match_id, body.invite, token, body.name)
         if seat is None:
@@ -514,8 +577,12 @@ def create_app(config: ServerConfig) -> FastAPI:
         ``plural`` (the gettext rule: ``nplurals``, ``expr``) and ``colours`` (each colour's
         forms). Read from the translation catalogs when first asked for."""
         if lang not in LANGUAGES:
-            return bad_request(
-                404, request_lang(request), f"no language {lang[:20]!r}: use {', '.join(LANGUAGES)}"
+            return error_response(
+                404,
+                "server.no_language",
+                request_lang(request),
+                code=printable(lang, 20),
+                langs=", ".join(LANGUAGES),
             )
         body, etag = await asyncio.to_thread(_catalog_body, lang)
         headers = {"ETag": etag, "Cache-Control": NO_CACHE}
@@ -545,9 +612,21 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.websocket("/api/matches/{match_id}/live")
     async def live_socket(socket: WebSocket, match_id: str) -> None:
+        address = socket.client.host if socket.client else "?"
+        refused = connections.admit(address)
+        if refused is not None:
+            # refused before the upgrade: an HTTP answer, and the connection closes at once
+            # (a WebSocket close would wait for the client's reply, holding a file)
+            status = 429 if refused == "server.too_many_connections" else 503
+            answer = error_response(status, refused, request_lang(socket))
+            answer.headers["Retry-After"] = "10"
+            await socket.send_denial_response(answer)
+            return
         await socket.accept()
-        session = _Session(socket, hub(), config)
-        await session.run(match_id)
+        try:
+            await _Session(socket, hub(), config).run(match_id)
+        finally:
+            connections.release(address)
 
     return app
 
@@ -592,6 +671,18 @@ class _Answer(Exception):  # noqa: N818 - not an error: an answer given early
         self.response = response
 
 
+def _ref_of(data: Any) -> tuple[Any, bool]:
+    """A request's ``ref`` (``None`` where it has none) and whether it is one the protocol
+    refuses: a ref is a text of at most :data:`MAX_REF` characters or an integer that
+    JavaScript holds exactly."""
+    if not isinstance(data, dict) or data.get("ref") is None:
+        return None, False
+    ref = data["ref"]
+    if (isinstance(ref, str) and len(ref) <= MAX_REF) or (type(ref) is int and abs(ref) < 2**53):
+        return ref, False
+    return None, True
+
+
 def _seat_names(body: CreateMatch) -> list[str]:
     """Seat names: the creator's, ``Player N`` for invited people, bots by their persona
     (numbered when one plays twice)."""
@@ -614,8 +705,17 @@ def _seat_names(body: CreateMatch) -> list[str]:
     return names
 
 
-#: Queued instead of a message when a client falls too far behind: close its connection.
-_TOO_SLOW: dict[str, Any] = {}
+class _Close:
+    """Queued after the last messages a client is to get: its sender closes the connection
+    with ``code`` once they are out."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        self.code = code
+        self.reason = reason
+
+
+class _Closing(Exception):  # noqa: N818 - not an error: the session ends
+    """The session closes its connection (a :class:`_Close` is queued)."""
 
 
 class _Session:
@@ -626,8 +726,8 @@ class _Session:
         self.socket = socket
         self.hub = hub
         self.config = config
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=512)
-        self.lang = "en"
+        self.queue: asyncio.Queue[dict[str, Any] | _Close | None] = asyncio.Queue(maxsize=512)
+        self.lang = request_lang(socket)
         self.bucket = TokenBucket(config.rate, config.burst)
         self.flooded = 0
         self.client: Client | None = None
@@ -639,7 +739,13 @@ class _Session:
         except asyncio.QueueFull:  # the client does not read: let it go
             log.warning("a client fell too far behind; closing its connection")
             self.queue = asyncio.Queue(maxsize=1)
-            self.queue.put_nowait(_TOO_SLOW)
+            self.queue.put_nowait(_Close(1008, "too slow"))
+
+    def close_after_queued(self, code: int, reason: str) -> None:
+        """Close the connection once the messages queued for it are out."""
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(_Close(code, reason))
+        raise _Closing
 
     def error(self, key: str, ref: Any = None, **params: Any) -> None:
         self.send(self._error({"code": key, "message": Translator(self.lang)(key, **params)}, ref))
@@ -657,17 +763,29 @@ class _Session:
             message = await self.queue.get()
             if message is None:
                 return
-            if message is _TOO_SLOW:
-                await self.socket.close(code=1008, reason="too slow")
+            if isinstance(message, _Close):
+                await self.socket.close(code=message.code, reason=message.reason)
                 return
-            await self.socket.send_text(dumps(message))
+            try:
+                await self.socket.send_text(dumps(message))
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                return  # the connection is gone: nothing more to send
+            except Exception:  # a message that cannot be sent: never wedge the connection
+                log.exception("could not send a message; closing the connection")
+                with contextlib.suppress(Exception):
+                    await self.socket.close(code=1011)
+                return
 
     async def run(self, match_id: str) -> None:
         sender = asyncio.get_running_loop().create_task(self._sender())
         try:
             await self._serve(match_id)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, _Closing):
             pass
+        except Exception as error:
+            # a frame the WebSocket layer could not read (text that is not UTF-8, …):
+            # one line for the connection, which ends here
+            log.warning("closing a live connection after a bad frame: %s", error)
         finally:
             await self._leave()
             # let queued messages (a last error) go out, then stop
@@ -681,54 +799,71 @@ class _Session:
                     await self.socket.close()
 
     async def _receive(self) -> tuple[dict[str, Any] | None, Any]:
-        """The next client message as a JSON object, or ``None`` (refused and answered)."""
+        """The next client message as a JSON object with its ``ref``, or ``None`` (refused
+        and answered; the ``ref`` where one could be read)."""
         message = await self.socket.receive()
         if message["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(message.get("code", 1000))
         text = message.get("text")
         if text is None:
-            data = message.get("bytes") or b""
-            if len(data) > self.config.max_message:
-                self.error("server.too_big", size=len(data), limit=self.config.max_message)
-                return None, None
-            try:
-                text = data.decode()
-            except UnicodeDecodeError:
-                self.error("server.bad_json", detail="not UTF-8 text")
-                return None, None
-        size = len(text.encode())
-        if size > self.config.max_message:
+            text = message.get("bytes") or b""
+        if len(text) > self.config.max_message or (
+            isinstance(text, str) and len(text.encode()) > self.config.max_message
+        ):
+            size = len(text.encode()) if isinstance(text, str) else len(text)
+            self.take_rate(None)
             self.error("server.too_big", size=size, limit=self.config.max_message)
             return None, None
-        if not self.bucket.take():
-            self.flooded += 1
-            if self.flooded >= self.config.flood_close:
-                await self.socket.close(code=1008, reason="too many messages")
-                raise WebSocketDisconnect(1008)
-            self.error("server.rate_limited")
-            return None, None
+        refused: BadMessageError | None = None
         try:
-            data = json.loads(text)
-        except ValueError as error:
-            self.error("server.bad_json", detail=str(error))
+            data = parse_message(text)
+        except BadMessageError as bad:
+            data, refused = None, bad
+        ref, bad_ref = _ref_of(data)
+        if not self.take_rate(ref):
+            return None, None
+        if refused is not None:
+            self.error(refused.key, **refused.params)
             return None, None
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-            self.error("server.not_object")
+            self.error("server.not_object", ref)
             return None, None
-        ref = data.get("ref")
-        if ref is not None and not isinstance(ref, (str, int)):
-            ref = None
+        if bad_ref:
+            self.error("server.bad_field", field="ref", expected=Phrase("server.expected.ref"))
+            return None, None
         if data["type"] not in CLIENT_TYPES:
             self.error(
-                "server.unknown_type", ref, type=data["type"][:40], types=", ".join(CLIENT_TYPES)
+                "server.unknown_type",
+                ref,
+                type=printable(data["type"]),
+                types=", ".join(CLIENT_TYPES),
             )
             return None, None
         return data, ref
 
-    async def _serve(self, match_id: str) -> None:
-        # hello first
+    def take_rate(self, ref: Any) -> bool:
+        """Count a message against the connection's rate: ``False`` (the client told, with
+        the message's ``ref``) when it is over; a flood closes the connection once the
+        answers already queued have gone out."""
+        if self.bucket.take():
+            return True
+        self.flooded += 1
+        if self.flooded >= self.config.flood_close:
+            self.close_after_queued(1008, "too many messages")
+        self.error("server.rate_limited", ref)
+        return False
+
+    async def _hello(self, match_id: str) -> tuple[LiveMatch, int | None]:
+        """Wait for the client's hello (its first message, within ``hello_timeout``): the
+        match and the seat its token opens (``None``: watching)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.hello_timeout
         while True:
-            data, ref = await self._receive()
+            try:
+                data, ref = await asyncio.wait_for(self._receive(), deadline - loop.time())
+            except TimeoutError:
+                self.error("server.hello_late", seconds=round(self.config.hello_timeout))
+                self.close_after_queued(1008, "no hello")
             if data is None:
                 continue
             if data["type"] != "hello":
@@ -750,14 +885,17 @@ class _Session:
                 live = await self.hub.get(match_id)
             except RefusedError as refused:
                 self.send(self._error(refusal_json(refused, self.lang), ref))
-                return
+                self.close_after_queued(1000, "no such match")
             seat = None
             if token is not None:
                 seat = await asyncio.to_thread(self.hub.store.seat_for_token, match_id, token)
                 if seat is None:
                     self.error("server.bad_token", ref)
                     continue
-            break
+            return live, seat
+
+    async def _serve(self, match_id: str) -> None:
+        live, seat = await self._hello(match_id)
         self.live = live
         client = Client(seat, self.lang, self.send)
         self.client = client

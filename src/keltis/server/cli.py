@@ -71,6 +71,35 @@ def add_serve_parser(sub: Any) -> None:
         help="matches one address may create per second on average, burst 30 (1)",
     )
     serve.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address players reach this server at, for invite and spectator links "
+        "(e.g. https://keltis.example.org); also $KELTIS_PUBLIC_URL; default: the address "
+        "it listens on",
+    )
+    serve.add_argument(
+        "--max-connections-per-address",
+        type=number(int, 1),
+        default=64,
+        metavar="N",
+        help="live connections one address may hold at once (64)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="live connections the process holds at once (default: its open-file limit less 100)",
+    )
+    serve.add_argument(
+        "--hello-timeout",
+        type=_positive,
+        default=10.0,
+        metavar="S",
+        help="seconds a new live connection may take to say hello before it is closed (10)",
+    )
+    serve.add_argument(
         "--open",
         action="store_true",
         help="open the start page in your browser once the server listens",
@@ -89,8 +118,32 @@ def add_serve_parser(sub: Any) -> None:
     )
 
 
-def config_from_args(args: argparse.Namespace) -> Any:
-    """The :class:`~keltis.server.config.ServerConfig` of ``keltis serve``'s options."""
+def public_url(text: str) -> str:
+    """``--public-url``'s address checked: ``http(s)://host[:port][/path]``, without a
+    query or fragment; returned without a trailing ``/``."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text.strip())
+        parts.port  # noqa: B018 - a bad port raises here
+    except ValueError as error:
+        raise ValueError(f"--public-url {text!r} is not an address: {error}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(
+            f"--public-url {text!r} must be an http:// or https:// address with a host, "
+            "e.g. https://keltis.example.org"
+        )
+    if parts.query or parts.fragment or parts.username or parts.password:
+        raise ValueError(
+            f"--public-url {text!r} must be a plain address, without a user, query or '#'"
+        )
+    return text.strip().rstrip("/")
+
+
+def config_from_args(args: argparse.Namespace, port: int | None = None) -> Any:
+    """The :class:`~keltis.server.config.ServerConfig` of ``keltis serve``'s options
+    (``port``: the one it listens on, if not ``--port``; raises ``ValueError`` for a bad
+    ``--public-url``)."""
     from keltis.server.config import ServerConfig
     from keltis.server.db import default_url
 
@@ -109,6 +162,14 @@ def config_from_args(args: argparse.Namespace) -> Any:
         create_rate=args.create_rate,
         burst=max(1, round(2 * args.rate)),
         allow_setup=args.allow_setup,
+        hello_timeout=args.hello_timeout,
+        max_connections_per_address=args.max_connections_per_address,
+        max_connections=args.max_connections,
+        public_url=public_url(
+            args.public_url
+            or os.environ.get("KELTIS_PUBLIC_URL")
+            or page_address(args.host, args.port if port is None else port)
+        ),
     )
 
 
@@ -184,6 +245,7 @@ def run_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from keltis.server.app import create_app
+        from keltis.server.transport import LiveProtocol
     except ImportError as error:
         print(
             f"keltis serve: the server needs its extra: pip install 'keltis[server]' ({error})",
@@ -192,18 +254,32 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     import sqlalchemy as sa
 
-    config = config_from_args(args)
+    from keltis.server.guards import raise_file_limit
+
     try:
         sock = listen(args.host, args.port)
     except OSError as error:
         print(listen_error(args.host, args.port, error), file=sys.stderr)
         return 1
+    try:
+        config = config_from_args(args, sock.getsockname()[1])
+    except ValueError as error:
+        sock.close()
+        print(f"keltis serve: {error}", file=sys.stderr)
+        return 2
+    raise_file_limit()
     url = page_address(args.host, sock.getsockname()[1])
     shown = sa.make_url(config.database).render_as_string(hide_password=True)
     print(f"Keltis server starting (database: {shown})", flush=True)
 
     def ready() -> None:
         print(f"Keltis is ready: {url}", flush=True)
+        if args.host in ("", "0.0.0.0", "::") and config.public_url == url:
+            print(
+                f"Invitation links name {url}: give --public-url with the address other "
+                "players reach this server at.",
+                flush=True,
+            )
         print("Ctrl-C stops the server.", flush=True)
         if args.open:  # a thread: a browser command may take its time
             threading.Thread(target=open_browser, args=(url,), daemon=True).start()
@@ -219,6 +295,7 @@ def run_serve(args: argparse.Namespace) -> int:
             create_app(config),
             host=args.host,
             port=sock.getsockname()[1],
+            ws=LiveProtocol,
             ws_max_size=config.max_frame,
             log_level=args.log_level,
             lifespan="on",

@@ -41,6 +41,16 @@ class ServerConfig:
     """… and at once."""
     flood_close: int = 200
     """Messages refused for the rate before the connection is closed (code 1008)."""
+    hello_timeout: float = 10.0
+    """A live connection that has not said hello this long after it opened is closed."""
+    max_connections_per_address: int = 64
+    """Live connections one address may hold at once; more are refused."""
+    max_connections: int = 0
+    """Live connections this process holds at once; 0: as many as its open-file limit
+    allows, less what the process needs besides (:func:`guards.connection_limit`)."""
+    public_url: str = "http://127.0.0.1:8000"
+    """The address invite and spectator links are built from (``--public-url``; never a
+    request's ``Host`` header, which whoever sends the request chooses)."""
     create_rate: float = 1.0
     """New matches per second one address may create on average (burst 30)."""
     allow_setup: bool = False

@@ -1,11 +1,11 @@
 """The server's tables (SQLAlchemy Core) and the engine for a database URL.
 
 Three tables: ``matches`` (one row per match: its record without the actions, options,
-status, the ply stored and the seat to move), ``seats`` (one row per seat: who plays it, the
-hashes of its secret token and invite code, when its player was last seen, a bot standing in)
-and ``actions`` (one row per match and ply, primary key ``(match_id, ply)``: two racing
-actions for the same ply cannot both land). Alembic creates and migrates them
-(:func:`migrate`); the metadata here is what the migrations build.
+status, the ply stored, the seat to move and when its decision began), ``seats`` (one row
+per seat: who plays it, the hashes of its secret token and invite code, when its player was
+last seen, a bot standing in) and ``actions`` (one row per match and ply, primary key
+``(match_id, ply)``: two racing actions for the same ply cannot both land). Alembic creates
+and migrates them (:func:`migrate`); the metadata here is what the migrations build.
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ matches = sa.Table(
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    # when the decision now due began (the turn clock runs from here): set when the match
+    # starts, each time an action is stored or taken back, and when a player takes their
+    # seat back from a stand-in
+    sa.Column("turn_since", sa.DateTime(timezone=True), nullable=True),
 )
 
 seats = sa.Table(

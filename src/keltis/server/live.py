@@ -17,7 +17,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
+import unicodedata
 from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,6 +39,16 @@ log = logging.getLogger("keltis.server")
 
 #: How many recent steps a snapshot carries for the game log.
 SNAPSHOT_LOG = 40
+
+#: What a match id can be (the server makes them with ``secrets.token_urlsafe(9)``): any
+#: other is unknown without asking the database (PostgreSQL text cannot even hold a NUL).
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def printable(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters, its control characters and lone surrogates
+    each shown as U+FFFD: safe to repeat in a message."""
+    return "".join("\ufffd" if unicodedata.category(c) in ("Cc", "Cs") else c for c in text[:limit])
 
 
 class RefusedError(Exception):
@@ -130,6 +142,8 @@ class Hub:
         live = self.live.get(match_id)
         if live is not None:
             return live
+        if not MATCH_ID.fullmatch(match_id):
+            raise RefusedError("server.no_match", id=printable(match_id))
         pending = self._loading.get(match_id)
         if pending is not None:
             return await asyncio.shield(pending)
@@ -155,18 +169,20 @@ class Hub:
         record = GameRecord.from_json({**row.header, "actions": []})
         match = Match(record, narrate=True)
         live = LiveMatch(row, match, [])
+        _names_to_record(live)
         for stored in self.store.actions_since(match_id, 0):
             live.remember(match.replay_action(stored.notation))
-        match.on_action = self._storer(match_id)
+        match.on_action = self._storer(live)
         return live
 
-    def _storer(self, match_id: str) -> Callable[[Match, Step], None]:
-        """The match's ``on_action`` hook: store the step, or undo it (ConflictError)."""
+    def _storer(self, live: LiveMatch) -> Callable[[Match, Step], None]:
+        """The match's ``on_action`` hook: store the step, or undo it (ConflictError); the
+        next decision's clock starts when it is stored."""
 
         def store(match: Match, step: Step) -> None:
             result = match.record.result if match.over else None
-            self.store.append_action(
-                match_id, step.ply, step.seat, str(step.action), match.to_move, result
+            live.row.turn_since = self.store.append_action(
+                live.id, step.ply, step.seat, str(step.action), match.to_move, result
             )
 
         return store
@@ -217,6 +233,7 @@ class Hub:
         if row is not None:
             changed |= _seat_state(row) != _seat_state(live.row) or row.status != live.row.status
             live.row = row
+            _names_to_record(live)
         return told, changed
 
     async def catch_up(self, live: LiveMatch, compare_all: bool = False) -> None:
@@ -291,6 +308,7 @@ class Hub:
     ) -> dict[int | None, dict[str, Any]]:
         """Per receiving seat: ``step`` as it may see it, with its view of the position
         right after ``step`` (which must be the match's current position)."""
+        clock = turn_clock(live.row, live.match)
         return {
             seat: {
                 "type": "step",
@@ -298,6 +316,7 @@ class Hub:
                 "step": step.to_json(seat),
                 "view": self._view_json(live, seat),
                 "result": live.match.record.result,
+                "clock": clock,
             }
             for seat in seats
         }
@@ -429,7 +448,9 @@ class Hub:
             def take_back() -> None:
                 # stored first (the seat to move there is the one that acted there), then
                 # the match in memory follows
-                self.store.take_back(live.id, ply, target, live.match.actor(target))
+                live.row.turn_since = self.store.take_back(
+                    live.id, ply, target, live.match.actor(target)
+                )
                 live.match.rewind(target)
 
             try:
@@ -447,17 +468,26 @@ class Hub:
     # -- presence and stand-ins ------------------------------------------------------------
 
     async def stand_in(self, live: LiveMatch, seat: int) -> None:
-        """Hand ``seat`` to a bot: its player has been away for ``away_after`` seconds."""
+        """Hand ``seat`` to a bot: its player has been away for ``away_after`` seconds, or
+        (in a match with a turn clock) is to move and out of time."""
         if not 0 <= seat < len(live.row.seats):
             raise RefusedError("server.no_seat", seat=seat)
         here = any(c.seat == seat for c in live.clients)
-        away_before = now() - timedelta(seconds=self.config.away_after)
-        ok = not here and await asyncio.to_thread(
-            self.store.set_stand_in, live.id, seat, self.config.stand_in_level, away_before
+        when = now()
+        away_before = None if here else when - timedelta(seconds=self.config.away_after)
+        limit = turn_seconds(live.row.options)
+        late_before = None if limit is None else when - timedelta(seconds=limit)
+        ok = (away_before is not None or late_before is not None) and await asyncio.to_thread(
+            self.store.set_stand_in,
+            live.id,
+            seat,
+            self.config.stand_in_level,
+            away_before,
+            late_before,
         )
         if not ok:
             raise RefusedError(
-                "server.not_away",
+                "server.not_away" if limit is None else "server.not_away_or_late",
                 name=live.seat_name(seat),
                 seconds=round(self.config.away_after),
             )
@@ -598,6 +628,43 @@ def _seat_state(row: MatchRow) -> list[tuple[Any, ...]]:
     return [(s.name, s.joined, s.stand_in) for s in row.seats]
 
 
+def _names_to_record(live: LiveMatch) -> None:
+    """The record names each seat's player as the match does now (an invited player's own
+    name replaces the "Player N" it was created with)."""
+    for seat, player in zip(live.row.seats, live.match.record.players, strict=False):
+        player.name = seat.name
+
+
+def turn_seconds(options: dict[str, Any]) -> int | None:
+    """The match's time for each decision in seconds, or ``None`` (no turn clock)."""
+    seconds = options.get("turn_seconds")
+    return seconds if type(seconds) is int and seconds > 0 else None
+
+
+def turn_clock(row: MatchRow, match: Match | None = None) -> dict[str, Any] | None:
+    """The turn clock of the decision now due, or ``None`` where none runs (no limit, the
+    match not running, a bot or a stand-in to move): ``seconds`` (the limit), ``seat`` (who
+    must decide), ``deadline`` (ISO 8601, UTC), ``remaining`` (seconds left as this is
+    said, 0 once out) and ``expired``."""
+    seconds = turn_seconds(row.options)
+    to_move = row.to_move if match is None else match.to_move
+    over = row.status != "running" or (match is not None and match.over)
+    if seconds is None or over or row.turn_since is None or not 0 <= to_move < len(row.seats):
+        return None
+    seat = row.seats[to_move]
+    if seat.kind != "person" or seat.stand_in is not None:
+        return None
+    deadline = row.turn_since + timedelta(seconds=seconds)
+    remaining = max(0.0, (deadline - now()).total_seconds())
+    return {
+        "seconds": seconds,
+        "seat": to_move,
+        "deadline": deadline.isoformat(),
+        "remaining": round(remaining, 1),
+        "expired": remaining <= 0,
+    }
+
+
 def match_summary(
     row: MatchRow, config: ServerConfig, match: Match | None = None
 ) -> dict[str, Any]:
@@ -615,6 +682,7 @@ def match_summary(
             "hints": bool(row.options.get("hints", True)),
             "undo": bool(row.options.get("undo", True))
             and sum(s.kind != "bot" for s in row.seats) == 1,
+            "turn_seconds": turn_seconds(row.options),
         },
         "version": row.ply if match is None else match.ply,
         "to_move": None
@@ -637,6 +705,7 @@ def match_summary(
             for s in row.seats
         ],
         "result": row.result,
+        "clock": turn_clock(row, match),
         "created": row.created_at.isoformat(),
         "updated": row.updated_at.isoformat(),
     }

@@ -35,7 +35,7 @@ _APPEND_POSTGRESQL = sa.text(
     """
     WITH moved AS (
         UPDATE matches
-        SET ply = :ply, to_move = :to_move, updated_at = :now,
+        SET ply = :ply, to_move = :to_move, updated_at = :now, turn_since = :now,
             status = CASE WHEN :finished THEN 'finished' ELSE status END,
             result = CASE WHEN :finished THEN CAST(:result AS JSON) ELSE result END
         WHERE id = :id AND ply = :ply - 1 AND status = 'running'
@@ -55,8 +55,9 @@ class ConflictError(Exception):
 
 
 def digest(secret: str) -> str:
-    """What is stored of a secret token or invite code: its SHA-256, never the secret."""
-    return hashlib.sha256(secret.encode()).hexdigest()
+    """What is stored of a secret token or invite code: its SHA-256, never the secret (a
+    lone surrogate, which no real secret holds, is hashed as it is instead of failing)."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def now() -> datetime:
@@ -106,6 +107,8 @@ class MatchRow:
     result: dict[str, Any] | None
     created_at: datetime
     updated_at: datetime
+    turn_since: datetime | None = None
+    """When the decision now due began: the turn clock runs from here."""
     seats: list[SeatRow] = field(default_factory=list)
 
 
@@ -267,12 +270,14 @@ class Store:
         return int(found.seat)
 
     def start(self, match_id: str, to_move: int) -> bool:
-        """Move an open match to running; ``False`` if it was not open."""
+        """Move an open match to running (its first decision's clock starts); ``False`` if
+        it was not open."""
+        when = now()
         with self.engine.begin() as connection:
             updated = connection.execute(
                 db.matches.update()
                 .where(db.matches.c.id == match_id, db.matches.c.status == "open")
-                .values(status="running", to_move=to_move, updated_at=now())
+                .values(status="running", to_move=to_move, updated_at=when, turn_since=when)
             )
             if updated.rowcount != 1:
                 return False
@@ -289,14 +294,15 @@ class Store:
         notation: str,
         to_move: int,
         result: dict[str, Any] | None,
-    ) -> None:
+    ) -> datetime:
         """Store action number ``ply`` (1-based) and the match's new ply, seat to move and
-        (at the end) result, in one transaction. Raises :class:`ConflictError` if another action
-        for this ply was stored first."""
+        (at the end) result, in one transaction; returns when (the next decision's clock
+        starts then). Raises :class:`ConflictError` if another action for this ply was
+        stored first."""
         when = now()
         if self.notifies:
             self._append_postgresql(match_id, ply, seat, notation, to_move, result, when)
-            return
+            return when
         try:
             with self.engine.begin() as connection:
                 connection.execute(
@@ -304,7 +310,12 @@ class Store:
                         match_id=match_id, ply=ply, seat=seat, notation=notation, created_at=when
                     )
                 )
-                values: dict[str, Any] = {"ply": ply, "to_move": to_move, "updated_at": when}
+                values: dict[str, Any] = {
+                    "ply": ply,
+                    "to_move": to_move,
+                    "updated_at": when,
+                    "turn_since": when,
+                }
                 if result is not None:
                     values.update(status="finished", result=result)
                 updated = connection.execute(
@@ -321,6 +332,7 @@ class Store:
                 self._notify(connection, f"{match_id}:{ply}")
         except IntegrityError as error:
             raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
+        return when
 
     def _append_postgresql(
         self,
@@ -354,16 +366,23 @@ class Store:
         except IntegrityError as error:
             raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
 
-    def take_back(self, match_id: str, ply: int, to_ply: int, to_move: int) -> None:
+    def take_back(self, match_id: str, ply: int, to_ply: int, to_move: int) -> datetime:
         """Undo: the match goes back from ``ply`` actions to ``to_ply`` (the later actions'
-        rows are deleted, in one transaction with the match's new ply). Raises
-        :class:`ConflictError` if the match is no longer at ``ply``."""
+        rows are deleted, in one transaction with the match's new ply); returns when (the
+        decision's clock starts again then). Raises :class:`ConflictError` if the match is
+        no longer at ``ply``."""
+        when = now()
         with self.engine.begin() as connection:
             updated = connection.execute(
                 db.matches.update()
                 .where(db.matches.c.id == match_id, db.matches.c.ply == ply)
                 .values(
-                    ply=to_ply, to_move=to_move, status="running", result=None, updated_at=now()
+                    ply=to_ply,
+                    to_move=to_move,
+                    status="running",
+                    result=None,
+                    updated_at=when,
+                    turn_since=when,
                 )
             )
             if updated.rowcount != 1:
@@ -374,6 +393,7 @@ class Store:
                 )
             )
             self._notify(connection, f"{match_id}:undo")
+        return when
 
     def actions_since(self, match_id: str, ply: int) -> list[StoredAction]:
         """The stored actions after the first ``ply``, in order."""
@@ -414,11 +434,19 @@ class Store:
             )
 
     def set_stand_in(
-        self, match_id: str, seat: int, level: str | None, away_before: datetime | None
+        self,
+        match_id: str,
+        seat: int,
+        level: str | None,
+        away_before: datetime | None,
+        late_before: datetime | None = None,
     ) -> bool:
         """Let a bot of ``level`` stand in for seat ``seat``'s player (``None``: the player
         takes the seat back). Handing a seat away needs its player to have been away since
-        before ``away_before``; ``False`` if the seat's state did not allow the change."""
+        before ``away_before`` (``None``: being away is not enough), or — with a turn clock —
+        the seat to be the one to move with its decision begun before ``late_before``;
+        ``False`` if the seat's state did not allow the change. A player who takes back the
+        seat to move gets a fresh clock for that decision."""
         condition = [
             db.seats.c.match_id == match_id,
             db.seats.c.seat == seat,
@@ -426,19 +454,38 @@ class Store:
         ]
         if level is not None:
             condition.append(db.seats.c.stand_in.is_(None))
+            allowed = []
             if away_before is not None:
-                condition.append(
+                allowed.append(
                     sa.or_(db.seats.c.last_seen.is_(None), db.seats.c.last_seen <= away_before)
                 )
+            if late_before is not None:
+                late = sa.exists().where(
+                    db.matches.c.id == match_id,
+                    db.matches.c.status == "running",
+                    db.matches.c.to_move == seat,
+                    db.matches.c.turn_since <= late_before,
+                )
+                allowed.append(late)
+            if not allowed:
+                return False
+            condition.append(sa.or_(*allowed))
         else:
             condition.append(db.seats.c.stand_in.is_not(None))
         with self.engine.begin() as connection:
             values: dict[str, Any] = {"stand_in": level}
+            when = now()
             if level is None:
-                values["last_seen"] = now()
+                values["last_seen"] = when
             updated = connection.execute(db.seats.update().where(*condition).values(**values))
             if updated.rowcount != 1:
                 return False
+            if level is None:
+                connection.execute(
+                    db.matches.update()
+                    .where(db.matches.c.id == match_id, db.matches.c.to_move == seat)
+                    .values(turn_since=when)
+                )
             self._touch(connection, match_id, f"{match_id}:seats")
         return True
 
@@ -497,6 +544,7 @@ def _match_row(row: Any) -> MatchRow:
         result=row["result"],
         created_at=created,
         updated_at=updated,
+        turn_since=_aware(row["turn_since"]),
     )
 
 
