@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import FAST_CLIENTS, Server
+from .harness import FAST_CLIENTS, SEEDED, Server
 
 POSTGRES = os.environ.get("KELTIS_TEST_POSTGRES_URL")
 BACKENDS = ["sqlite", "postgresql"]
@@ -64,8 +64,9 @@ def shared_database(
 
 @pytest.fixture(scope="module")
 def server(shared_database: str) -> Iterator[Server]:
-    """A running server on the module's database (bots without delay)."""
-    running = Server(shared_database, "--away-after", "0", *FAST_CLIENTS).start()
+    """A running server on the module's database (bots without delay; seeded matches
+    allowed)."""
+    running = Server(shared_database, "--away-after", "0", *FAST_CLIENTS, *SEEDED).start()
     try:
         yield running
     finally:
@@ -75,11 +76,12 @@ def server(shared_database: str) -> Iterator[Server]:
 @pytest.fixture
 def servers(database: str) -> Iterator[Callable[..., Server]]:
     """Start servers on one fresh database: ``servers("--away-after", "5")`` (fast clients
-    allowed unless the options set ``--rate`` again); all are killed afterwards."""
+    allowed unless the options set ``--rate`` again; ``files=1024``: its open-file limit);
+    all are killed afterwards."""
     started: list[Server] = []
 
-    def make(*options: str, port: int | None = None) -> Server:
-        s = Server(database, *FAST_CLIENTS, *options, port=port).start()
+    def make(*options: str, port: int | None = None, files: int | None = None) -> Server:
+        s = Server(database, *FAST_CLIENTS, *options, port=port, files=files).start()
         started.append(s)
         return s
 

@@ -31,6 +31,9 @@ WAIT = 60.0
 #: The test clients play as fast as the server answers, far beyond a person's pace: servers
 #: under test allow them that (the rate limit has its own test).
 FAST_CLIENTS = ("--rate", "1000")
+#: The tests choose their deals by seed (reproducible games), which a server refuses without
+#: --allow-setup: servers that create seeded matches are started with it.
+SEEDED = ("--allow-setup",)
 
 
 def free_port() -> int:
@@ -42,10 +45,14 @@ def free_port() -> int:
 class Server:
     """``python -m keltis serve`` on a free port, its output collected in :attr:`log`."""
 
-    def __init__(self, database: str, *options: str, port: int | None = None) -> None:
+    def __init__(
+        self, database: str, *options: str, port: int | None = None, files: int | None = None
+    ) -> None:
         self.database = database
         self.options = list(options)
         self.port = port or free_port()
+        self.files = files
+        """The process's open-file limit (``ulimit -n``), if not this process's."""
         self.log: list[str] = []
         self._logged = threading.Condition()
         self.process: subprocess.Popen[str] | None = None
@@ -81,6 +88,7 @@ class Server:
             text=True,
             env=env,
             start_new_session=True,  # its own process group: SIGKILL takes its workers too
+            preexec_fn=None if self.files is None else self._limit_files,
         )
         ready: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, args=(ready,), daemon=True).start()
@@ -95,6 +103,12 @@ class Server:
                 raise RuntimeError("the server did not start:\n" + "".join(self.log))
             if "Keltis is ready:" in line:
                 return self
+
+    def _limit_files(self) -> None:
+        import resource
+
+        assert self.files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
 
     def _read(self, ready: queue.Queue[str | None]) -> None:
         assert self.process is not None
@@ -232,6 +246,13 @@ class Player:
                 return message
             if message["type"] == "error":
                 raise AssertionError(f"unexpected error: {message}")
+
+    def expect_error(self, timeout: float = WAIT) -> dict[str, Any]:
+        """Read until an error (skipping other messages)."""
+        while True:
+            message = self.recv(timeout)
+            if message["type"] == "error":
+                return message
 
     @property
     def my_turn(self) -> bool:

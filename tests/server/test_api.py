@@ -146,15 +146,15 @@ def test_refusals_are_clear_and_translated(server: Server) -> None:
         malformed = http.post(
             "/api/matches", content=b"{not json", headers={"Content-Type": "application/json"}
         )
-        assert malformed.status_code == 422
-        assert malformed.json()["error"]["code"] == "server.bad_request"
+        assert malformed.status_code == 400
+        assert malformed.json()["error"]["code"] == "server.bad_json"
         bad_game = http.post("/api/matches", json={"game": "chess", "seats": [{}, {}]})
-        assert bad_game.status_code == 422
+        assert bad_game.status_code == 400
         assert "game" in bad_game.json()["error"]["message"]
         bad_variant = http.post(
             "/api/matches", json={"seats": [{}, {"kind": "bot"}], "variant": {"colours": 9}}
         )
-        assert bad_variant.status_code == 422
+        assert bad_variant.status_code == 400
         # a turn limit a person typed in the new-match form, refused in their language
         for cap, german in [
             (0, "die Zugobergrenze (turn_cap) muss mindestens 1 sein, nicht 0"),
@@ -165,7 +165,7 @@ def test_refusals_are_clear_and_translated(server: Server) -> None:
                 json={"seats": [{}, {"kind": "bot"}], "variant": {"turn_cap": cap}},
                 headers={"Accept-Language": "de"},
             )
-            assert low_cap.status_code == 422
+            assert low_cap.status_code == 400
             assert low_cap.json()["error"] == {
                 "code": "server.bad_request",
                 "message": f"Die Anfrage ist ungültig: {german}.",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from keltis.match import Match
 from keltis.record import GameRecord
 
-from .harness import Player, Server, create
+from .harness import SEEDED, Player, Server, create
 
 
 def stored_record(server: Server, match_id: str) -> GameRecord:
@@ -26,7 +26,7 @@ def seen_actions(p: Player) -> dict[int, str]:
 
 
 def test_kill_9_mid_match_then_the_match_goes_on(servers: Callable[..., Server]) -> None:
-    first = servers()
+    first = servers(*SEEDED)
     made = create(
         first,
         game="board",
@@ -60,7 +60,7 @@ def test_a_bots_only_match_survives_repeated_kills(servers: Callable[..., Server
     """Kill the server whenever a spectator has seen a few more moves (bots play on without
     delay, so kills land at all points of the store-then-tell cycle); after each restart the
     sweep starts the bots again, and in the end the record holds every move anyone saw."""
-    server = servers()
+    server = servers(*SEEDED)
     made = create(
         server,
         game="cards",
