@@ -38,6 +38,13 @@ def test_health_games_and_openapi(server: Server) -> None:
     ):
         assert path in paths, path
     assert "CreateMatch" in spec["components"]["schemas"]
+    # what the server answers to a request it cannot take: 400 and the one error shape
+    create_answers = paths["/api/matches"]["post"]["responses"]
+    assert "422" not in create_answers
+    assert create_answers["400"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Error"
+    }
+    assert "HTTPValidationError" not in spec["components"]["schemas"]
 
 
 def test_create_join_start_list(server: Server) -> None:

@@ -258,6 +258,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         redoc_url=None,
         openapi_url="/openapi.json",
     )
+    app.openapi = functools.partial(_openapi, app)  # type: ignore[method-assign]
     creators: dict[str, TokenBucket] = {}
     replays = ReplayCache(config.replay_cache)
     static = Path(config.static_dir) if config.static_dir is not None else STATIC_DIR
@@ -629,6 +630,48 @@ def create_app(config: ServerConfig) -> FastAPI:
             connections.release(address)
 
     return app
+
+
+#: The one shape of every refusal, as the OpenAPI document shows it.
+ERROR_SCHEMA: dict[str, Any] = {
+    "title": "Error",
+    "type": "object",
+    "properties": {
+        "error": {
+            "type": "object",
+            "properties": {
+                "code": {"type": "string", "description": "server.*, refuse.* (a move)"},
+                "message": {"type": "string", "description": "in the Accept-Language"},
+            },
+            "required": ["code", "message"],
+        }
+    },
+    "required": ["error"],
+}
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's OpenAPI document, saying what the server really answers to a request it
+    cannot take: ``400`` with the one error shape, not FastAPI's own ``422``."""
+    if app.openapi_schema is not None:
+        return app.openapi_schema
+    from fastapi.openapi.utils import get_openapi
+
+    schema = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    schemas["Error"] = ERROR_SCHEMA
+    error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    for operations in schema.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            if responses.pop("422", None) is not None:
+                responses["400"] = {"description": "The request is not valid", **error}
+    app.openapi_schema = schema
+    return schema
 
 
 @functools.cache
