@@ -48,6 +48,7 @@ def test_an_unknown_language_is_not_found(web_server: Server) -> None:
             answer = http.get(f"/api/catalogs/{lang}", headers={"Accept-Language": "de"})
             assert answer.status_code == 404, lang
             error = answer.json()["error"]
-            assert error["code"] == "server.bad_request"
-            assert error["message"].startswith("Die Anfrage ist ungültig")
+            assert error["code"] == "server.no_language"
+            assert error["message"].startswith("Es gibt keine Sprache")
             assert lang in error["message"]
+            assert "de, cs" in error["message"] or "en, de" in error["message"]

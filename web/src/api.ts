@@ -67,6 +67,9 @@ export interface CreateRequest {
   hints?: boolean;
   undo?: boolean;
   public?: boolean;
+  /** The turn clock: seconds for each decision, null for none (left out: the server's
+   * default, 300 with two or more people, none otherwise). */
+  turn_seconds?: number | null;
   name?: string;
   seat?: number | null;
   start?: boolean;

@@ -5,6 +5,8 @@ import { api, held } from "./api";
 import type { CreateRequest, Held } from "./api";
 import { Board, ScoreTrack, boardTargets } from "./board";
 import type { StoneTarget } from "./board";
+import { ClockText, holdClock, useClockOut } from "./clock";
+import type { HeldClock } from "./clock";
 import { useAnnounce, useT } from "./context";
 import type { Translator } from "./i18n";
 import { actionCards, actionLabel, instruction } from "./labels";
@@ -56,6 +58,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const [busy, setBusy] = useState(false);
   const [fatal, setFatal] = useState(false);
   const [typed, setTyped] = useState("");
+  const [clock, setClock] = useState<HeldClock | null>(null);
   const live = useRef<Live | null>(null);
   const tRef = useRef(t);
   tRef.current = t;
@@ -68,6 +71,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
       switch (message.type) {
         case "snapshot":
           setSnap({ match: message.match, seat: message.seat, view: message.view, log: message.log });
+          setClock(holdClock(message.match.clock));
           setBusy(false);
           setSelected(null);
           setHints(null);
@@ -78,6 +82,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           const names = seatNames(tr, current.match);
           announce(stepText(tr, names, message.step));
           setSnap({ ...current, view: message.view, log: [...current.log, message.step].slice(-300) });
+          setClock(holdClock(message.clock));
           setSelected(null);
           setHints(null);
           setError(null);
@@ -89,6 +94,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           if (!current) break;
           const started = current.match.status === "open" && message.match.status !== "open";
           setSnap({ ...current, match: message.match });
+          setClock(holdClock(message.match.clock));
           if (started) live.current?.send({ type: "sync" });
           break;
         }
@@ -145,6 +151,17 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const view = snap?.view ?? null;
   const me = snap?.seat ?? null;
   const names = snap ? seatNames(t, snap.match) : [];
+  // The turn clock of the seat to move (live matches only; a replay has none).
+  const clockOut = useClockOut(clock);
+  const ticking = clock && view && !view.over && clock.clock.seat === view.current_player ? clock : null;
+  // Running out is said once (the countdown itself is not read out every second).
+  const clockWasOut = useRef(true);
+  useEffect(() => {
+    if (clockOut && !clockWasOut.current && ticking) {
+      announce(`${names[ticking.clock.seat] ?? ""}: ${t.t("web.clock.out")}`);
+    }
+    clockWasOut.current = clockOut;
+  }, [clockOut, clock]);
   const myTurn = !!view && me !== null && view.current_player === me && !view.over && view.legal.length > 0;
   const legal = myTurn && !busy && view ? view.legal : [];
   const label = (l: Legal) => (view ? actionLabel(t, view, l) : l.notation);
@@ -248,10 +265,13 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     return <Lobby match={match} names={names} mine={mine} me={me} />;
   }
 
+  // A person's seat may go to a bot when its player is away, or is out of time for the move due.
   const players = (
     <Players t={t} view={view} names={names} seats={match.seats} me={me} last={last}
-      canStandIn={(seat) => me !== null && seat !== me && !view.over && !!match.seats[seat]?.away &&
-        !match.seats[seat]?.connected && match.seats[seat]?.kind === "person" && !match.seats[seat]?.stand_in}
+      clock={ticking ? { seat: ticking.clock.seat, out: clockOut, text: <ClockText held={ticking} out={clockOut} /> } : null}
+      canStandIn={(seat) => me !== null && seat !== me && !view.over && match.seats[seat]?.kind === "person" &&
+        !match.seats[seat]?.stand_in &&
+        ((!!match.seats[seat]?.away && !match.seats[seat]?.connected) || (clockOut && ticking?.clock.seat === seat))}
       standIn={(seat) => live.current?.send({ type: "stand_in", seat })} />
   );
   // On the board itself: the choice that follows a lay (big or small figure; a clover's or an
@@ -265,6 +285,12 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
         <p class="turn-status" data-testid="status">
           {!view.over && <SeatBadge seat={view.current_player} />} {status}
           <span class="muted"> · {t.t("screen.turn", { turn: view.turn + 1 })}</span>
+          {ticking && (
+            <span class={`clock${clockOut ? " out" : ""}`} role="timer" aria-live="off" data-testid="clock"
+              data-seat={ticking.clock.seat}>
+              <ClockText held={ticking} out={clockOut} />
+            </span>
+          )}
         </p>
         {me === null && <p class="muted">{t.t("web.spectating")}</p>}
       </div>
@@ -411,6 +437,10 @@ function Lobby({ match, names, mine, me }: { match: MatchInfo; names: string[]; 
   const [copied, setCopied] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const free = match.seats.filter((s) => !s.joined).map((s) => s.seat + 1);
+  // Links at this page's own address, the one the players reached the server at (not the
+  // server's idea of its address, which the answer's links carry).
+  const here = `${location.origin}${location.pathname}`;
+  const inviteLink = (invite: string) => `${here}#/join/${match.id}/${invite}`;
   const copy = async (text: string) => {
     try {
       await navigator.clipboard.writeText(text);
@@ -444,21 +474,24 @@ function Lobby({ match, names, mine, me }: { match: MatchInfo; names: string[]; 
         <section>
           <h2>{t.t("web.invites")}</h2>
           <ul class="invites">
-            {mine.invites.map((inv) => (
-              <li key={inv.seat}>
-                <label>
-                  {t.t("web.seat", { n: inv.seat + 1 })}
-                  <input type="text" readOnly value={inv.link} data-invite={inv.seat} onFocus={(e) => (e.target as HTMLInputElement).select()} />
-                </label>
-                <button type="button" onClick={() => copy(inv.link)}>{copied === inv.link ? t.t("web.copied") : t.t("web.copy")}</button>
-              </li>
-            ))}
+            {mine.invites.map((inv) => {
+              const link = inviteLink(inv.invite);
+              return (
+                <li key={inv.seat}>
+                  <label>
+                    {t.t("web.seat", { n: inv.seat + 1 })}
+                    <input type="text" readOnly value={link} data-invite={inv.seat} onFocus={(e) => (e.target as HTMLInputElement).select()} />
+                  </label>
+                  <button type="button" onClick={() => copy(link)}>{copied === link ? t.t("web.copied") : t.t("web.copy")}</button>
+                </li>
+              );
+            })}
           </ul>
           {mine.watch && (
             <p>
               <label>
                 {t.t("web.watch_link")}
-                <input type="text" readOnly value={mine.watch} />
+                <input type="text" readOnly value={`${here}#/watch/${match.id}`} data-testid="watch-link" />
               </label>
             </p>
           )}

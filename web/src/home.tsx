@@ -9,6 +9,9 @@ import { seatNames } from "./game";
 import { CardFace } from "./pieces";
 
 const LEVELS: Level[] = ["easy", "medium", "hard"];
+/** The turn clock's choices in the new-match form, in seconds (0: no limit). */
+const TURN_CHOICES = [0, 60, 120, 300, 900, 3600, 86400];
+const DEFAULT_TURN = 300;
 
 function useGames(): GamesAnswer | null {
   const [games, setGames] = useState<GamesAnswer | null>(null);
@@ -158,10 +161,13 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
   const [hints, setHints] = useState(true);
   const [undo, setUndo] = useState(true);
   const [pub, setPub] = useState(true);
+  const [turn, setTurn] = useState(DEFAULT_TURN);
   const [name, setName] = useState(playerName());
   const [error, setError] = useState<string | null>(null);
   const info = games?.games.find((g) => g.name === game);
   useEffect(() => setVariant({ ...(info?.variant ?? {}) }), [info]);
+  // A turn clock lets the others hand a late player's seat to a bot: it needs two people.
+  const people = seats.filter((s) => s === "me" || s === "person").length;
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(null);
@@ -177,6 +183,7 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
           hints,
           undo,
           public: pub,
+          turn_seconds: people > 1 && turn > 0 ? turn : null,
         },
         go,
       );
@@ -228,6 +235,22 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
                 <input type="number" min={1} value={value} onInput={(e) => setVariant({ ...variant, [key]: Number((e.target as HTMLInputElement).value) })} />
               </label>
             ) : null,
+          )}
+          {people > 1 && (
+            <label>
+              {t.t("web.clock.choice")}
+              <select value={turn} data-testid="turn-seconds" onChange={(e) => setTurn(Number((e.target as HTMLSelectElement).value))}>
+                {TURN_CHOICES.map((s) => (
+                  <option key={s} value={s}>
+                    {s === 0
+                      ? t.t("web.clock.none")
+                      : s < 3600
+                        ? t.t("web.clock.minutes", { n: s / 60 })
+                        : t.t("web.clock.hours", { n: s / 3600 })}
+                  </option>
+                ))}
+              </select>
+            </label>
           )}
           <label class="check">
             <input type="checkbox" checked={hints} onChange={(e) => setHints((e.target as HTMLInputElement).checked)} />

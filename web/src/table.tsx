@@ -1,6 +1,7 @@
 // What both games show around the board: players with their rows, the discard piles and the
 // draw pile (buttons when drawing from them is a legal move), the card game's table, and the
 // final scores.
+import type { ComponentChildren } from "preact";
 import type { Translator } from "./i18n";
 import type { CardsView, Colour, Legal, Outcome, Pile, View } from "./types";
 import { COLOURS } from "./types";
@@ -47,6 +48,8 @@ interface PlayersProps {
   seats: SeatInfo[];
   me: number | null;
   last?: Step | null;
+  /** The turn clock: the seat it runs for, whether it is out, its text. */
+  clock?: { seat: number; out: boolean; text: ComponentChildren } | null;
   canStandIn: (seat: number) => boolean;
   standIn: (seat: number) => void;
 }
@@ -60,7 +63,7 @@ function laidRow(step: Step | null | undefined): Pile | null {
   return null;
 }
 
-export function Players({ t, view, names, seats, me, last, canStandIn, standIn }: PlayersProps) {
+export function Players({ t, view, names, seats, me, last, clock, canStandIn, standIn }: PlayersProps) {
   const laid = laidRow(last);
   return (
     <section class="players" aria-label={t.t("web.scores")}>
@@ -88,6 +91,12 @@ export function Players({ t, view, names, seats, me, last, canStandIn, standIn }
               <span class="status">{status}</span>
               <strong class="score" aria-label={t.t("web.score_of", { name: names[seat], score: p.score })}>{p.score}</strong>
             </header>
+            {/* (the status line above the game says the same to screen readers) */}
+            {current && clock?.seat === seat && (
+              <p class={`player-clock clock${clock.out ? " out" : ""}`} aria-hidden="true" data-testid="player-clock">
+                {clock.text}
+              </p>
+            )}
             <p class="hand-count">{t.t("web.hand.other", { name: names[seat], count: view.hand_sizes[seat] })}</p>
             {view.known_cards[seat]?.length > 0 && seat !== me && (
               <p class="known">

@@ -150,17 +150,29 @@ export interface SeatInfo {
   connected?: boolean;
 }
 
+/** The turn clock of the decision now due (null where none runs: no limit, the match not
+ * running, a bot or a stand-in to move). `remaining` is counted down from the message's
+ * arrival: the local clock is never compared with `deadline`. */
+export interface Clock {
+  seconds: number;
+  seat: number;
+  deadline: string;
+  remaining: number;
+  expired: boolean;
+}
+
 export interface MatchInfo {
   id: string;
   game: "board" | "cards";
   status: "open" | "running" | "finished";
   players: number;
   variant: Record<string, unknown>;
-  options: { hints: boolean; undo: boolean };
+  options: { hints: boolean; undo: boolean; turn_seconds?: number | null };
   version: number;
   to_move: number | null;
   seats: SeatInfo[];
   result: Outcome | null;
+  clock?: Clock | null;
   created?: string;
   updated?: string;
 }
@@ -175,7 +187,7 @@ export interface Hint {
 
 export type ServerMessage =
   | { type: "snapshot"; version: number; seat: number | null; match: MatchInfo; view: View; log: Step[]; result: Outcome | null }
-  | { type: "step"; version: number; step: Step; view: View; result?: Outcome | null }
+  | { type: "step"; version: number; step: Step; view: View; result?: Outcome | null; clock?: Clock | null }
   | { type: "match"; version: number; match: MatchInfo }
   | { type: "ack"; version: number; ref?: string | number }
   | { type: "hints"; version: number; hints: Hint[]; ref?: string | number }
