@@ -32,14 +32,18 @@ PURE_TESTS := tests/board tests/cards tests/core tests/test_native.py tests/test
 .PHONY: play test install install-test lint bench clean web
 
 $(BIN)/python:
+	@echo "Setting up keltis in $(VENV): the first time takes a few minutes (a Python"
+	@echo "environment, the packages keltis needs, and its game engine compiled to C)."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(INSTALLED): pyproject.toml Makefile | $(BIN)/python
+	@echo "Installing keltis and compiling its engine (a minute or two)…"
 	$(BIN)/python -m pip install --quiet -e .
 	@touch $@ $(COMPILED)
 
 $(INSTALLED_SERVER): pyproject.toml Makefile | $(BIN)/python
+	@echo "Installing keltis with its game server and compiling its engine (a minute or two)…"
 	$(BIN)/python -m pip install --quiet -e '.[server]'
 	@touch $@ $(INSTALLED) $(COMPILED)
 
@@ -52,6 +56,7 @@ $(WEB_TOOLS): web/package-lock.json
 	@touch $@
 
 $(COMPILED): $(NATIVE_SOURCES) | $(INSTALLED)
+	@echo "The engine's sources changed: compiling it again (a minute or two)…"
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@touch $@
 

@@ -208,3 +208,10 @@ def test_refusals_are_clear_and_translated(server: Server) -> None:
         # nothing of all that was stored, and the server still answers
         assert http.get(f"/api/matches/{match_id}").json()["version"] == 0
         assert http.get("/api/health").status_code == 200
+
+
+def test_bots_of_one_persona_are_named_by_their_seats(server: Server) -> None:
+    easy = {"kind": "bot", "level": "easy"}
+    made = create(server, seats=[easy, {"kind": "person"}, easy, easy], seat=1, name="Ada")
+    names = [seat["name"] for seat in made["match"]["seats"]]
+    assert names == ["Brigid 1", "Ada", "Brigid 3", "Brigid 4"]

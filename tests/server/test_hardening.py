@@ -51,12 +51,13 @@ def ws_from(
 ) -> ClientConnection:
     """A live connection from the loopback address ``source`` (no hello sent yet)."""
     sock = socket.create_connection(("127.0.0.1", server.port), source_address=(source, 0))
-    return connect(
+    connection = connect(
         server.ws(match_id),
         sock=sock,
         open_timeout=WAIT,
         additional_headers={"Accept-Language": lang},
     )
+    return connection.__enter__()  # as the harness's players do: closed by close() or with
 
 
 def upgraded(server: Server, match_id: str, source: str) -> socket.socket | None:

@@ -727,8 +727,9 @@ def _ref_of(data: Any) -> tuple[Any, bool]:
 
 
 def _seat_names(body: CreateMatch) -> list[str]:
-    """Seat names: the creator's, ``Player N`` for invited people, bots by their persona
-    (numbered when one plays twice)."""
+    """Seat names: the creator's, ``Player N`` for invited people, bots by their persona;
+    a name given to more than one seat gets each seat's number (``Brigid 3`` sits in seat
+    3)."""
     names = []
     for number, seat in enumerate(body.seats):
         if seat.kind == "bot":
@@ -738,14 +739,8 @@ def _seat_names(body: CreateMatch) -> list[str]:
         else:
             name = f"Player {number + 1}"
         names.append(name)
-    for name in set(names):
-        if names.count(name) > 1:
-            count = 0
-            for i, other in enumerate(names):
-                if other == name:
-                    count += 1
-                    names[i] = f"{name} {count}"
-    return names
+    twice = {name for name in names if names.count(name) > 1}
+    return [f"{name} {n + 1}" if name in twice else name for n, name in enumerate(names)]
 
 
 class _Close:
