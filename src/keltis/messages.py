@@ -555,8 +555,7 @@ message(
 message("server.too_deep", "That message is nested too deeply: at most {limit} levels.")
 message(
     "server.bad_text",
-    "That message holds text that is not valid Unicode (a lone surrogate escape such as "
-    "\\ud800).",
+    "That message holds text that is not valid Unicode (a lone surrogate escape such as \\ud800).",
 )
 message("server.expected.ref", "a text of at most 64 characters or a whole number")
 message("server.not_found", "There is nothing at this address.")
