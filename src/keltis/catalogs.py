@@ -31,6 +31,7 @@ import json
 import re
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from string import Formatter
 from typing import Any, Final
@@ -76,6 +77,91 @@ COLOUR_PARAMS: Final = ("onto", "path", "pile", "colour", "row")
 
 #: A colour's msgstr: the plain name, then ``| form: word`` for each other form.
 _FORM = re.compile(r"^\s*([A-Za-z0-9_]+)\s*:\s*(\S.*?)\s*$")
+
+
+# -- the glossary: one term per concept ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """Words a language's glossary (``docs/translating.md``, "Glossary") replaced by the
+    rulebook's ``term`` for a ``concept``: ``words`` as the glossary lists them, ``pattern``
+    the regular expression (case-insensitive) that finds them, inflected forms included, in
+    a translation."""
+
+    concept: str
+    term: str
+    words: tuple[str, ...]
+    pattern: str
+
+
+_COLOURS_PL: Final = r"(?:zielon|żółt|czerwon|różow|niebiesk)\w*"
+_COLOURS_ES: Final = r"(?:verdes?|amarill[ao]s?|roj[ao]s?|rosas?|azul(?:es)?)"
+
+#: Per language, the words no translation may use (``problems`` reports each one found).
+REPLACED_TERMS: Final[Mapping[str, tuple[Replaced, ...]]] = {
+    "de": (),
+    "cs": (Replaced("you (one player)", "ty", ("jste", "napište"), r"\bjste\b|\bnapište\b"),),
+    "sk": (
+        Replaced("to discard", "odložiť", ("odhodiť", "odhodenie"), r"\bodhod\w*|\bodhadz\w*"),
+        Replaced("board game", "stolová hra", ("dosková hra",), r"\bdoskov\w*"),
+        Replaced("you (one player)", "ty", ("ste", "napíšte"), r"\bste\b|\bnapíšte\b"),
+    ),
+    "hu": (
+        Replaced("figure", "figura", ("bábu",), r"\bbábu\w*"),
+        Replaced("rising / falling", "növekvő / csökkenő", ("emelkedő",), r"\bemelked\w*"),
+        Replaced(
+            "closing card",
+            "lezáró kártya",
+            ("záró lap", "záró kártya"),
+            r"\bzáró\s*(?:lap|kárty)\w*",
+        ),
+        Replaced("point card (card game)", "pontkártya", ("pontlap",), r"\bpontlap\w*"),
+        Replaced("board game", "társasjáték", ("táblás játék",), r"\btáblás\s+játé\w*"),
+        Replaced("cards out of the game", "félretéve", ("kivéve",), r"\bkivéve\b"),
+    ),
+    "pl": (
+        Replaced("figure", "znacznik", ("pionek",), r"\bpion(?:ek|k\w*)"),
+        Replaced(
+            "card row (card game)",
+            "kolumna",
+            ("rząd",),
+            rf"\b{_COLOURS_PL}\s+rz[ąę]d\w*|\brz[ąę]d\w*\s+(?:kart|{_COLOURS_PL})"
+            r"|\btw\w+\s+rz[ąę]d\w*|\}\s*rz[ąę]d\w*",
+        ),
+    ),
+    "es": (
+        Replaced("figure", "pieza", ("figura",), r"\bfiguras?\b"),
+        Replaced(
+            "wish stone", "piedra de deseo", ("piedra de los deseos",), r"\bde\s+los\s+deseos\b"
+        ),
+        Replaced(
+            "card row (card game)",
+            "hilera",
+            ("fila",),
+            rf"\bfilas?\s+(?:{_COLOURS_ES}\b|de\s+(?:puntos|cartas)\b|\{{(?:onto|colour|row:))"
+            r"|\btus?\s+filas?\b",
+        ),
+        Replaced("move (a player's)", "jugada", ("movimiento",), r"\bmovimientos?\b"),
+    ),
+}
+
+
+def glossary_problems(catalog: Catalog, lang: str) -> list[str]:
+    """Every translation of ``catalog`` that uses a word :data:`REPLACED_TERMS` lists for
+    ``lang``, with the term to use instead."""
+    found: list[str] = []
+    for message in catalog:
+        if not message.id:
+            continue
+        for text in _strings(message):
+            for replaced in REPLACED_TERMS.get(lang, ()):
+                for match in re.finditer(replaced.pattern, text, re.IGNORECASE):
+                    found.append(
+                        f"{message.context}: {match.group(0)!r} – the glossary's word for "
+                        f"{replaced.concept} is {replaced.term!r}"
+                    )
+    return found
 
 
 def pot_path() -> Path:
@@ -192,7 +278,8 @@ def _strings(message: Any) -> tuple[str, ...]:
 def problems(catalog: Catalog, template: Catalog, lang: str) -> list[str]:
     """Everything wrong with ``catalog`` (language ``lang``) measured by ``template``: a
     message missing, untranslated, fuzzy or obsolete; a placeholder the English lacks; a
-    wrong number of plural forms; a colour form a message asks for but a colour lacks."""
+    wrong number of plural forms; a colour form a message asks for but a colour lacks; a
+    word the glossary replaced (:func:`glossary_problems`)."""
     found: list[str] = []
     expected = get_plural(lang).num_plurals
     if catalog.num_plurals != expected:
@@ -245,6 +332,7 @@ def problems(catalog: Catalog, template: Catalog, lang: str) -> list[str]:
                 if name in COLOUR_PARAMS and not specs <= known | {""}:
                     missing = sorted(specs - known - {""})
                     found.append(f"{key[0]}: colour form(s) {missing} not given for all colours")
+    found.extend(glossary_problems(catalog, lang))
     return found
 
 
