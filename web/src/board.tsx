@@ -1,6 +1,8 @@
 // The board game's board as SVG: five stone paths of nine stones with their row values, the
 // start stone, the goal area (rows 7–9), the tiles, every player's figures, the last move
-// marked. Stones a legal move leads to are buttons.
+// marked. Stones a legal move leads to are buttons (focusable, Enter or Space plays them); a
+// figure never takes a press from the stone it stands on.
+import { useEffect, useRef } from "preact/hooks";
 import type { Translator } from "./i18n";
 import type { BoardView, Colour, Legal, Step } from "./types";
 import { COLOURS } from "./types";
@@ -11,12 +13,26 @@ const COL_X = (i: number) => 105 + i * 92;
 const ROW_Y = (r: number) => 622 - r * 56;
 const STONE_W = 76;
 const STONE_H = 46;
-const FIG_SLOTS: [number, number][] = [
-  [6, -11],
-  [24, -11],
-  [6, 11],
-  [24, 11],
-];
+/** A small figure's radius and a big one's: at the narrowest board (a 360 px phone, the board
+ * about 330 px wide) a small figure is still 12 px across, with a number that can be read. */
+const FIG_R = 11;
+const BIG_R = 13.5;
+/** Where the figures on one stone stand, from the stone's left edge and middle, by how many
+ * stand there: one in the middle of the free part (the tile is on the left), two side by
+ * side, three or four two by two. */
+function figureSlot(slot: number, count: number): [number, number] {
+  if (count === 1) return [51, 0];
+  if (count === 2) return slot === 0 ? [39, 0] : [63, 0];
+  return [
+    [39, -12],
+    [63, -12],
+    [39, 12],
+    [63, 12],
+  ][slot % 4] as [number, number];
+}
+/** What gets the focus when a move has taken it away (the stone pressed is no longer a button,
+ * the card laid has left the hand): the next decision's first control, in reading order. */
+const NEXT_CONTROL = ".board-prompt button, .pile-button.target, .card-button.playable, .stone.target";
 
 export interface StoneTarget {
   legal: Legal;
@@ -47,7 +63,86 @@ interface Props {
   act: (legal: Legal) => void;
 }
 
+/** Whether an element that had the focus can no longer have it: taken from the page, a stone
+ * that is no longer a target (its tabindex gone), a button disabled. */
+function unfocusable(el: Element, svg: SVGSVGElement): boolean {
+  if (!el.isConnected) return true;
+  if (el instanceof SVGElement && el !== svg && !el.hasAttribute("tabindex")) return true;
+  return el instanceof HTMLButtonElement && el.disabled;
+}
+
+/** Keep the keyboard's place across moves: when a change of position took the focus away
+ * (the stone pressed is no longer a button, the card laid or the prompt answered has left
+ * the page), give it to the next decision's first control — or, when this player has none
+ * now, to the board, and from there to the first control once there is one again. The page
+ * scrolls to the control only for the keyboard: whoever pressed a stone or a card keeps the
+ * board in sight. A prompt that appears is scrolled into sight, its bottom edge at the
+ * window's so that as much of the board as fits (the stones its moves lead to) shows above
+ * it — unless the prompt and the board's top are in sight already. */
+function useKeptFocus(svgRef: { current: SVGSVGElement | null }) {
+  const kept = useRef<{ last: Element | null; parked: boolean; prompt: boolean; keys: boolean }>({
+    last: null,
+    parked: false,
+    prompt: false,
+    keys: false,
+  });
+  useEffect(() => {
+    // The element of this game that last got the focus (none once the focus went elsewhere).
+    const onFocus = (event: FocusEvent) => {
+      const main = svgRef.current?.closest("main");
+      const target = event.target;
+      kept.current.last = main && target instanceof Element && main.contains(target) ? target : null;
+    };
+    const onKey = () => (kept.current.keys = true);
+    const onPointer = () => (kept.current.keys = false);
+    document.addEventListener("focusin", onFocus);
+    document.addEventListener("keydown", onKey, true);
+    document.addEventListener("pointerdown", onPointer, true);
+    return () => {
+      document.removeEventListener("focusin", onFocus);
+      document.removeEventListener("keydown", onKey, true);
+      document.removeEventListener("pointerdown", onPointer, true);
+    };
+  }, []);
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const state = kept.current;
+    const root = svg.closest("main") ?? document.body;
+    const active = document.activeElement;
+    const next = root.querySelector<HTMLElement | SVGElement>(NEXT_CONTROL);
+    const gone = state.last !== null && unfocusable(state.last, svg);
+    const onDocument = !active || active === document.body || active === document.documentElement;
+    const scroll = { preventScroll: !state.keys };
+    if (gone && (onDocument || active === state.last)) {
+      if (next) {
+        next.focus(scroll);
+        state.parked = false;
+      } else {
+        svg.focus({ preventScroll: true });
+        state.parked = true;
+      }
+    } else if (state.parked && active === svg && next) {
+      next.focus(scroll);
+      state.parked = false;
+    } else if (active !== svg) {
+      state.parked = false;
+    }
+    const prompt = svg.parentElement?.querySelector<HTMLElement>(".board-prompt") ?? null;
+    if (prompt && !state.prompt) {
+      const box = prompt.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight || svg.getBoundingClientRect().top < 0) {
+        const still = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+        prompt.scrollIntoView({ block: "end", behavior: still ? "auto" : "smooth" });
+      }
+    }
+    state.prompt = !!prompt;
+  });
+}
+
 export function Board({ t, view, names, last, targets, act }: Props) {
+  const svgRef = useRef<SVGSVGElement>(null);
+  useKeptFocus(svgRef);
   const lastStones = new Set<string>();
   for (const e of last?.events ?? []) {
     if (e.type === "moved" && e.path && e.row) lastStones.add(stoneKey(e.path, e.row));
@@ -59,7 +154,7 @@ export function Board({ t, view, names, last, targets, act }: Props) {
       .map((p, seat) => ({ seat, at: p.positions[path], big: p.big === path }))
       .filter((f) => f.at === row);
   return (
-    <svg class="board" viewBox="0 0 570 666" role="group" aria-label={t.t("web.board")}>
+    <svg ref={svgRef} class="board" viewBox="0 0 570 666" role="group" aria-label={t.t("web.board")} tabindex={-1}>
       <rect x="0" y="0" width="570" height="666" rx="18" class="board-bg" />
       <rect x="52" y={goalTop} width="510" height={goalBottom - goalTop} rx="10" class="goal-area" />
       <text x="307" y={goalTop - 7} class="goal-label">
@@ -98,7 +193,7 @@ export function Board({ t, view, names, last, targets, act }: Props) {
                 key={key}
                 class={`stone${dark ? " dark" : ""}${target ? " target" : ""}${lastStones.has(key) ? " last" : ""}`}
                 role={target ? "button" : "img"}
-                tabIndex={target ? 0 : undefined}
+                tabindex={target ? 0 : undefined}
                 aria-label={parts.join("; ")}
                 data-stone={key}
                 onClick={activate}
@@ -114,13 +209,14 @@ export function Board({ t, view, names, last, targets, act }: Props) {
                 }
               >
                 <title>{parts.join("; ")}</title>
+                <rect x={x - 5} y={y - 5} width={STONE_W + 10} height={STONE_H + 10} rx="16" class="stone-focus" />
                 <rect x={x} y={y} width={STONE_W} height={STONE_H} rx="12" class="stone-shape" />
                 {tile && (
                   <text x={x + 17} y={ROW_Y(row) + 6} class={`tile tile-${tile.kind}`} aria-hidden="true">
                     {tile.kind === "clover" ? "♣" : tile.kind === "wish" ? "◆" : `+${tile.points}`}
                   </text>
                 )}
-                {target && <circle cx={x + STONE_W - 8} cy={y + 8} r="6" class="target-dot" />}
+                {target && <circle cx={x + 9} cy={y + 9} r="5" class="target-dot" />}
               </g>
             );
           })}
@@ -131,21 +227,24 @@ export function Board({ t, view, names, last, targets, act }: Props) {
       {view.players.flatMap((p, seat) =>
         COLOURS.filter((c) => p.positions[c] > 0).map((c) => {
           const row = p.positions[c];
-          const slot = figures(c, row).findIndex((f) => f.seat === seat);
-          const [dx, dy] = FIG_SLOTS[slot % 4];
-          const cx = COL_X(COLOURS.indexOf(c)) - STONE_W / 2 + 30 + dx;
+          const here = figures(c, row);
+          const slot = here.findIndex((f) => f.seat === seat);
+          const [dx, dy] = figureSlot(slot, here.length);
+          const cx = COL_X(COLOURS.indexOf(c)) - STONE_W / 2 + dx;
           const cy = ROW_Y(row) + dy;
           const big = p.big === c;
+          // The big figure: larger, with a ring inside its edge in the number's colour.
           return (
             <g
               key={`fig-${seat}-${c}`}
               class={`figure${big ? " big" : ""}`}
               style={{ transform: `translate(${cx}px, ${cy}px)` }}
               aria-hidden="true"
+              data-seat={seat}
             >
-              {big && <circle r="11.5" class="figure-ring" />}
-              <circle r={big ? 9 : 7.5} fill={PLAYER_MARK[seat]} class="figure-body" />
-              <text y="3.5" class="figure-num" fill={PLAYER_TEXT[seat]}>
+              <circle r={big ? BIG_R : FIG_R} fill={PLAYER_MARK[seat]} class="figure-body" />
+              {big && <circle r={BIG_R - 3.2} class="figure-ring" stroke={PLAYER_TEXT[seat]} />}
+              <text y="5" class="figure-num" fill={PLAYER_TEXT[seat]}>
                 {seat + 1}
               </text>
             </g>
@@ -160,27 +259,35 @@ export function Board({ t, view, names, last, targets, act }: Props) {
   );
 }
 
-/** The score track: every player's marker on one line. */
+/** The score track: a lane for each player, so that equal or close scores never hide a
+ * marker; the scale under the lanes, its lines running up through them. */
 export function ScoreTrack({ t, scores, names }: { t: Translator; scores: number[]; names: string[] }) {
   const low = Math.min(-10, ...scores);
   const high = Math.max(40, ...scores);
   const x = (s: number) => 20 + ((s - low) / (high - low)) * 530;
   const ticks: number[] = [];
   for (let s = Math.ceil(low / 10) * 10; s <= high; s += 10) ticks.push(s);
+  const LANE = 19;
+  const laneY = (seat: number) => 11 + seat * LANE;
+  const axisY = laneY(scores.length - 1) + 15;
+  const height = axisY + 21;
   return (
-    <svg class="score-track" viewBox="0 0 570 64" role="img"
+    <svg class="score-track" viewBox={`0 0 570 ${height}`} role="img"
       aria-label={`${t.t("web.score_track")}: ${scores.map((s, i) => t.t("web.score_of", { name: names[i], score: s })).join(", ")}`}>
-      <line x1="20" x2="550" y1="40" y2="40" class="track-line" />
       {ticks.map((s) => (
         <g key={s}>
-          <line x1={x(s)} x2={x(s)} y1="34" y2="46" class="track-tick" />
-          <text x={x(s)} y="60" class="track-label">{s}</text>
+          <line x1={x(s)} x2={x(s)} y1="2" y2={axisY + 6} class={s === 0 ? "track-tick zero" : "track-tick"} />
+          <text x={x(s)} y={axisY + 19} class="track-label">{s}</text>
         </g>
       ))}
+      {scores.map((_, seat) => (
+        <line key={seat} x1="20" x2="550" y1={laneY(seat)} y2={laneY(seat)} class="track-lane" />
+      ))}
+      <line x1="20" x2="550" y1={axisY} y2={axisY} class="track-line" />
       {scores.map((s, seat) => (
-        <g key={seat} class="track-marker" style={{ transform: `translate(${x(s)}px, ${26 - (seat % 2) * 12}px)` }}>
-          <circle r="8" fill={PLAYER_MARK[seat]} class="figure-body" />
-          <text y="3.5" class="figure-num" fill={PLAYER_TEXT[seat]}>{seat + 1}</text>
+        <g key={seat} class="track-marker" data-seat={seat} style={{ transform: `translate(${x(s)}px, ${laneY(seat)}px)` }}>
+          <circle r="9" fill={PLAYER_MARK[seat]} class="figure-body" />
+          <text y="4.5" class="figure-num" fill={PLAYER_TEXT[seat]}>{seat + 1}</text>
         </g>
       ))}
     </svg>
