@@ -662,6 +662,11 @@ message("web.connection.back", "Connected again.")
 message("web.spectating", "You are watching this match.")
 message("web.your_turn", "Your turn")
 message("web.waiting_for", "Waiting for {name}…")
+# TRANSLATORS: the line under the moves' heading for a player whose turn it is not;
+# {name}: the player to move
+message("web.wait.player", "{name} is choosing a move. This page tells you when it is your turn.")
+# TRANSLATORS: the same line for a spectator; {name}: the player to move
+message("web.wait.spectator", "{name} is choosing a move.")
 message("web.choose", "Your moves")
 message("web.choose.card", "Choose a card from your hand, then what to do with it.")
 message("web.choose.other", "Or:")
@@ -671,6 +676,11 @@ message("web.hint.thinking", "Thinking…")
 # TRANSLATORS: {win}: a percentage such as 62%; {margin}: points, such as +3.5
 message("web.hint.line", "{move}: chance to win {win}, expected margin {margin}")
 message("web.undo", "Take back")
+# TRANSLATORS: above the list of the moves that "Take back" removed (the player's own
+# last decision and the bots' moves after it)
+plural_message("web.undone", "{count} move taken back:", "{count} moves taken back:")
+# TRANSLATORS: a button beside a hint: play the move the hint suggests
+message("web.hint.play", "Play it")
 # TRANSLATORS: a field where a move is typed in the notation of the terminal game
 message("web.type_move", "Or type a move (G7, -G7, draw G …)")
 message("web.type_move.button", "Play")
@@ -716,6 +726,9 @@ message("web.replay.back", "Back")
 message("web.replay.next", "Next")
 message("web.replay.last", "End")
 message("web.replay.start", "The start of the game.")
+# TRANSLATORS: the replay's list of all moves (each one a button that shows the game
+# after it)
+message("web.replay.moves", "All moves")
 message("web.screenshot.alt", "The Keltis board game in the browser")
 message("web.shortcuts", "Keys: Tab and Enter choose; 1–9 pick a move; h hint; u take back.")
 

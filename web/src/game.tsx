@@ -32,10 +32,6 @@ export function stepText(t: Translator, names: string[], step: Step): string {
   return t.t("web.log.line", { name: names[step.seat] ?? "?", what });
 }
 
-function percent(x: number): string {
-  return `${Math.round(x * 100)}%`;
-}
-
 interface Props {
   id: string;
   watch?: boolean;
@@ -54,11 +50,14 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [hints, setHints] = useState<Hint[] | null>(null);
   const [thinking, setThinking] = useState(false);
-  const [selected, setSelected] = useState<string | null>(null);
+  // The card chosen in the hand: its place in the sorted hand (two equal cards are two cards).
+  const [chosen, setChosen] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [fatal, setFatal] = useState(false);
   const [typed, setTyped] = useState("");
   const [clock, setClock] = useState<HeldClock | null>(null);
+  // The steps the last snapshot took away (a move taken back), said until the next step.
+  const [undone, setUndone] = useState<Step[] | null>(null);
   const live = useRef<Live | null>(null);
   const tRef = useRef(t);
   tRef.current = t;
@@ -69,13 +68,23 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     const onMessage = (message: ServerMessage) => {
       const tr = tRef.current;
       switch (message.type) {
-        case "snapshot":
+        case "snapshot": {
+          // A snapshot behind the one shown: moves were taken back; say which.
+          const before = snapRef.current;
+          const lastPly = message.log.length ? message.log[message.log.length - 1].ply : 0;
+          const gone = before && message.view.ply < before.view.ply ? before.log.filter((s) => s.ply > lastPly) : [];
+          if (gone.length) {
+            const names = seatNames(tr, message.match);
+            setUndone(gone);
+            announce(`${tr.t("web.undone", { count: gone.length })} ${gone.map((s) => stepText(tr, names, s)).join("; ")}`);
+          } else setUndone(null);
           setSnap({ match: message.match, seat: message.seat, view: message.view, log: message.log });
           setClock(holdClock(message.match.clock));
           setBusy(false);
-          setSelected(null);
+          setChosen(null);
           setHints(null);
           break;
+        }
         case "step": {
           const current = snapRef.current;
           if (!current) break;
@@ -83,8 +92,9 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           announce(stepText(tr, names, message.step));
           setSnap({ ...current, view: message.view, log: [...current.log, message.step].slice(-300) });
           setClock(holdClock(message.clock));
-          setSelected(null);
+          setChosen(null);
           setHints(null);
+          setUndone(null);
           setError(null);
           if (message.step.seat === current.seat) setBusy(false);
           break;
@@ -188,15 +198,19 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const undo = () => {
     if (!view) return;
     setError(null);
+    setUndone(null);
     live.current?.send({ type: "undo", version: view.ply });
   };
 
-  // The moves open now, by where they are chosen: a card of the hand, a stone, a pile, a prompt.
+  // The moves open now, by where they are chosen: a card of the hand, a stone, a pile, a prompt
+  // (a claim with two equal cards is one move of that card, not two).
+  const hand = view?.hand ? sortHand(view.hand) : null;
+  const selected = chosen !== null ? hand?.[chosen] ?? null : null;
   const byCard = new Map<string, Legal[]>();
   const other: Legal[] = [];
   for (const l of legal) {
-    const cards = actionCards(l);
-    if (cards.length) for (const c of cards) byCard.set(c, [...(byCard.get(c) ?? []), l]);
+    const cards = new Set(actionCards(l));
+    if (cards.size) for (const c of cards) byCard.set(c, [...(byCard.get(c) ?? []), l]);
     else other.push(l);
   }
   const options: Legal[] = selected ? byCard.get(selected) ?? [] : other;
@@ -205,13 +219,39 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     if (l.kind !== "draw") continue;
     drawTargets.set(l.notation.split(" ")[1] ?? "deck", { legal: l, label: label(l) });
   }
+  // A move in words: the card(s) it plays from the hand, then what it does.
+  const moveWords = (l: Legal) => {
+    const cards = actionCards(l);
+    return cards.length ? `${cards.map((c) => cardName(t, c)).join(" + ")} – ${label(l)}` : label(l);
+  };
+  // The best hint's cards, marked in the hand (one mark per card the move plays).
+  const hinted = new Set<number>();
+  const bestHint = hints?.[0] ? legal.find((l) => l.notation === hints[0].action) : undefined;
+  if (bestHint && hand) {
+    for (const c of actionCards(bestHint)) {
+      const at = hand.findIndex((h, i) => h === c && !hinted.has(i));
+      if (at >= 0) hinted.add(at);
+    }
+  }
   const stoneTargets: Map<string, StoneTarget> =
     view?.game === "board" ? boardTargets(selected ? options : other, label) : new Map();
+
+  // When the game ends (or a finished one opens), the final scores come into view wherever
+  // the player was on the page, and the keyboard's focus goes to their heading.
+  const over = !!view?.over;
+  useEffect(() => {
+    if (!over) return;
+    const heading = document.getElementById("final-title");
+    if (!heading) return;
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    heading.closest(".final-wrap")?.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+    heading.focus({ preventScroll: true });
+  }, [over]);
 
   // A tab in the background says when it is the player's turn.
   useEffect(() => {
     if (!view) return;
-    document.title = myTurn ? `▶ ${t.t("web.your_turn")} – Keltis` : `Keltis – ${t.t(`title.${view.game}`)}`;
+    document.title = myTurn ? `▶ ${t.t("web.your_turn")} – Keltis` : t.t(`title.${view.game}`);
   }, [myTurn, view?.game, t]);
 
   const optionsRef = useRef<Legal[]>([]);
@@ -225,7 +265,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
       if (n >= 1 && n <= 9 && optionsRef.current[n - 1]) {
         event.preventDefault();
         act(optionsRef.current[n - 1]);
-      } else if (event.key === "Escape") setSelected(null);
+      } else if (event.key === "Escape") setChosen(null);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -245,7 +285,6 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const mySeat = me !== null ? match.seats[me] : null;
   const persons = match.seats.filter((s) => s.kind === "person").length;
   const last = snap.log[snap.log.length - 1] ?? null;
-  const hand = view.hand ? sortHand(view.hand) : null;
   const status = view.over
     ? t.t("screen.over")
     : myTurn
@@ -342,7 +381,21 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           ) : (
             <section class="moves" aria-labelledby="moves-title">
               <h2 id="moves-title">{myTurn ? t.t("web.choose") : status}</h2>
-              <p class="instruction">{instruction(t, view, names[view.current_player] ?? "")}</p>
+              <p class="instruction" data-testid="instruction">
+                {myTurn
+                  ? instruction(t, view, names[view.current_player] ?? "")
+                  : t.t(me === null ? "web.wait.spectator" : "web.wait.player", { name: names[view.current_player] ?? "" })}
+              </p>
+              {undone && (
+                <div class="banner ok undone" data-testid="undone">
+                  <p>{t.t("web.undone", { count: undone.length })}</p>
+                  <ol>
+                    {undone.map((step) => (
+                      <li key={step.ply}><SeatBadge seat={step.seat} /> {stepText(t, names, step)}</li>
+                    ))}
+                  </ol>
+                </div>
+              )}
               {error && <p class="error" role="alert" data-testid="error">{error}</p>}
               {hand && (
                 <div class="hand" role="group" aria-label={t.t("web.hand")}>
@@ -350,13 +403,13 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                   <ul>
                     {hand.map((card, i) => {
                       const playable = byCard.has(card);
-                      const isSel = selected === card;
+                      const isSel = chosen === i;
                       return (
                         <li key={`${card}-${i}`}>
-                          <button type="button" class={`card-button${playable ? " playable" : ""}${isSel ? " selected" : ""}`}
+                          <button type="button" class={`card-button${playable ? " playable" : ""}${isSel ? " selected" : ""}${hinted.has(i) ? " hinted" : ""}`}
                             disabled={!playable} aria-pressed={playable ? isSel : undefined}
-                            aria-label={cardName(t, card)} data-card={card}
-                            onClick={() => setSelected(isSel ? null : card)}>
+                            aria-label={hinted.has(i) ? `${cardName(t, card)} (${t.t("web.hint")})` : cardName(t, card)} data-card={card}
+                            onClick={() => setChosen(isSel ? null : i)}>
                             <CardFace card={card} />
                           </button>
                         </li>
@@ -372,14 +425,14 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                     <li key={l.notation}>
                       <button type="button" class="option" data-action={l.notation} onClick={() => act(l)}>
                         <kbd aria-hidden="true">{i + 1}</kbd> <code>{l.notation}</code> {label(l)}
-                        {l.preview.score !== 0 && <span class="delta"> ({l.preview.score > 0 ? "+" : ""}{l.preview.score})</span>}
+                        {l.preview.score !== 0 && <span class="delta"> ({t.number(l.preview.score, { signDisplay: "exceptZero" })})</span>}
                       </button>
                     </li>
                   ))}
                 </ol>
               )}
               {selected && (
-                <button type="button" class="small-button" onClick={() => setSelected(null)}>{t.t("web.cancel")}</button>
+                <button type="button" class="small-button" onClick={() => setChosen(null)}>{t.t("web.cancel")}</button>
               )}
               {myTurn && (
                 <form class="type-move" onSubmit={submitTyped}>
@@ -400,16 +453,24 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                 )}
               </p>
               {hints && (
-                <ul class="hints" aria-label={t.t("web.hint")}>
-                  {hints.slice(0, 3).map((h) => (
-                    <li key={h.action}>
-                      {t.t("web.hint.line", {
-                        move: h.action,
-                        win: percent(h.win),
-                        margin: `${h.margin >= 0 ? "+" : ""}${h.margin.toFixed(1)}`,
-                      })}
-                    </li>
-                  ))}
+                <ul class="hints" aria-label={t.t("web.hint")} data-testid="hints">
+                  {hints.slice(0, 3).map((h) => {
+                    const move = legal.find((l) => l.notation === h.action);
+                    return (
+                      <li key={h.action} data-action={h.action}>
+                        {t.t("web.hint.line", {
+                          move: move ? moveWords(move) : h.action,
+                          win: t.number(h.win, { style: "percent", maximumFractionDigits: 0 }),
+                          margin: t.number(h.margin, { signDisplay: "exceptZero", minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+                        })}
+                        {move && (
+                          <button type="button" class="small-button" data-hint-play={h.action} onClick={() => act(move)}>
+                            {t.t("web.hint.play")}
+                          </button>
+                        )}
+                      </li>
+                    );
+                  })}
                 </ul>
               )}
             </section>

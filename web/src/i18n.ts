@@ -138,6 +138,11 @@ export class Translator {
     });
   };
 
+  /** A number as the language writes it (a decimal comma in German, Czech, Polish …);
+   * `options` as Intl.NumberFormat's (fraction digits, a sign on positive numbers). */
+  number = (n: number, options: Intl.NumberFormatOptions = {}): string =>
+    new Intl.NumberFormat(this.lang, options).format(n);
+
   colour(letter: Colour, form = ""): string {
     const forms = this.catalog.colours[COLOURS.indexOf(letter)];
     return forms?.[form] ?? forms?.[""] ?? letter;

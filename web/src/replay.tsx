@@ -1,12 +1,74 @@
 // A finished match, step by step, forward and back, with the board shown (the server replays
 // the record: GET /api/matches/{id}/replay?ply=N gives the public view after move N).
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api } from "./api";
 import type { ReplayAnswer } from "./api";
+import type { Step } from "./types";
 import { Board, ScoreTrack } from "./board";
 import { useAnnounce, useT } from "./context";
 import { seatNames, stepText } from "./game";
-import { FinalScores, Piles, Players, WishRow } from "./table";
+import { FinalScores, Piles, Players, SeatBadge, WishRow } from "./table";
+
+/** The controls' icons, drawn here (a font's ⏮ ⏭ are empty boxes where it lacks them). */
+function Icon({ name }: { name: "first" | "back" | "next" | "last" }) {
+  const shapes = {
+    first: <><rect x="2" y="2" width="2.5" height="12" /><path d="M14 2 5.5 8 14 14Z" /></>,
+    back: <path d="M12 2 3.5 8 12 14Z" />,
+    next: <path d="M4 2 12.5 8 4 14Z" />,
+    last: <><path d="M2 2 10.5 8 2 14Z" /><rect x="11.5" y="2" width="2.5" height="12" /></>,
+  };
+  return (
+    <svg class="icon" viewBox="0 0 16 16" width="16" height="16" fill="currentColor" aria-hidden="true" focusable="false">
+      {shapes[name]}
+    </svg>
+  );
+}
+
+/** Every step of a finished match, in words: the last ones from a spectator's view of the
+ * match, the others from the replay's positions, fetched a few at a time. */
+function useAllSteps(id: string, total: number, seen: Step | null): Record<number, Step> {
+  const [steps, setSteps] = useState<Record<number, Step>>({});
+  useEffect(() => {
+    if (seen) setSteps((known) => (known[seen.ply] ? known : { ...known, [seen.ply]: seen }));
+  }, [seen]);
+  useEffect(() => {
+    if (!total) return undefined;
+    let stale = false;
+    const found: Record<number, Step> = {};
+    const flush = () => !stale && setSteps((known) => ({ ...known, ...found }));
+    (async () => {
+      try {
+        const response = await fetch(`/api/matches/${encodeURIComponent(id)}/view`);
+        if (response.ok) {
+          const answer = (await response.json()) as { log?: Step[] };
+          for (const step of answer.log ?? []) found[step.ply] = step;
+          flush();
+        }
+      } catch {
+        // the positions below will do
+      }
+      const missing = Array.from({ length: total }, (_, i) => i + 1).filter((p) => !found[p]);
+      const worker = async () => {
+        while (!stale && missing.length) {
+          const ply = missing.shift()!;
+          try {
+            const answer = await api.replay(id, ply);
+            if (answer.step) found[ply] = answer.step;
+          } catch {
+            return;
+          }
+          if (Object.keys(found).length % 10 === 0) flush();
+        }
+      };
+      await Promise.all([worker(), worker(), worker(), worker()]);
+      flush();
+    })();
+    return () => {
+      stale = true;
+    };
+  }, [id, total]);
+  return steps;
+}
 
 export function Replay({ id }: { id: string }) {
   const t = useT();
@@ -30,6 +92,17 @@ export function Replay({ id }: { id: string }) {
   }, [id, ply]);
   const total = data?.total ?? 0;
   const names = data ? seatNames(t, data.match) : [];
+  const steps = useAllSteps(id, total, data?.step ?? null);
+  // The list keeps the position shown in sight (scrolling the list only, not the page).
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const box = list.current;
+    const item = box?.querySelector<HTMLElement>("[aria-current]");
+    if (!box || !item) return;
+    const top = item.offsetTop; // (the list is the item's offset parent)
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (top + item.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + item.offsetHeight - box.clientHeight;
+  }, [data?.ply, steps]);
   useEffect(() => {
     if (data) announce(data.step ? stepText(t, names, data.step) : t.t("web.replay.start"));
   }, [data]);
@@ -59,15 +132,15 @@ export function Replay({ id }: { id: string }) {
       <div class="game-head">
         <h1>{t.t("web.replay")}: {t.t(`title.${view.game}`)}</h1>
         <nav class="replay-controls" aria-label={t.t("web.replay")}>
-          <button type="button" onClick={() => setPly(0)} disabled={ply === 0}>⏮ {t.t("web.replay.first")}</button>
-          <button type="button" onClick={() => setPly(Math.max(0, ply - 1))} disabled={ply === 0}>◀ {t.t("web.replay.back")}</button>
+          <button type="button" onClick={() => setPly(0)} disabled={ply === 0}><Icon name="first" /> {t.t("web.replay.first")}</button>
+          <button type="button" onClick={() => setPly(Math.max(0, ply - 1))} disabled={ply === 0}><Icon name="back" /> {t.t("web.replay.back")}</button>
           <label class="replay-at">
             <span>{t.t("web.replay.move", { ply: data.ply, total })}</span>
             <input type="range" min={0} max={total} value={ply} aria-label={t.t("web.replay.move", { ply: data.ply, total })}
               onInput={(e) => setPly(Number((e.target as HTMLInputElement).value))} />
           </label>
-          <button type="button" onClick={() => setPly(Math.min(total, ply + 1))} disabled={ply >= total} data-testid="replay-next">{t.t("web.replay.next")} ▶</button>
-          <button type="button" onClick={() => setPly(total)} disabled={ply >= total}>{t.t("web.replay.last")} ⏭</button>
+          <button type="button" onClick={() => setPly(Math.min(total, ply + 1))} disabled={ply >= total} data-testid="replay-next">{t.t("web.replay.next")} <Icon name="next" /></button>
+          <button type="button" onClick={() => setPly(total)} disabled={ply >= total}>{t.t("web.replay.last")} <Icon name="last" /></button>
         </nav>
         <p class="replay-step" aria-live="off">{data.step ? stepText(t, names, data.step) : t.t("web.replay.start")}</p>
       </div>
@@ -85,7 +158,25 @@ export function Replay({ id }: { id: string }) {
         </div>
         <div class="side">
           {view.over && view.outcome && <FinalScores t={t} outcome={view.outcome} names={names} />}
-          <Players t={t} view={view} names={names} seats={data.match.seats} me={null} last={data.step} canStandIn={() => false} standIn={() => undefined} />
+          <Players t={t} view={view} names={names} seats={data.match.seats} me={null} last={data.step} canStandIn={() => false} standIn={() => undefined} replay />
+          <section class="replay-list" aria-labelledby="replay-moves-title">
+            <h2 id="replay-moves-title">{t.t("web.replay.moves")}</h2>
+            <ol ref={list} class="replay-moves">
+              {Array.from({ length: total + 1 }, (_, n) => {
+                const step = n > 0 ? steps[n] : null;
+                return (
+                  <li key={n}>
+                    <button type="button" class="replay-move" data-ply={n} aria-current={n === data.ply ? "step" : undefined}
+                      onClick={() => setPly(n)}>
+                      <span class="ply">{n}.</span>
+                      {step && <SeatBadge seat={step.seat} />}
+                      <span>{n === 0 ? t.t("web.replay.start") : step ? stepText(t, names, step) : "…"}</span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ol>
+          </section>
         </div>
       </div>
     </main>

@@ -2,6 +2,7 @@
 // draw pile (buttons when drawing from them is a legal move), the card game's table, and the
 // final scores.
 import type { ComponentChildren } from "preact";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Translator } from "./i18n";
 import type { CardsView, Colour, Legal, Outcome, Pile, View } from "./types";
 import { COLOURS } from "./types";
@@ -52,6 +53,8 @@ interface PlayersProps {
   clock?: { seat: number; out: boolean; text: ComponentChildren } | null;
   canStandIn: (seat: number) => boolean;
   standIn: (seat: number) => void;
+  /** A replay: who is a bot, online or away now means nothing there, so it is not said. */
+  replay?: boolean;
 }
 
 /** The row a step laid a card on: its colour ("*" the point row), if the step laid one. */
@@ -63,13 +66,15 @@ function laidRow(step: Step | null | undefined): Pile | null {
   return null;
 }
 
-export function Players({ t, view, names, seats, me, last, clock, canStandIn, standIn }: PlayersProps) {
+export function Players({ t, view, names, seats, me, last, clock, canStandIn, standIn, replay }: PlayersProps) {
   const laid = laidRow(last);
   return (
     <section class="players" aria-label={t.t("web.scores")}>
       {view.players.map((p, seat) => {
         const info = seats[seat];
-        const status = info?.kind === "bot"
+        const status = replay
+          ? ""
+          : info?.kind === "bot"
           ? t.t("web.bot")
           : info?.stand_in
             ? t.t("web.stand_in")
@@ -88,7 +93,7 @@ export function Players({ t, view, names, seats, me, last, clock, canStandIn, st
                 {names[seat]}
                 {seat === me && <span class="you"> ({t.t("web.you")})</span>}
               </h3>
-              <span class="status">{status}</span>
+              {status && <span class="status">{status}</span>}
               <strong class="score" aria-label={t.t("web.score_of", { name: names[seat], score: p.score })}>{p.score}</strong>
             </header>
             {/* (the status line above the game says the same to screen readers) */}
@@ -216,11 +221,36 @@ export function WishRow({ t, view, names }: { t: Translator; view: CardsView; na
   );
 }
 
+/** The final scores: a table where it fits its box; where it would not (long words, a narrow
+ * screen), each player's line wraps instead — name and total first, then each part with its
+ * name — so the total is never out of sight or a sideways scroll away. */
 export function FinalScores({ t, outcome, names }: { t: Translator; outcome: Outcome; names: string[] }) {
   const keys = Object.keys(outcome.breakdown[0] ?? {});
+  const box = useRef<HTMLElement>(null);
+  const [stacked, setStacked] = useState(false);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return undefined;
+    let width = -1;
+    const fit = () => {
+      width = element.clientWidth;
+      element.classList.remove("stacked");
+      const over = element.scrollWidth > element.clientWidth;
+      if (over) element.classList.add("stacked");
+      setStacked(over);
+    };
+    fit();
+    // (the width only: stacking changes the height, which must not measure again)
+    const observer = new ResizeObserver(() => {
+      if (element.clientWidth !== width) fit();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [t, outcome, names.join("\n")]);
+  const number = (n: number) => t.number(n);
   return (
-    <section class="final" aria-labelledby="final-title">
-      <h2 id="final-title">{t.t("web.final")}</h2>
+    <section ref={box} class={`final${stacked ? " stacked" : ""}`} aria-labelledby="final-title">
+      <h2 id="final-title" tabIndex={-1}>{t.t("web.final")}</h2>
       <p>{t.t(`end.${outcome.end_reason}`)}</p>
       <table>
         <thead>
@@ -237,8 +267,10 @@ export function FinalScores({ t, outcome, names }: { t: Translator; outcome: Out
                 <SeatBadge seat={seat} /> {names[seat]}
                 {outcome.winners.includes(seat) && <span class="win-mark"> ★ {t.t("web.winner")}</span>}
               </th>
-              {keys.map((k) => <td key={k}>{outcome.breakdown[seat][k]}</td>)}
-              <td><strong>{score}</strong></td>
+              {keys.map((k) => (
+                <td key={k} class="part" data-label={t.t(`score.${k}`)}>{number(outcome.breakdown[seat][k])}</td>
+              ))}
+              <td class="total" data-label={t.t("score.total")}><strong>{number(score)}</strong></td>
             </tr>
           ))}
         </tbody>
