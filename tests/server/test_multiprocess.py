@@ -110,14 +110,21 @@ def test_racing_actions_on_two_processes_exactly_one_lands(
         # the loser of the race is told the game moved on, not that it is not its turn
         assert refused["code"] == "refuse.stale_action", refused
         races += 1
-    with a.http() as http:
-        summary = http.get(f"/api/matches/{match_id}").json()
+    # the bot answers the last race's move: wait until both connections see the position
+    # where it stops (the seat's decision again, or the end), each through its own process
+    for p in (on_a, on_b):
+        while not (p.my_turn or p.result is not None) or p.version < max(
+            on_a.version, on_b.version
+        ):
+            p.recv()
     on_a.close()
     on_b.close()
+    assert on_a.version == on_b.version
     # one stored action per ply: the match's count is what both processes agree on
-    assert summary["version"] >= 2 * races
-    with b.http() as http:
-        assert http.get(f"/api/matches/{match_id}").json()["version"] == summary["version"]
+    assert on_a.version >= 2 * races
+    for server in (a, b):
+        with server.http() as http:
+            assert http.get(f"/api/matches/{match_id}").json()["version"] == on_a.version
 
 
 def test_taking_back_on_one_process_reaches_the_other(
