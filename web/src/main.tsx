@@ -19,6 +19,9 @@ function useHash(): [string, (hash: string) => void] {
       window.scrollTo(0, 0);
     };
     window.addEventListener("hashchange", onChange);
+    // The address may have changed between the first render and this effect (a link
+    // followed while the page was still starting): no event will say so, so look again.
+    setHash(location.hash || "#/");
     return () => window.removeEventListener("hashchange", onChange);
   }, []);
   const go = useCallback((next: string) => {
