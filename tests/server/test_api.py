@@ -8,7 +8,7 @@ import json
 from keltis.match import Match
 from keltis.record import GameRecord
 
-from .harness import Server, create, join, start
+from .harness import Player, Server, create, join, play_together, start
 
 
 def test_health_games_and_openapi(server: Server) -> None:
@@ -215,3 +215,86 @@ def test_bots_of_one_persona_are_named_by_their_seats(server: Server) -> None:
     made = create(server, seats=[easy, {"kind": "person"}, easy, easy], seat=1, name="Ada")
     names = [seat["name"] for seat in made["match"]["seats"]]
     assert names == ["Brigid 1", "Ada", "Brigid 3", "Brigid 4"]
+
+
+def test_people_play_again_each_from_their_own_seat(server: Server) -> None:
+    """After a match between people, one asks to play again: the next match has the same
+    seats, names and settings; the others learn of it live and take their own seats with
+    their tokens of the match before; it starts once every person is in."""
+    short = {
+        "hands": [
+            ["G0", "G1", "G2", "Y3", "Y4", "R5", "P6", "B7"],
+            ["G10", "G9", "Y8", "Y7", "R6", "R5", "B4", "B3"],
+            ["G3", "G4", "G5", "Y5", "Y6", "R7", "P8", "B8"],
+        ],
+        "deck": ["P1", "P2"],
+    }
+    made = create(
+        server,
+        game="board",
+        seats=[{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "easy"}],
+        name="Ann",
+        setup=short,
+        turn_seconds=600,
+    )
+    match_id = made["id"]
+    bea = join(server, match_id, made["invites"][0]["invite"], "Bea")
+    with server.http() as http:
+        early = http.post(
+            f"/api/matches/{match_id}/again", headers={"Authorization": f"Bearer {bea['token']}"}
+        )
+        assert early.status_code == 409
+        assert early.json()["error"]["code"] == "server.not_finished"
+    start(server, match_id, made["host_token"])
+    ann = Player(server, match_id, made["token"]).connect()
+    bea_p = Player(server, match_id, bea["token"]).connect()
+    play_together(ann, bea_p)
+    with server.http() as http:
+        assert http.post(f"/api/matches/{match_id}/again").status_code == 401
+        wrong = http.post(
+            f"/api/matches/{match_id}/again", headers={"Authorization": "Bearer nope"}
+        )
+        assert wrong.status_code == 403
+        first = http.post(
+            f"/api/matches/{match_id}/again", headers={"Authorization": f"Bearer {made['token']}"}
+        )
+        assert first.status_code == 201, first.text
+        again = first.json()
+        assert again["seat"] == 0
+        following = again["match"]
+        assert following["status"] == "open"
+        assert following["previous"] == match_id
+        assert [s["name"] for s in following["seats"]] == ["Ann", "Bea", "Brigid"]
+        assert [s["kind"] for s in following["seats"]] == ["person", "person", "bot"]
+        assert following["options"]["turn_seconds"] == 600
+        # Bea's page learns of it over the live connection of the finished match
+        while True:
+            message = bea_p.recv()
+            if message["type"] in ("match", "snapshot") and message["match"]["next"]:
+                break
+        assert message["match"]["next"] == again["id"]
+        twice = http.post(
+            f"/api/matches/{match_id}/again", headers={"Authorization": f"Bearer {made['token']}"}
+        )
+        assert twice.status_code == 409
+        assert twice.json()["error"]["code"] == "server.again_taken"
+        second = http.post(
+            f"/api/matches/{match_id}/again",
+            headers={"Authorization": f"Bearer {bea['token']}", "Accept-Language": "de"},
+        )
+        assert second.status_code == 201, second.text
+        assert (second.json()["id"], second.json()["seat"]) == (again["id"], 1)
+        assert second.json()["match"]["status"] == "running"
+        # the new tokens open the new seats, the old ones do not
+        view = http.get(
+            f"/api/matches/{again['id']}/view",
+            headers={"Authorization": f"Bearer {second.json()['token']}"},
+        )
+        assert view.json()["seat"] == 1
+        old = http.get(
+            f"/api/matches/{again['id']}/view",
+            headers={"Authorization": f"Bearer {bea['token']}"},
+        )
+        assert old.status_code == 403
+    ann.close()
+    bea_p.close()

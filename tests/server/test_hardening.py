@@ -23,7 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from keltis.record import GameRecord
 
-from .harness import SEEDED, WAIT, Player, Server, create, join, player, start
+from .harness import SEEDED, WAIT, Player, Server, create, join, play_together, player, start
 
 PERSON = {"kind": "person"}
 RANDOM_BOT = {"kind": "bot", "level": "random"}
@@ -530,8 +530,6 @@ def test_the_record_names_who_joined(server: Server) -> None:
         player(server, made["id"], made["token"]) as ann,
         player(server, made["id"], bea["token"]) as bea_p,
     ):
-        from .harness import play_together
-
         play_together(ann, bea_p)
     with server.http() as http:
         record = http.get(f"/api/matches/{made['id']}/record").json()

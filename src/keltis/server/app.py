@@ -57,7 +57,7 @@ from keltis.server.live import (
 )
 from keltis.server.ratelimit import TokenBucket
 from keltis.server.replays import ReplayCache
-from keltis.server.store import Store
+from keltis.server.store import ConflictError, MatchRow, Store
 from keltis.server.wirecheck import BadMessageError, parse_message
 
 log = logging.getLogger("keltis.server")
@@ -496,6 +496,37 @@ def create_app(config: ServerConfig) -> FastAPI:
         await start_live(live)
         return hub().summary(live)
 
+    @app.post("/api/matches/{match_id}/again", tags=["matches"], status_code=201)
+    async def again(match_id: str, request: Request, credentials: Credentials) -> Any:
+        """Play again (a person seat's token of a finished match): the next match, with the
+        same seats, names and settings and a new deal. The first player to ask creates it;
+        the others learn of it live (``next`` in the match's description) and take their own
+        seats in it the same way; bots follow; it starts once every person is in. The
+        answer holds the new seat's token."""
+        lang = request_lang(request)
+        live = await find(match_id, lang)
+        seat = await seat_of(live, credentials, lang)
+        if live.row.status != "finished":
+            return error_response(409, "server.not_finished", lang)
+        next_id = live.row.next_match
+        if next_id is None:
+            next_id = secrets.token_urlsafe(9)
+            try:
+                await asyncio.to_thread(_store_next_match, store(), live.row, next_id)
+            except ConflictError:  # another player asked at the same moment: theirs it is
+                await hub().seats_changed(live)
+                next_id = live.row.next_match
+                assert next_id is not None
+        token = new_secret()
+        if not await asyncio.to_thread(store().claim_again, next_id, seat, token):
+            return error_response(409, "server.again_taken", lang)
+        following = await hub().get(next_id)
+        await hub().seats_changed(following)
+        if following.row.status == "open" and all(s.joined for s in following.row.seats):
+            await start_live(following)
+        await hub().seats_changed(live)  # the others see the next match
+        return {"id": next_id, "seat": seat, "token": token, "match": hub().summary(following)}
+
     @app.get("/api/matches/{match_id}/view", tags=["play"])
     async def view(match_id: str, request: Request, credentials: Credentials) -> Any:
         """What the token's seat (no token: a spectator) sees now, with the version."""
@@ -712,6 +743,32 @@ class _Answer(Exception):  # noqa: N818 - not an error: an answer given early
     def __init__(self, response: JSONResponse) -> None:
         super().__init__(response.status_code)
         self.response = response
+
+
+def _store_next_match(store: Store, row: MatchRow, next_id: str) -> None:
+    """Store the match that plays ``row`` again as ``next_id``: the same game, variant,
+    options, seats and names, a new deal and new bot seeds; its person seats wait for their
+    players (``Store.claim_again``), its host token is thrown away (it starts by itself)."""
+    players = [
+        PlayerInfo(s.name, "human" if s.kind == "person" else (s.level or "medium"))
+        for s in row.seats
+    ]
+    record = GameRecord.start(row.game, players, variant=row.header.get("variant"))
+    Match(record, narrate=False, bot_seeds=[secrets.randbits(63) for _ in players])
+    seats = [
+        {"kind": s.kind, "name": s.name, **({"level": s.level} if s.kind == "bot" else {})}
+        for s in row.seats
+    ]
+    store.create_match(
+        next_id,
+        row.game,
+        record_header(record),
+        dict(row.options),
+        new_secret(),
+        row.public,
+        seats,
+        previous=row.id,
+    )
 
 
 def _ref_of(data: Any) -> tuple[Any, bool]:

@@ -37,6 +37,9 @@ matches = sa.Table(
     # starts, each time an action is stored or taken back, and when a player takes their
     # seat back from a stand-in
     sa.Column("turn_since", sa.DateTime(timezone=True), nullable=True),
+    # playing again: the match its players asked for after this one, and the one before
+    sa.Column("next_match", sa.String(32), nullable=True),
+    sa.Column("previous_match", sa.String(32), nullable=True),
 )
 
 seats = sa.Table(

@@ -231,7 +231,11 @@ class Hub:
             live.row.status = "finished"
         changed = rewound
         if row is not None:
-            changed |= _seat_state(row) != _seat_state(live.row) or row.status != live.row.status
+            changed |= (
+                _seat_state(row) != _seat_state(live.row)
+                or row.status != live.row.status
+                or row.next_match != live.row.next_match
+            )
             live.row = row
             _names_to_record(live)
         return told, changed
@@ -706,6 +710,8 @@ def match_summary(
         ],
         "result": row.result,
         "clock": turn_clock(row, match),
+        "next": row.next_match,
+        "previous": row.previous_match,
         "created": row.created_at.isoformat(),
         "updated": row.updated_at.isoformat(),
     }

@@ -109,6 +109,10 @@ class MatchRow:
     updated_at: datetime
     turn_since: datetime | None = None
     """When the decision now due began: the turn clock runs from here."""
+    next_match: str | None = None
+    """The match its players asked to play next (``POST /api/matches/{id}/again``)."""
+    previous_match: str | None = None
+    """The match this one plays again."""
     seats: list[SeatRow] = field(default_factory=list)
 
 
@@ -141,11 +145,27 @@ class Store:
         host_secret: str,
         public: bool,
         seat_rows: Sequence[dict[str, Any]],
+        previous: str | None = None,
     ) -> None:
         """Store a new match and its seats (``seat_rows``: kind, level, name, token and
-        invite secrets or ``None``)."""
+        invite secrets or ``None``). With ``previous``, the new match is the one the players
+        of that finished match play next: named as its ``next_match`` in the same
+        transaction, or :class:`ConflictError` if it names another already."""
         when = now()
         with self.engine.begin() as connection:
+            if previous is not None:
+                named = connection.execute(
+                    db.matches.update()
+                    .where(
+                        db.matches.c.id == previous,
+                        db.matches.c.status == "finished",
+                        db.matches.c.next_match.is_(None),
+                    )
+                    .values(next_match=match_id, updated_at=when)
+                )
+                if named.rowcount != 1:
+                    raise ConflictError(f"match {previous} has its next match already")
+                self._notify(connection, f"{previous}:seats")
             connection.execute(
                 db.matches.insert().values(
                     id=match_id,
@@ -160,6 +180,7 @@ class Store:
                     result=None,
                     created_at=when,
                     updated_at=when,
+                    previous_match=previous,
                 )
             )
             connection.execute(
@@ -268,6 +289,27 @@ class Store:
                 return None
             self._touch(connection, match_id, f"{match_id}:seats")
         return int(found.seat)
+
+    def claim_again(self, match_id: str, seat: int, token: str) -> bool:
+        """Give seat ``seat`` of ``match_id`` (a match played again) to the player who held
+        the same seat in the match before (``token`` becomes its secret); ``False`` if it is
+        taken already."""
+        with self.engine.begin() as connection:
+            when = now()
+            updated = connection.execute(
+                db.seats.update()
+                .where(
+                    db.seats.c.match_id == match_id,
+                    db.seats.c.seat == seat,
+                    db.seats.c.kind == "person",
+                    db.seats.c.token_hash.is_(None),
+                )
+                .values(token_hash=digest(token), joined_at=when, last_seen=when)
+            )
+            if updated.rowcount != 1:
+                return False
+            self._touch(connection, match_id, f"{match_id}:seats")
+        return True
 
     def start(self, match_id: str, to_move: int) -> bool:
         """Move an open match to running (its first decision's clock starts); ``False`` if
@@ -545,6 +587,8 @@ def _match_row(row: Any) -> MatchRow:
         created_at=created,
         updated_at=updated,
         turn_since=_aware(row["turn_since"]),
+        next_match=row["next_match"],
+        previous_match=row["previous_match"],
     )
 
 
