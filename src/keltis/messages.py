@@ -531,6 +531,10 @@ message("server.not_host", "Only the player who created the match can do that.")
 message("server.seats_empty", "Not everyone has joined yet; free seats: {seats}.")
 message("server.already_started", "The match has already started.")
 message("server.not_finished", "The record is there once the match is over.")
+message(
+    "server.again_taken",
+    "You have taken your seat in the next match already: it is in the list of your matches.",
+)
 message("server.bad_request", "The request is not valid: {detail}.")
 # TRANSLATORS: a request chose the deal itself (which cards each player holds);
 # "--allow-setup" is the option's name, as it is
@@ -632,6 +636,9 @@ message("web.matches.open", "Waiting for players")
 message("web.matches.running", "Being played")
 message("web.matches.finished", "Finished")
 message("web.matches.none", "No matches here yet.")
+# TRANSLATORS: the start page's list of the matches this browser holds a
+# seat in (running, waiting for players, finished), each with "Continue"
+message("web.my_matches", "Your matches")
 message("web.watch", "Watch")
 message("web.replay", "Replay")
 message("web.continue", "Continue")
@@ -720,6 +727,9 @@ message("web.last_move", "last move")
 message("web.final", "Final scores")
 message("web.winner", "winner")
 message("web.play_again", "Play again")
+# TRANSLATORS: after a match between people, when another player has asked to play
+# again: take one's own seat in that next match
+message("web.again.join", "Join the next match")
 message("web.replay.move", "Move {ply} of {total}")
 message("web.replay.first", "Start")
 message("web.replay.back", "Back")

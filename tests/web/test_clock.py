@@ -175,6 +175,7 @@ def test_the_form_chooses_the_clock_and_links_are_at_the_pages_address(
     page.locator("select[data-seat='1']").select_option("easy")
     expect(page.get_by_test_id("turn-seconds")).to_have_count(0)
     page.goto("/#/")
+    page.get_by_test_id("play-now-name").fill("Ada")
     with page.expect_request(
         lambda r: r.url.endswith("/api/matches") and r.method == "POST"
     ) as asked:

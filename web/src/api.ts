@@ -114,6 +114,13 @@ export const api = {
     ),
   start: (id: string, hostToken: string) =>
     request<MatchInfo>("POST", `/api/matches/${encodeURIComponent(id)}/start`, {}, hostToken),
+  again: (id: string, token: string) =>
+    request<{ id: string; seat: number; token: string; match: MatchInfo }>(
+      "POST",
+      `/api/matches/${encodeURIComponent(id)}/again`,
+      {},
+      token,
+    ),
   replay: (id: string, ply: number) =>
     request<ReplayAnswer>("GET", `/api/matches/${encodeURIComponent(id)}/replay?ply=${ply}`),
 };
@@ -139,6 +146,21 @@ export function held(id: string): Held | null {
 
 export function hold(id: string, value: Held): void {
   localStorage.setItem(`keltis.match.${id}`, JSON.stringify(value));
+}
+
+/** Every match this browser holds something of (a seat, or the host's token): their ids. */
+export function heldIds(): string[] {
+  const ids: string[] = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key?.startsWith("keltis.match.")) ids.push(key.slice("keltis.match.".length));
+  }
+  return ids;
+}
+
+/** Forget what this browser holds of a match (one the server no longer knows). */
+export function letGo(id: string): void {
+  localStorage.removeItem(`keltis.match.${id}`);
 }
 
 export function playerName(): string {

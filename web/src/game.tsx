@@ -1,7 +1,7 @@
 // A match, live: the lobby while players join, then the game (board or table), the hand and
 // the moves open now with what each would do, the log, hints, undo, and the final scores.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { api, held } from "./api";
+import { ApiError, api, held, hold } from "./api";
 import type { CreateRequest, Held } from "./api";
 import { Board, ScoreTrack, boardTargets } from "./board";
 import type { StoneTarget } from "./board";
@@ -290,6 +290,25 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     : myTurn
       ? t.t("web.your_turn")
       : t.t("web.waiting_for", { name: names[view.current_player] ?? "" });
+  // Play again among people: the next match is one for all of them, each taking their
+  // own seat with their token of this one (the server tells everyone when it exists).
+  const playOn = async () => {
+    if (!mine?.token) return;
+    setBusy(true);
+    try {
+      const answer = await api.again(match.id, mine.token);
+      hold(answer.id, { seat: answer.seat, token: answer.token });
+      go(`#/match/${answer.id}`);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === "server.again_taken" && match.next) {
+        go(`#/match/${match.next}`);
+      } else {
+        setError((e as Error).message || t.t("web.offline"));
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
   const again = (): CreateRequest => ({
     game: match.game,
     seats: match.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level ?? "medium" } : { kind: "person" })),
@@ -373,6 +392,11 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
               <p class="final-buttons">
                 {me !== null && persons === 1 && (
                   <button type="button" class="primary" onClick={() => playAgain(again())}>{t.t("web.play_again")}</button>
+                )}
+                {me !== null && persons > 1 && (
+                  <button type="button" class="primary" data-testid="play-on" disabled={busy} onClick={() => void playOn()}>
+                    {t.t(match.next ? "web.again.join" : "web.play_again")}
+                  </button>
                 )}
                 <button type="button" onClick={() => go(`#/replay/${match.id}`)}>{t.t("web.replay")}</button>
                 <button type="button" onClick={() => go("#/")}>{t.t("web.home")}</button>

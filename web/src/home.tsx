@@ -1,7 +1,8 @@
-// The start page (play now against bots, play with friends, join by link, matches), the form
-// that creates a match for friends, and joining by an invitation.
+// The start page (play now against bots, play with friends, join by link, this browser's own
+// matches, public matches), the form that creates a match for friends, and joining by an
+// invitation.
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, api, hold, playerName, setPlayerName } from "./api";
+import { ApiError, api, held, heldIds, hold, letGo, playerName, setPlayerName } from "./api";
 import type { CreateRequest, GamesAnswer } from "./api";
 import { useT } from "./context";
 import type { Level, MatchInfo } from "./types";
@@ -12,6 +13,8 @@ const LEVELS: Level[] = ["easy", "medium", "hard"];
 /** The turn clock's choices in the new-match form, in seconds (0: no limit). */
 const TURN_CHOICES = [0, 60, 120, 300, 900, 3600, 86400];
 const DEFAULT_TURN = 300;
+/** How many finished matches the start page keeps listing (older ones are forgotten). */
+const KEEP_FINISHED = 20;
 
 function useGames(): GamesAnswer | null {
   const [games, setGames] = useState<GamesAnswer | null>(null);
@@ -40,6 +43,94 @@ export async function createAndGo(request: CreateRequest, go: (hash: string) => 
 }
 
 type GameName = "board" | "cards";
+
+/** A match this browser holds a seat of (or the host's token), as the server describes it. */
+interface MyMatch {
+  id: string;
+  seat: number | null;
+  match: MatchInfo;
+}
+
+/** The matches of this browser's storage, described by the server (null while asked): those
+ * waiting for this player first, then the others running, waiting for players, finished;
+ * the latest first within each. A match the server no longer knows is forgotten, and so are
+ * finished ones beyond the last KEEP_FINISHED. */
+function useMyMatches(): MyMatch[] | null {
+  const [list, setList] = useState<MyMatch[] | null>(null);
+  useEffect(() => {
+    let gone = false;
+    const ask = (id: string): Promise<MyMatch | null> =>
+      api.describe(id).then(
+        (match) => ({ id, seat: held(id)?.seat ?? null, match }),
+        (e: unknown) => {
+          if (e instanceof ApiError && e.status === 404) letGo(id);
+          return null;
+        },
+      );
+    Promise.all(heldIds().map(ask)).then((found) => {
+      const rank = ({ seat, match }: MyMatch) =>
+        match.status === "finished" ? 3 : match.status === "open" ? 2 : seat !== null && match.to_move === seat ? 0 : 1;
+      const when = ({ match }: MyMatch) => match.updated ?? match.created ?? "";
+      const mine = found
+        .filter((m): m is MyMatch => m !== null)
+        .sort((a, b) => rank(a) - rank(b) || (when(a) < when(b) ? 1 : when(a) > when(b) ? -1 : 0));
+      const old = new Set(mine.filter((m) => m.match.status === "finished").slice(KEEP_FINISHED).map((m) => m.id));
+      old.forEach(letGo);
+      if (!gone) setList(mine.filter((m) => !old.has(m.id)));
+    });
+    return () => {
+      gone = true;
+    };
+  }, []);
+  return list;
+}
+
+/** The start page's list of this browser's matches: the game, the players, whose turn it is,
+ * and "continue" (a finished match: its replay). */
+function MyMatches({ list }: { list: MyMatch[] }) {
+  const t = useT();
+  return (
+    <section class="panel my-matches" aria-labelledby="my-matches-title" data-testid="my-matches">
+      <h2 id="my-matches-title">{t.t("web.my_matches")}</h2>
+      <ul class="mine-list">
+        {list.map(({ id, seat, match }) => {
+          const names = seatNames(t, match);
+          const mine = seat !== null && match.status === "running" && match.to_move === seat;
+          const state =
+            match.status === "finished"
+              ? t.t("web.matches.finished")
+              : match.status === "open"
+                ? t.t("web.matches.open")
+                : mine
+                  ? t.t("web.your_turn")
+                  : t.t("web.waiting_for", { name: names[match.to_move ?? -1] ?? "" });
+          return (
+            <li key={id} data-match={id} data-status={match.status} class={mine ? "turn" : ""}>
+              <div class="mine-what" id={`mine-${id}`}>
+                <strong>{t.t(`title.${match.game}`)}</strong>
+                <span class="mine-who">
+                  {match.seats.map((s, i) => (
+                    <span key={s.seat}>
+                      {i > 0 && ", "}
+                      {names[s.seat]}
+                      {s.seat === seat && <span class="you"> ({t.t("web.you")})</span>}
+                    </span>
+                  ))}
+                </span>
+                <span class={`mine-state${mine ? " turn" : ""}`}>{state}</span>
+              </div>
+              {match.status === "finished" ? (
+                <a class="button" href={`#/replay/${id}`} aria-describedby={`mine-${id}`}>{t.t("web.replay")}</a>
+              ) : (
+                <a class="button primary" href={`#/match/${id}`} aria-describedby={`mine-${id}`}>{t.t("web.continue")}</a>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
 
 /** Which game: the two titles as radio buttons. */
 function GameChoice({ game, setGame }: { game: GameName; setGame: (game: GameName) => void }) {
@@ -77,8 +168,13 @@ export function Home({ go }: { go: (hash: string) => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [link, setLink] = useState("");
+  const [name, setName] = useState(playerName);
+  const mine = useMyMatches() ?? [];
+  // Matches still to play come first on the page; finished ones only after the new-match forms.
+  const ongoing = mine.some((m) => m.match.status !== "finished");
   const playNow = async (event: Event) => {
     event.preventDefault();
+    setPlayerName(name.trim());
     localStorage.setItem("keltis.game", game);
     localStorage.setItem("keltis.players", String(players));
     localStorage.setItem("keltis.level", level);
@@ -89,7 +185,7 @@ export function Home({ go }: { go: (hash: string) => void }) {
         {
           game,
           seats: [{ kind: "person" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot" as const, level }))],
-          name: playerName() || t.t("name.player", { n: 1 }),
+          name: name.trim(),
           public: false,
         },
         go,
@@ -119,10 +215,16 @@ export function Home({ go }: { go: (hash: string) => void }) {
           {["G7", "Y3", "R9", "P5", "B1"].map((card) => <CardFace key={card} card={card} />)}
         </div>
       </div>
+      {ongoing && <MyMatches list={mine} />}
       <div class="cards-grid">
         <form class="panel" onSubmit={playNow} aria-labelledby="play-now-title">
           <h2 id="play-now-title">{t.t("web.play_now")}</h2>
           <p class="muted">{t.t("web.play_now.detail")}</p>
+          <label>
+            {t.t("web.your_name")}
+            <input type="text" maxLength={40} value={name} required pattern=".*\S.*" autoComplete="nickname"
+              data-testid="play-now-name" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          </label>
           <GameChoice game={game} setGame={setGame} />
           <PlayerCount value={players} set={setPlayers} />
           <label>
@@ -148,6 +250,7 @@ export function Home({ go }: { go: (hash: string) => void }) {
         </section>
       </div>
       {error && <p class="error" role="alert">{error}</p>}
+      {!ongoing && mine.length > 0 && <MyMatches list={mine} />}
     </main>
   );
 }

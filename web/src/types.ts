@@ -173,6 +173,10 @@ export interface MatchInfo {
   seats: SeatInfo[];
   result: Outcome | null;
   clock?: Clock | null;
+  /** The match its players asked to play next (POST /api/matches/{id}/again), once one did. */
+  next?: string | null;
+  /** The match this one plays again. */
+  previous?: string | null;
   created?: string;
   updated?: string;
 }
