@@ -193,6 +193,15 @@ def test_stones_are_reached_by_tab_played_by_enter_or_space_and_the_focus_stays(
     assert not page.page_errors
 
 
+def prompt_in_sight_over_no_target(page: Any) -> None:
+    """The board's prompt is in the window and covers none of the stones its moves lead to."""
+    in_viewport(page, ".board-prompt")
+    prompt = page.locator(".board-prompt").bounding_box()
+    assert prompt is not None
+    for target in page.evaluate(BOXES, ".stone.target"):
+        assert not overlap(prompt, target), (prompt, target)
+
+
 def test_the_phone_figures_are_readable_and_prompts_sit_by_the_hand(
     new_page: Any, web_server: Server, screenshot: Any
 ) -> None:
@@ -219,11 +228,7 @@ def test_the_phone_figures_are_readable_and_prompts_sit_by_the_hand(
     page.locator("[data-prompt='pass']").wait_for()
     targets = page.evaluate(BOXES, ".stone.target")
     assert {t["key"] for t in targets} == {"G3", "P7", "B9"}
-    in_viewport(page, ".board-prompt")
-    prompt = page.locator(".board-prompt").bounding_box()
-    assert prompt is not None
-    for target in page.evaluate(BOXES, ".stone.target"):
-        assert not overlap(prompt, target), (prompt, target)
+    prompt_in_sight_over_no_target(page)
     screenshot(page, "board-defects-phone-clover")
     # The clover's move to the top row, pressed on the stone.
     before = ply(page)
@@ -258,10 +263,6 @@ def test_a_four_player_board_at_a_desktop_width(
     page.locator(".stone.target[data-stone='G2']").click()
     wait_moved(page, start)
     page.locator("[data-prompt='pass']").wait_for()
-    in_viewport(page, ".board-prompt")
-    prompt = page.locator(".board-prompt").bounding_box()
-    assert prompt is not None
-    for target in page.evaluate(BOXES, ".stone.target"):
-        assert not overlap(prompt, target), (prompt, target)
+    prompt_in_sight_over_no_target(page)
     screenshot(page, "board-defects-desktop-clover")
     assert not page.page_errors
