@@ -91,7 +91,6 @@ def in_viewport(page: Any, selector: str) -> None:
           return r.top >= 0 && r.bottom <= innerHeight
             && r.left >= 0 && r.right <= innerWidth; }""",
         arg=selector,
-        timeout=5_000,
     )
 
 

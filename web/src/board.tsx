@@ -5,6 +5,8 @@
 import { useEffect, useRef } from "preact/hooks";
 import type { Translator } from "./i18n";
 import type { BoardView, Colour, Legal, Step } from "./types";
+import type { Mark, Marked } from "./marks";
+import { markClass } from "./marks";
 import { COLOURS } from "./types";
 import { PLAYER_MARK, PLAYER_TEXT, SYMBOL, tileAt, tileText } from "./pieces";
 
@@ -61,6 +63,8 @@ interface Props {
   last: Step | null;
   targets: Map<string, StoneTarget>;
   act: (legal: Legal) => void;
+  /** What the others did since this player's last decision (marks.ts). */
+  marked?: Marked;
 }
 
 /** Whether an element that had the focus can no longer have it: taken from the page, a stone
@@ -130,22 +134,37 @@ function useKeptFocus(svgRef: { current: SVGSVGElement | null }) {
     }
     const prompt = svg.parentElement?.querySelector<HTMLElement>(".board-prompt") ?? null;
     if (prompt && !state.prompt) {
+      // A prompt whose moves lead to stones (a clover's, an overflow's) is shown with the
+      // board above it; one about the card just chosen (the big or a small figure) with the
+      // hand below it, where the player is looking.
+      const onBoard = svg.querySelector(".stone.target") !== null;
       const box = prompt.getBoundingClientRect();
-      if (box.top < 0 || box.bottom > window.innerHeight || svg.getBoundingClientRect().top < 0) {
+      const hidden = box.top < 0 || box.bottom > window.innerHeight;
+      if (hidden || (onBoard && svg.getBoundingClientRect().top < 0)) {
         const still = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-        prompt.scrollIntoView({ block: "end", behavior: still ? "auto" : "smooth" });
+        prompt.scrollIntoView({ block: onBoard ? "end" : "nearest", behavior: still ? "auto" : "smooth" });
       }
     }
     state.prompt = !!prompt;
   });
 }
 
-export function Board({ t, view, names, last, targets, act }: Props) {
+export function Board({ t, view, names, last, targets, act, marked }: Props) {
   const svgRef = useRef<SVGSVGElement>(null);
   useKeptFocus(svgRef);
   const lastStones = new Set<string>();
   for (const e of last?.events ?? []) {
     if (e.type === "moved" && e.path && e.row) lastStones.add(stoneKey(e.path, e.row));
+  }
+  // The marks on each stone: the stones a figure passed (the one it reached included), the
+  // stone it left (drawn dashed), the stones whose tile was taken.
+  const onStone = new Map<string, { mark: Mark; left?: boolean }[]>();
+  const put = (key: string, mark: Mark, left?: boolean) => onStone.set(key, [...(onStone.get(key) ?? []), { mark, left }]);
+  for (const mark of marked?.marks ?? []) {
+    if (mark.kind === "move" && mark.path && mark.from !== undefined && mark.to !== undefined) {
+      if (mark.from > 0) put(stoneKey(mark.path, mark.from), mark, true);
+      for (let row = Math.max(mark.from + 1, 1); row <= mark.to; row++) put(stoneKey(mark.path, row), mark);
+    } else if (mark.kind === "tile" && mark.path && mark.row) put(stoneKey(mark.path, mark.row), mark);
   }
   const goalTop = ROW_Y(9) - STONE_H / 2 - 8;
   const goalBottom = (ROW_Y(6) + ROW_Y(7)) / 2;
@@ -184,6 +203,11 @@ export function Board({ t, view, names, last, targets, act }: Props) {
             const parts = [t.t("web.stone", { path: c, row, value: ROW_VALUES[row] })];
             if (tile) parts.push(tileText(t, tile));
             if (who.length) parts.push(t.t("web.figures_here", { names: who.join(", ") }));
+            const marks = onStone.get(key) ?? [];
+            for (const { mark, left } of marks) {
+              if (!left) parts.push(t.t(mark.kind === "tile" ? "web.mark.tile" : "web.mark.stone", { name: names[mark.seat] }));
+            }
+            const outlines = marks.filter((m) => m.mark.kind === "move");
             if (target) parts.unshift(target.label);
             const x = COL_X(i) - STONE_W / 2;
             const y = ROW_Y(row) - STONE_H / 2;
@@ -196,6 +220,7 @@ export function Board({ t, view, names, last, targets, act }: Props) {
                 tabindex={target ? 0 : undefined}
                 aria-label={parts.join("; ")}
                 data-stone={key}
+                data-marked={marks.length ? marks.map(({ mark, left }) => `${left ? "left" : mark.kind}:${mark.seat}`).join(" ") : undefined}
                 onClick={activate}
                 onKeyDown={
                   activate
@@ -217,6 +242,24 @@ export function Board({ t, view, names, last, targets, act }: Props) {
                   </text>
                 )}
                 {target && <circle cx={x + 9} cy={y + 9} r="5" class="target-dot" />}
+                {/* A figure's way since this player's last decision: the stones it passed
+                    outlined in its player's colour on a dark edge (the stone it left
+                    dashed); one inside the other where several passed. */}
+                {outlines.map(({ mark, left }, k) => {
+                  const box = { x: x + 3 + k * 6, y: y + 3 + k * 6, width: STONE_W - 6 - k * 12, height: STONE_H - 6 - k * 12, rx: Math.max(9 - k * 3, 3) };
+                  return (
+                    <g key={`m${k}`} class={`mark-stone${left ? " left" : ""}${markClass(marked, mark)}`} aria-hidden="true">
+                      <rect {...box} class="mark-edge" />
+                      <rect {...box} class="mark-line" style={{ stroke: PLAYER_MARK[mark.seat] }} />
+                    </g>
+                  );
+                })}
+                {marks.filter((m) => m.mark.kind === "tile").map(({ mark }, k) => (
+                  <g key={`t${k}`} class={`mark-tile${markClass(marked, mark)}`} aria-hidden="true">
+                    <circle cx={x + 17} cy={ROW_Y(row)} r="12" style={{ stroke: PLAYER_MARK[mark.seat] }} />
+                    <text x={x + 17} y={ROW_Y(row) + 5}>{mark.glyph}</text>
+                  </g>
+                ))}
               </g>
             );
           })}
