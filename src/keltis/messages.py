@@ -693,6 +693,30 @@ message("web.type_move", "Or type a move (G7, -G7, draw G …)")
 message("web.type_move.button", "Play")
 message("web.log", "Game log")
 message("web.log.line", "{name}: {what}")
+# TRANSLATORS: the heading of a panel beside the game log: each other player's turn since
+# this player's own last decision, in words
+message("web.since.title", "Since your last move")
+# TRANSLATORS: the same panel for a spectator: what happened since the player to move now
+# ended their previous turn; {name}: that player
+message("web.since.watch", "Since {name}'s last turn")
+# TRANSLATORS: a button of that panel: play the other players' turns back on the board,
+# one after the other
+message("web.since.again", "Show again")
+# TRANSLATORS: before the cards another player is known to hold, because they took them
+# from the discard piles (the other cards of their hand stay hidden)
+message("web.known", "Taken from the discard piles:")
+# TRANSLATORS: said of a stone of the board: another player's figure moved onto it since
+# this player's last move
+message("web.mark.stone", "{name}'s figure moved here")
+# TRANSLATORS: said of a stone of the board: another player took the tile that lay on it
+# since this player's last move
+message("web.mark.tile", "{name} took the tile here")
+# TRANSLATORS: beside a discard pile: another player laid {card} (a card's name) onto it
+# since this player's last move
+message("web.mark.discarded", "{name} discarded {card} here")
+# TRANSLATORS: beside a discard pile: another player took {card} (a card's name) from it
+# since this player's last move
+message("web.mark.taken", "{name} took {card} from here")
 message("web.hand", "Your hand")
 plural_message("web.hand.other", "{name}: {count} card in hand", "{name}: {count} cards in hand")
 message("web.hand.card", "{card}, in your hand")

@@ -11,6 +11,8 @@ import { useAnnounce, useT } from "./context";
 import type { Translator } from "./i18n";
 import { actionCards, actionLabel, instruction } from "./labels";
 import { Live } from "./live";
+import { batchSince, marksOf, turnsOf } from "./marks";
+import type { Marked } from "./marks";
 import type { LiveState } from "./live";
 import { CardFace, cardName, sortHand } from "./pieces";
 import { FinalScores, Piles, Players, SeatBadge, WishRow } from "./table";
@@ -58,6 +60,8 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const [clock, setClock] = useState<HeldClock | null>(null);
   // The steps the last snapshot took away (a move taken back), said until the next step.
   const [undone, setUndone] = useState<Step[] | null>(null);
+  // "Show again": the turn of the batch played back now (null: none).
+  const [playing, setPlaying] = useState<number | null>(null);
   const live = useRef<Live | null>(null);
   const tRef = useRef(t);
   tRef.current = t;
@@ -173,6 +177,23 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     clockWasOut.current = clockOut;
   }, [clockOut, clock]);
   const myTurn = !!view && me !== null && view.current_player === me && !view.over && view.legal.length > 0;
+  // What the others did since this player's last decision (a spectator: since the player to
+  // move ended their previous turn), from the steps' events alone.
+  const batch = useMemo(
+    () => (snap && view ? batchSince(snap.log, me, view.current_player) : []),
+    [snap?.log, me, view?.current_player],
+  );
+  const turns = useMemo(() => turnsOf(batch), [batch]);
+  const marks = useMemo(() => marksOf(batch), [batch]);
+  const marked: Marked = { marks, focus: playing };
+  const batchKey = batch.map((s) => s.ply).join(",");
+  // Playing back: each turn in order, then all marks alike again; a new batch stops it.
+  useEffect(() => setPlaying(null), [batchKey]);
+  useEffect(() => {
+    if (playing === null) return undefined;
+    const timer = window.setTimeout(() => setPlaying(playing + 1 < turns.length ? playing + 1 : null), 1100);
+    return () => window.clearTimeout(timer);
+  }, [playing, turns.length]);
   const legal = myTurn && !busy && view ? view.legal : [];
   const label = (l: Legal) => (view ? actionLabel(t, view, l) : l.notation);
 
@@ -330,14 +351,15 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
       canStandIn={(seat) => me !== null && seat !== me && !view.over && match.seats[seat]?.kind === "person" &&
         !match.seats[seat]?.stand_in &&
         ((!!match.seats[seat]?.away && !match.seats[seat]?.connected) || (clockOut && ticking?.clock.seat === seat))}
-      standIn={(seat) => live.current?.send({ type: "stand_in", seat })} />
+      standIn={(seat) => live.current?.send({ type: "stand_in", seat })} marked={marked} />
   );
   // On the board itself: the choice that follows a lay (big or small figure; a clover's or an
   // overflow's move, whose stones are marked, or passing).
   const prompt = view.game === "board" && myTurn && !busy && ["figure", "clover", "overflow"].includes(view.phase);
 
   return (
-    <main id="main" class={`game game-${view.game}`} data-ply={view.ply} data-turn={myTurn ? "mine" : "other"}>
+    <main id="main" class={`game game-${view.game}`} data-ply={view.ply} data-turn={myTurn ? "mine" : "other"}
+      data-marks={marks.map((m) => m.text).join(" | ")}>
       <div class="game-head">
         <h1>{t.t(`title.${view.game}`)}</h1>
         <p class="turn-status" data-testid="status">
@@ -376,13 +398,13 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                   </p>
                 </div>
               )}
-              <Board t={t} view={view} names={names} last={last} targets={stoneTargets} act={act} />
+              <Board t={t} view={view} names={names} last={last} targets={stoneTargets} act={act} marked={marked} />
               <ScoreTrack t={t} scores={view.players.map((p) => p.score)} names={names} />
             </div>
           ) : (
-            <WishRow t={t} view={view} names={names} />
+            <WishRow t={t} view={view} names={names} marked={marked} />
           )}
-          <Piles t={t} view={view} drawTargets={drawTargets} act={act} />
+          <Piles t={t} view={view} drawTargets={drawTargets} act={act} marked={marked} names={names} />
           {view.game === "cards" && players}
         </div>
         <div class="side">
@@ -500,6 +522,10 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
             </section>
           )}
           {view.game === "board" && players}
+          {turns.length > 0 && (
+            <SinceLast t={t} names={names} turns={turns} title={me !== null ? t.t("web.since.title") : t.t("web.since.watch", { name: names[view.current_player] ?? "" })}
+              playing={playing} play={() => setPlaying(0)} />
+          )}
           <section class="log" aria-labelledby="log-title">
             <h2 id="log-title">{t.t("web.log")}</h2>
             <ol reversed tabIndex={0} aria-labelledby="log-title">
@@ -514,6 +540,31 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
         </div>
       </div>
     </main>
+  );
+}
+
+/** "Since your last move": each other player's turn in words (the log's sentences), and a
+ * button that plays the turns back on the board one after the other. */
+function SinceLast({ t, names, turns, title, playing, play }: {
+  t: Translator; names: string[]; turns: ReturnType<typeof turnsOf>; title: string; playing: number | null; play: () => void;
+}) {
+  return (
+    <section class="since" aria-labelledby="since-title" data-testid="since" data-playing={playing ?? undefined}>
+      <h2 id="since-title">{title}</h2>
+      <ol>
+        {turns.map((turn, n) => (
+          <li key={turn.steps[0].ply} class={playing === n ? "now" : undefined} data-seat={turn.seat}
+            aria-current={playing === n ? "step" : undefined}>
+            <SeatBadge seat={turn.seat} />{" "}
+            {t.t("web.log.line", {
+              name: names[turn.seat] ?? "?",
+              what: turn.steps.map((s) => (s.events.length ? t.events(s.events) : s.action.notation)).join("; "),
+            })}
+          </li>
+        ))}
+      </ol>
+      <button type="button" class="small-button" data-testid="show-again" onClick={play}>{t.t("web.since.again")}</button>
+    </section>
   );
 }
 

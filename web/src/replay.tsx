@@ -8,6 +8,8 @@ import { Board, ScoreTrack } from "./board";
 import { useAnnounce, useT } from "./context";
 import { seatNames, stepText } from "./game";
 import { FinalScores, Piles, Players, SeatBadge, WishRow } from "./table";
+import { marksOf } from "./marks";
+import type { Marked } from "./marks";
 
 /** The controls' icons, drawn here (a font's ⏮ ⏭ are empty boxes where it lacks them). */
 function Icon({ name }: { name: "first" | "back" | "next" | "last" }) {
@@ -127,8 +129,10 @@ export function Replay({ id }: { id: string }) {
     );
   }
   const view = data.view;
+  // The move shown is marked as a live game marks the others' moves (marks.ts).
+  const marked: Marked = { marks: data.step ? marksOf([data.step]) : [], focus: null };
   return (
-    <main id="main" class={`replay game game-${view.game}`} data-ply={data.ply}>
+    <main id="main" class={`replay game game-${view.game}`} data-ply={data.ply} data-marks={marked.marks.map((m) => m.text).join(" | ")}>
       <div class="game-head">
         <h1>{t.t("web.replay")}: {t.t(`title.${view.game}`)}</h1>
         <nav class="replay-controls" aria-label={t.t("web.replay")}>
@@ -148,17 +152,17 @@ export function Replay({ id }: { id: string }) {
         <div class="table-area">
           {view.game === "board" ? (
             <div class="board-wrap">
-              <Board t={t} view={view} names={names} last={data.step} targets={new Map()} act={() => undefined} />
+              <Board t={t} view={view} names={names} last={data.step} targets={new Map()} act={() => undefined} marked={marked} />
               <ScoreTrack t={t} scores={view.players.map((p) => p.score)} names={names} />
             </div>
           ) : (
-            <WishRow t={t} view={view} names={names} />
+            <WishRow t={t} view={view} names={names} marked={marked} />
           )}
-          <Piles t={t} view={view} drawTargets={new Map()} act={() => undefined} />
+          <Piles t={t} view={view} drawTargets={new Map()} act={() => undefined} marked={marked} names={names} />
         </div>
         <div class="side">
           {view.over && view.outcome && <FinalScores t={t} outcome={view.outcome} names={names} />}
-          <Players t={t} view={view} names={names} seats={data.match.seats} me={null} last={data.step} canStandIn={() => false} standIn={() => undefined} replay />
+          <Players t={t} view={view} names={names} seats={data.match.seats} me={null} last={data.step} canStandIn={() => false} standIn={() => undefined} replay marked={marked} />
           <section class="replay-list" aria-labelledby="replay-moves-title">
             <h2 id="replay-moves-title">{t.t("web.replay.moves")}</h2>
             <ol ref={list} class="replay-moves">

@@ -8,6 +8,8 @@ import type { CardsView, Colour, Legal, Outcome, Pile, View } from "./types";
 import { COLOURS } from "./types";
 import { Card, CardFace, ColourTag, PLAYER_MARK, PLAYER_TEXT, cardName } from "./pieces";
 import type { SeatInfo, Step } from "./types";
+import type { Mark, Marked } from "./marks";
+import { markClass } from "./marks";
 
 const ARROW: Record<string, string> = { open: "↕", ascending: "↑", descending: "↓" };
 
@@ -19,7 +21,25 @@ export function SeatBadge({ seat }: { seat: number }) {
   );
 }
 
-function RowLine({ t, colour, cards, direction, fresh }: { t: Translator; colour: Pile; cards: string[]; direction: string; fresh?: boolean }) {
+/** Which cards of a row the marks laid: the last cards of each one's value (equal cards are
+ * two cards), the mark of each by its place. */
+function laidMarks(cards: string[], marks: Mark[]): Map<number, Mark> {
+  const out = new Map<number, Mark>();
+  for (const mark of [...marks].reverse()) {
+    for (let i = cards.length - 1; i >= 0; i--) {
+      if (cards[i] === mark.card && !out.has(i)) {
+        out.set(i, mark);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function RowLine({ t, colour, cards, direction, fresh, laid, marked }: {
+  t: Translator; colour: Pile; cards: string[]; direction: string; fresh?: boolean; laid?: Mark[]; marked?: Marked;
+}) {
+  const marks = laidMarks(cards, laid ?? []);
   const label = `${t.pileName(colour)}: ${
     cards.length ? cards.map((c) => cardName(t, c)).join(", ") : t.t("web.row.empty")
   }${cards.length ? `; ${t.t(`web.direction.${direction}`)}` : ""}`;
@@ -28,7 +48,8 @@ function RowLine({ t, colour, cards, direction, fresh }: { t: Translator; colour
       <ColourTag t={t} colour={colour} />
       <span class="row-cards" aria-hidden="true">
         {cards.map((c, i) => (
-          <span key={i} class={fresh && i === cards.length - 1 ? "fresh" : undefined}>
+          <span key={i} class={`${fresh && i === cards.length - 1 ? "fresh" : ""}${marks.has(i) ? ` marked${markClass(marked, marks.get(i)!)}` : ""}` || undefined}
+            data-mark={marks.get(i)?.text} style={marks.has(i) ? { "--mark": PLAYER_MARK[marks.get(i)!.seat] } : undefined}>
             <CardFace card={c} small />
           </span>
         ))}
@@ -55,6 +76,8 @@ interface PlayersProps {
   standIn: (seat: number) => void;
   /** A replay: who is a bot, online or away now means nothing there, so it is not said. */
   replay?: boolean;
+  /** What the others did since this player's last decision (marks.ts). */
+  marked?: Marked;
 }
 
 /** The row a step laid a card on: its colour ("*" the point row), if the step laid one. */
@@ -66,8 +89,10 @@ function laidRow(step: Step | null | undefined): Pile | null {
   return null;
 }
 
-export function Players({ t, view, names, seats, me, last, clock, canStandIn, standIn, replay }: PlayersProps) {
+export function Players({ t, view, names, seats, me, last, clock, canStandIn, standIn, replay, marked }: PlayersProps) {
   const laid = laidRow(last);
+  const layMarks = (seat: number, row: Pile) =>
+    (marked?.marks ?? []).filter((m) => m.kind === "lay" && m.seat === seat && m.onto === row);
   return (
     <section class="players" aria-label={t.t("web.scores")}>
       {view.players.map((p, seat) => {
@@ -104,8 +129,9 @@ export function Players({ t, view, names, seats, me, last, clock, canStandIn, st
             )}
             <p class="hand-count">{t.t("web.hand.other", { name: names[seat], count: view.hand_sizes[seat] })}</p>
             {view.known_cards[seat]?.length > 0 && seat !== me && (
-              <p class="known">
-                {view.known_cards[seat].map((c) => <Card key={c} t={t} card={c} small />)}
+              <p class="known" data-testid="known">
+                <span class="known-caption">{t.t("web.known")}</span>{" "}
+                {view.known_cards[seat].map((c, i) => <Card key={`${c}-${i}`} t={t} card={c} small />)}
               </p>
             )}
             {view.game === "board" ? (
@@ -120,11 +146,11 @@ export function Players({ t, view, names, seats, me, last, clock, canStandIn, st
             <ul class="rows" aria-label={t.t("web.rows")}>
               {COLOURS.map((c) => (
                 <RowLine key={c} t={t} colour={c} cards={p.rows[c]} direction={p.directions[c]}
-                  fresh={last?.seat === seat && laid === c} />
+                  fresh={last?.seat === seat && laid === c} laid={layMarks(seat, c)} marked={marked} />
               ))}
               {view.game === "cards" && (
                 <RowLine t={t} colour="*" cards={view.players[seat].point_row} direction="open"
-                  fresh={last?.seat === seat && laid === "*"} />
+                  fresh={last?.seat === seat && laid === "*"} laid={layMarks(seat, "*")} marked={marked} />
               )}
             </ul>
             {canStandIn(seat) && (
@@ -144,9 +170,27 @@ interface PilesProps {
   view: View;
   drawTargets: Map<string, { legal: Legal; label: string }>;
   act: (legal: Legal) => void;
+  /** What the others did since this player's last decision (marks.ts), with their names. */
+  marked?: Marked;
+  names?: string[];
 }
 
-export function Piles({ t, view, drawTargets, act }: PilesProps) {
+/** A card laid on a pile (discarded, or one of a claim's pair) or taken from it, by whom. */
+function PileMark({ t, mark, card, names, marked }: { t: Translator; mark: Mark; card: string; names: string[]; marked?: Marked }) {
+  const taken = mark.kind === "take";
+  const label = t.t(taken ? "web.mark.taken" : "web.mark.discarded", { name: names[mark.seat] ?? "", card: cardName(t, card) });
+  return (
+    <li class={`pile-mark${taken ? " taken" : ""}${markClass(marked, mark)}`} data-mark={mark.text} title={label}
+      style={{ "--mark": PLAYER_MARK[mark.seat] }}>
+      <span class="sr-only">{label}</span>
+      <SeatBadge seat={mark.seat} />
+      <span class="pile-mark-arrow" aria-hidden="true">{taken ? "↑" : "↓"}</span>
+      <CardFace card={card} small />
+    </li>
+  );
+}
+
+export function Piles({ t, view, drawTargets, act, marked, names }: PilesProps) {
   const piles: Pile[] = view.game === "cards" ? [...COLOURS, "*"] : [...COLOURS];
   const deck = drawTargets.get("deck");
   const blocked = view.game === "cards" ? view.blocked_piles : [];
@@ -165,8 +209,14 @@ export function Piles({ t, view, drawTargets, act }: PilesProps) {
               <span class="pile-count" aria-hidden="true">{cards.length}</span>
             </>
           );
+          // (a claim lays its pair onto one pile or two)
+          const marks = (marked?.marks ?? []).flatMap((m) =>
+            m.kind === "claim"
+              ? (m.cards ?? []).filter((c) => c[0] === pile).map((c) => ({ mark: m, card: c }))
+              : (m.kind === "discard" || m.kind === "take") && m.piles?.includes(pile) && m.card ? [{ mark: m, card: m.card }] : [],
+          );
           return (
-            <li key={pile} class={`pile${blocked.includes(pile) ? " blocked" : ""}`} data-pile={pile}>
+            <li key={pile} class={`pile${blocked.includes(pile) ? " blocked" : ""}${marks.length ? " marked" : ""}`} data-pile={pile}>
               {target ? (
                 <button type="button" class="pile-button target" aria-label={`${target.label} (${label})`}
                   onClick={() => act(target.legal)}>
@@ -174,6 +224,11 @@ export function Piles({ t, view, drawTargets, act }: PilesProps) {
                 </button>
               ) : (
                 <span class="pile-static" role="img" aria-label={label}>{body}</span>
+              )}
+              {marks.length > 0 && (
+                <ul class="pile-marks">
+                  {marks.map(({ mark, card }, i) => <PileMark key={i} t={t} mark={mark} card={card} names={names ?? []} marked={marked} />)}
+                </ul>
               )}
             </li>
           );
@@ -197,7 +252,7 @@ export function Piles({ t, view, drawTargets, act }: PilesProps) {
 }
 
 /** The card game's middle of the table: the wish stones still there, and the closed rows. */
-export function WishRow({ t, view, names }: { t: Translator; view: CardsView; names: string[] }) {
+export function WishRow({ t, view, names, marked }: { t: Translator; view: CardsView; names: string[]; marked?: Marked }) {
   const holders = new Map<number, number>();
   view.players.forEach((p, seat) => p.wish_stones.forEach((v) => holders.set(v, seat)));
   return (
@@ -208,8 +263,10 @@ export function WishRow({ t, view, names }: { t: Translator; view: CardsView; na
           const holder = holders.get(value);
           const there = view.wish_row.includes(value);
           const label = `${t.t("web.wish_stone", { value })}${holder !== undefined ? `: ${names[holder]}` : ""}`;
+          const claim = marked?.marks.find((m) => m.kind === "claim" && m.value === value);
           return (
-            <li key={value} class={`wish${there ? "" : " taken"}`} aria-label={label} title={label}>
+            <li key={value} class={`wish${there ? "" : " taken"}${claim ? ` marked${markClass(marked, claim)}` : ""}`} aria-label={label} title={label}
+              data-mark={claim?.text} style={claim ? { "--mark": PLAYER_MARK[claim.seat] } : undefined}>
               <span aria-hidden="true">◆{value}</span>
               {holder !== undefined && <SeatBadge seat={holder} />}
             </li>
