@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from server.harness import Server, create
+from server.harness import Server, create, join, start
 from web.helpers import ws_messages
 
 #: Hands of a short game: the set-ups below give each player 8 cards and the draw pile a few,
@@ -27,6 +27,8 @@ CARDS_SHORT = {
     "deck": ["B2", "B3", "P2", "P3", "R3", "R4"],
 }
 
+PERSON = {"kind": "person"}
+
 #: The JavaScript test of "the page shows a new position where it is my turn, or the end".
 MY_TURN_OR_OVER = """(before) => {
   if (document.querySelector('.final')) return true;
@@ -44,6 +46,16 @@ def hold_seat(page: Any, match_id: str, seat: int | None, token: str | None, **m
         "([key, value]) => localStorage.setItem(key, value)",
         [f"keltis.match.{match_id}", json.dumps({"seat": seat, "token": token, **more})],
     )
+
+
+def ada_and_bob(server: Server, **body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A board game (unless ``body`` says otherwise) between two people, Ada (seat 0, who
+    creates it) and Bob (seat 1, who joins by his invite), started: the creation's answer
+    and Bob's join answer."""
+    made = create(server, **{"game": "board", "seats": [PERSON, PERSON], "name": "Ada", **body})
+    bob = join(server, made["id"], made["invites"][0]["invite"], "Bob")
+    start(server, made["id"], made["host_token"])
+    return made, bob
 
 
 def open_match(page: Any, server: Server, **body: Any) -> dict[str, Any]:

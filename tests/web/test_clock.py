@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from server.harness import Server, create, join, start
-from web.pages import BOARD_SHORT, hold_seat, play_my_turn, ply, wait_my_turn
+from server.harness import Server
+from web.pages import BOARD_SHORT, ada_and_bob, hold_seat, play_my_turn, ply, wait_my_turn
 
 #: The turn clock of the test's match: seconds for each decision.
 SECONDS = 4
@@ -48,17 +48,8 @@ def stand_in_button(page: Any, seat: int) -> Any:
 def test_the_turn_clock_runs_out_and_a_bot_plays_for_the_late_player(
     new_page: Any, web_server: Server, screenshot: Any
 ) -> None:
-    made = create(
-        web_server,
-        game="board",
-        seats=[{"kind": "person"}, {"kind": "person"}],
-        name="Ada",
-        setup=BOARD_SHORT,
-        turn_seconds=SECONDS,
-    )
+    made, bob_seat = ada_and_bob(web_server, setup=BOARD_SHORT, turn_seconds=SECONDS)
     match_id = made["id"]
-    bob_seat = join(web_server, match_id, made["invites"][0]["invite"], "Bob")
-    start(web_server, match_id, made["host_token"])
     assert describe(web_server, match_id)["options"]["turn_seconds"] == SECONDS
 
     ada = new_page()

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.harness import Server, create, join, play_together, player, start
-from web.pages import BOARD_SHORT, hold_seat
+from server.harness import Server, play_together, player
+from web.pages import BOARD_SHORT, ada_and_bob, hold_seat
 
 PERSON = {"kind": "person"}
 
 
 def test_two_people_play_again_each_from_their_page(new_page: Any, web_server: Server) -> None:
-    made = create(web_server, game="board", seats=[PERSON, PERSON], name="Ada", setup=BOARD_SHORT)
+    made, bob = ada_and_bob(web_server, setup=BOARD_SHORT)
     match_id = made["id"]
-    bob = join(web_server, match_id, made["invites"][0]["invite"], "Bob")
-    start(web_server, match_id, made["host_token"])
     ada_page = new_page()
     hold_seat(ada_page, match_id, 0, made["token"])
     ada_page.goto(f"/#/match/{match_id}")

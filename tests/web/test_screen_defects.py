@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from server.harness import Server, create, join, start
+from server.harness import Server, create
 from web.helpers import artifacts_dir, wait_finished, ws_messages
 from web.pages import (
     BOARD_SHORT,
     CARDS_SHORT,
+    ada_and_bob,
     click_a_move,
     hold_seat,
     open_match,
@@ -163,16 +164,8 @@ def test_choosing_one_of_two_equal_cards_chooses_that_one(
 
 
 def test_only_the_player_to_move_is_told_what_to_do(new_page: Any, web_server: Server) -> None:
-    created = create(
-        web_server,
-        game="board",
-        seats=[{"kind": "person"}, {"kind": "person"}],
-        name="Ada",
-        setup=BOARD_SHORT,
-    )
+    created, bob = ada_and_bob(web_server, setup=BOARD_SHORT)
     match_id = created["id"]
-    bob = join(web_server, match_id, created["invites"][0]["invite"], "Bob")
-    start(web_server, match_id, created["host_token"])
     pages = {}
     for who, seat, token in (("ada", 0, created["token"]), ("bob", 1, bob["token"])):
         page = new_page()
