@@ -516,7 +516,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             except ConflictError:  # another player asked at the same moment: theirs it is
                 await hub().seats_changed(live)
                 next_id = live.row.next_match
-                assert next_id is not None
+                if next_id is None:  # not theirs: the match is no longer over
+                    return error_response(409, "server.not_finished", lang)
         token = new_secret()
         if not await asyncio.to_thread(store().claim_again, next_id, seat, token):
             return error_response(409, "server.again_taken", lang)
