@@ -17,7 +17,6 @@ import json
 import logging
 import os
 import secrets
-import unicodedata
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -186,11 +185,8 @@ def name_ok(name: str) -> bool:
     """Whether ``name`` may name a player: 1 to :data:`MAX_NAME` characters, not only
     spaces, no control character or lone surrogate (PostgreSQL text cannot even hold a
     NUL)."""
-    return (
-        0 < len(name) <= MAX_NAME
-        and not name.isspace()
-        and all(unicodedata.category(c) not in ("Cc", "Cs") for c in name)
-    )
+    # printable() cuts to MAX_NAME and replaces those characters: unchanged means neither
+    return len(name) > 0 and not name.isspace() and printable(name, MAX_NAME) == name
 
 
 def bad_request(status: int, lang: str, detail: object) -> JSONResponse:
@@ -382,15 +378,8 @@ def create_app(config: ServerConfig) -> FastAPI:
                 setup = setup["explicit"]
             if body.seed is not None:
                 return bad_request(400, lang, "give a seed or a set-up, not both")
-        # The bots' seeds are secret like the deal (whoever knew them could foresee the bots'
-        # moves): drawn here unless a seed was given (for tests, with --allow-setup), from
-        # which they derive as in any record.
-        bot_seeds = None if body.seed is not None else [secrets.randbits(63) for _ in players]
         try:
-            record = GameRecord.start(
-                body.game, players, seed=body.seed, setup=setup, variant=body.variant
-            )
-            Match(record, narrate=False, bot_seeds=bot_seeds)  # fixes them in record.meta
+            record = _new_record(body.game, players, body.variant, seed=body.seed, setup=setup)
         except (KeltisError, ValueError) as error:
             return bad_request(400, lang, request_detail(error, lang))
         match_id = secrets.token_urlsafe(9)
@@ -746,6 +735,22 @@ class _Answer(Exception):  # noqa: N818 - not an error: an answer given early
         self.response = response
 
 
+def _new_record(
+    game: str,
+    players: list[PlayerInfo],
+    variant: dict[str, Any] | None,
+    seed: int | None = None,
+    setup: dict[str, Any] | None = None,
+) -> GameRecord:
+    """A new match's record, its bot seeds fixed in ``meta``. They are secret like the deal
+    (whoever knew them could foresee the bots' moves): drawn here, unless a seed was given
+    (tests, with --allow-setup), from which they derive as in any record."""
+    record = GameRecord.start(game, players, seed=seed, setup=setup, variant=variant)
+    bot_seeds = None if seed is not None else [secrets.randbits(63) for _ in players]
+    Match(record, narrate=False, bot_seeds=bot_seeds)
+    return record
+
+
 def _store_next_match(store: Store, row: MatchRow, next_id: str) -> None:
     """Store the match that plays ``row`` again as ``next_id``: the same game, variant,
     options, seats and names, a new deal and new bot seeds; its person seats wait for their
@@ -754,8 +759,7 @@ def _store_next_match(store: Store, row: MatchRow, next_id: str) -> None:
         PlayerInfo(s.name, "human" if s.kind == "person" else (s.level or "medium"))
         for s in row.seats
     ]
-    record = GameRecord.start(row.game, players, variant=row.header.get("variant"))
-    Match(record, narrate=False, bot_seeds=[secrets.randbits(63) for _ in players])
+    record = _new_record(row.game, players, row.header.get("variant"))
     seats = [
         {"kind": s.kind, "name": s.name, **({"level": s.level} if s.kind == "bot" else {})}
         for s in row.seats
@@ -878,10 +882,6 @@ class _Session:
             await self._serve(match_id)
         except (WebSocketDisconnect, _Closing):
             pass
-        except Exception as error:
-            # a frame the WebSocket layer could not read (text that is not UTF-8, …):
-            # one line for the connection, which ends here
-            log.warning("closing a live connection after a bad frame: %s", error)
         finally:
             await self._leave()
             # let queued messages (a last error) go out, then stop
@@ -903,10 +903,8 @@ class _Session:
         text = message.get("text")
         if text is None:
             text = message.get("bytes") or b""
-        if len(text) > self.config.max_message or (
-            isinstance(text, str) and len(text.encode()) > self.config.max_message
-        ):
-            size = len(text.encode()) if isinstance(text, str) else len(text)
+        size = len(text.encode()) if isinstance(text, str) else len(text)
+        if size > self.config.max_message:
             self.take_rate(None)
             self.error("server.too_big", size=size, limit=self.config.max_message)
             return None, None

@@ -481,7 +481,7 @@ class Hub:
         away_before = None if here else when - timedelta(seconds=self.config.away_after)
         limit = turn_seconds(live.row.options)
         late_before = None if limit is None else when - timedelta(seconds=limit)
-        ok = (away_before is not None or late_before is not None) and await asyncio.to_thread(
+        ok = await asyncio.to_thread(
             self.store.set_stand_in,
             live.id,
             seat,
