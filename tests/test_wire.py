@@ -17,7 +17,7 @@ from keltis.core.protocol import GameState
 from keltis.games import GAME_NAMES, get_game
 from keltis.match import Match
 from keltis.record import GameRecord, PlayerInfo
-from keltis.wire import DOCUMENTS, SCHEMAS, schema, validate
+from keltis.wire import DOCUMENTS, SCHEMAS, WIRE_VERSION, schema, validate
 from support import rehide
 
 PHASES = {
@@ -42,7 +42,7 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
     for name in SCHEMAS:
         data = schema(name)
         Draft202012Validator.check_schema(data)
-        assert data["$id"].endswith(f"/1/{name}.schema.json")
+        assert data["$id"].endswith(f"/{WIRE_VERSION}/{name}.schema.json")
     assert set(DOCUMENTS) < set(SCHEMAS)
 
 

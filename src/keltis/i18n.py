@@ -30,7 +30,10 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from keltis.catalogs import parse_colour, translations
+from keltis.core.cards import COLOUR_LETTERS
 from keltis.core.errors import IllegalActionError, KeltisError
+from keltis.core.events import event_json
+from keltis.core.labels import Label, event_label
 from keltis.describe import Event
 from keltis.messages import COLOUR_KEYS, MESSAGES, Phrase
 
@@ -249,20 +252,25 @@ class Translator:
         return f"{error.rule}: {text}" if isinstance(error, IllegalActionError) else text
 
     def event(self, event: Event) -> str:
-        """One :mod:`keltis.describe` event as a phrase."""
-        key, params = event
-        values = self._named_colours(params)
-        if key == "draw_pile" and values.get("pile") == "*":
-            key = "draw_pile.point"
-        if key == "draw_deck" and values.get("card"):
-            key = "draw_deck.card"
-        if key == "figure":
-            return self("ev.figure.big" if values.get("big") else "ev.figure.small")
-        if key == "moved" and values.get("big"):
-            return self("ev.moved.big", **values)
-        if key == "end":
-            return self(f"ev.end.{values.get('reason')}")
-        return self(f"ev.{key}", **values)
+        """One :mod:`keltis.describe` event as a phrase (its label, translated)."""
+        return self.label(event_label(event_json(event)))
+
+    def label(self, label: Label | Mapping[str, Any]) -> str:
+        """A move or an event in words (:class:`keltis.core.labels.Label`, or its wire form):
+        colour letters in the parameters become this language's colour names; cards stay in
+        notation, as the terminal shows them."""
+        if not isinstance(label, Label):
+            label = Label.from_json(label)
+        values: dict[str, object] = {}
+        for name, value in label.params.items():
+            if isinstance(value, str) and len(value) == 1 and value in COLOUR_LETTERS:
+                values[name] = self.colour_name(COLOUR_LETTERS.index(value))
+            else:
+                values[name] = value
+        text = self(label.key, **values)
+        if label.notes:
+            text += f" ({', '.join(self.label(note) for note in label.notes)})"
+        return text
 
     def _named_colours(self, params: Mapping[str, object]) -> dict[str, object]:
         """``params`` with each colour index (:data:`_COLOUR_PARAMS`) as its name."""

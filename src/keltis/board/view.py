@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from keltis.board.layout import TILE_LETTERS, Layout
+from keltis.core.actions import Action
 from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.labels import Label
 from keltis.core.protocol import JSON, View, cards_json
 from keltis.core.scoring import board_parts, direction_name, total_points
 
@@ -66,6 +68,12 @@ class BoardView(View):
         from keltis.board.preview import board_previews
 
         return board_previews(self)
+
+    def action_label(self, action: Action, preview: JSON) -> Label:
+        """A legal action in words (see :mod:`keltis.board.labels`)."""
+        from keltis.board.labels import action_label
+
+        return action_label(action, preview)
 
     def to_json(self) -> JSON:
         """A JSON-ready dict: cards and actions as notation."""

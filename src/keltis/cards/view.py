@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from keltis.core.actions import POINT_PILE
+from keltis.core.actions import POINT_PILE, Action
 from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.labels import Label
 from keltis.core.protocol import JSON, View, cards_json
 from keltis.core.scoring import card_parts, direction_name, total_points
 
@@ -75,6 +76,12 @@ class CardView(View):
         from keltis.cards.preview import card_previews
 
         return card_previews(self)
+
+    def action_label(self, action: Action, preview: JSON) -> Label:
+        """A legal action in words (see :mod:`keltis.cards.labels`)."""
+        from keltis.cards.labels import action_label
+
+        return action_label(action, preview)
 
     def to_json(self) -> JSON:
         """A JSON-ready dict: cards and actions as notation, piles and rows keyed by letter."""

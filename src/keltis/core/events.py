@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from keltis.core.actions import DECK, POINT_PILE, Action, ActionKind
 from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS
+from keltis.core.labels import event_label
 from keltis.core.protocol import JSON, View
 
 Event = tuple[str, dict[str, Any]]
@@ -67,7 +68,8 @@ def _drawn(before: View, after: View) -> dict[str, Any]:
 
 
 def event_json(event: Event) -> JSON:
-    """An event's wire form: ``{"type": key, ...params}``, colours as letters (``G`` …)."""
+    """An event's wire form: ``{"type": key, ...params, "label": …}``, colours as letters
+    (``G`` …), with its label (:func:`keltis.core.labels.event_label`)."""
     key, params = event
     out: JSON = {"type": key}
     for name, value in params.items():
@@ -75,4 +77,5 @@ def event_json(event: Event) -> JSON:
             out[name] = COLOUR_LETTERS[value]
         else:
             out[name] = value
+    out["label"] = event_label(out).to_json()
     return out

@@ -19,8 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from keltis.core.actions import Action
+from keltis.core.actions import BIG, DECK, POINT_PILE, Action, ActionKind
+from keltis.core.cards import CARD_COLOUR, CARD_TEXT, COLOUR_LETTERS
 from keltis.core.gamestate import GameState, Variant
+from keltis.core.labels import Label
 from keltis.core.outcome import JSON, EndReason, Outcome, cards_json, winners_of
 
 __all__ = [
@@ -41,7 +43,7 @@ __all__ = [
 #: Version of the JSON forms of views, actions, events and game information (the schemas in
 #: ``keltis/schemas``). Raised when a field changes meaning or disappears; new fields may be
 #: added within a version.
-WIRE_VERSION: Final = 1
+WIRE_VERSION: Final = 2
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,11 @@ class View:
         overrides this; see ``keltis.board.preview`` and ``keltis.cards.preview``)."""
         return [{} for _ in self.legal]
 
+    def action_label(self, action: Action, preview: JSON) -> Label | None:
+        """A legal action in words, from its preview (each game overrides this; see
+        ``keltis.board.labels`` and ``keltis.cards.labels``)."""
+        return None
+
     def base_json(self) -> JSON:
         """The JSON form of the fields every game's view has (``to_json`` extends it)."""
         return {
@@ -96,7 +103,7 @@ class View:
             "turn": self.turn,
             "ply": self.ply,
             "legal": [
-                action_json(a, preview)
+                action_json(a, preview, self.action_label(a, preview))
                 for a, preview in zip(self.legal, self.previews(), strict=True)
             ],
             "hand": cards_json(self.hand) if self.hand is not None else None,
@@ -111,13 +118,41 @@ class View:
         }
 
 
-def action_json(action: Action, preview: JSON | None = None) -> JSON:
+def action_json(action: Action, preview: JSON | None = None, label: Label | None = None) -> JSON:
     """An action's wire form: ``notation`` (``docs/notation.md``), ``index`` (the dense id,
     the same in both games), ``kind`` (``lay``, ``discard``, ``claim``, ``figure``,
-    ``advance``, ``pass``, ``draw``) and, for a legal action of a view, ``preview``."""
-    out: JSON = {"notation": str(action), "index": action.index, "kind": action.kind.name.lower()}
+    ``advance``, ``pass``, ``draw``), its parts (``cards`` played from the hand, the ``pile``
+    of a discard or a draw, the row a point card goes ``onto``, the ``path`` of an advance,
+    ``big`` for the figure choice) and, for a legal action of a view, ``preview`` and
+    ``label``."""
+    kind = action.kind
+    cards: list[str] = []
+    pile: str | None = None
+    if kind is ActionKind.LAY or kind is ActionKind.DISCARD:
+        cards = [CARD_TEXT[action.card]]
+    elif kind is ActionKind.CLAIM:
+        cards = [CARD_TEXT[action.card], CARD_TEXT[action.card2]]
+    if kind is ActionKind.DISCARD:
+        colour = CARD_COLOUR[action.card]
+        pile = "*" if colour < 0 else COLOUR_LETTERS[colour]
+    elif kind is ActionKind.DRAW:
+        target = action.target
+        pile = "deck" if target == DECK else "*" if target == POINT_PILE else COLOUR_LETTERS[target]
+    onto = kind is ActionKind.LAY and action.target >= 0
+    out: JSON = {
+        "notation": str(action),
+        "index": action.index,
+        "kind": kind.name.lower(),
+        "cards": cards,
+        "pile": pile,
+        "onto": COLOUR_LETTERS[action.target] if onto else None,
+        "path": COLOUR_LETTERS[action.target] if kind is ActionKind.ADVANCE else None,
+        "big": action.target == BIG if kind is ActionKind.FIGURE else None,
+    }
     if preview is not None:
         out["preview"] = preview
+    if label is not None:
+        out["label"] = label.to_json()
     return out
 
 

@@ -19,7 +19,8 @@ from keltis.board.layout import CLOVER, NO_TILE, WISH
 from keltis.board.state import SMALL_FIGURES
 from keltis.board.view import BoardView
 from keltis.core.actions import DECK, Action, ActionKind
-from keltis.core.cards import CARD_COLOUR, CARD_VALUE, COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.cards import CARD_VALUE, COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.labels import drawn_card
 from keltis.core.protocol import JSON, View
 from keltis.core.scoring import (
     ASCENDING,
@@ -35,7 +36,6 @@ from keltis.tui.screen import (
     TurnNote,
     aligned,
     beside,
-    drawn_card,
     packed,
 )
 from keltis.tui.style import DIM, EMPHASIS, colour_style
@@ -289,52 +289,6 @@ class BoardScreen(GameScreen):
         path = self.t.colour_name(view.pending) if view.pending >= 0 else ""
         name = self.seat_name(view.current_player)
         return self.t(f"phase.board.{view.phase}", name=name, path=path)
-
-    def preview_label(self, view: View, action: Action, preview: JSON) -> str:
-        """What an action would do: where a figure goes and what it finds there."""
-        t = self.t
-        kind = action.kind
-        figure = preview.get("figure")
-        if figure is not None:
-            path = t.colour_name(COLOUR_LETTERS.index(figure["path"]))
-            if kind is ActionKind.FIGURE:
-                return t("act.figure.big" if action.target else "act.figure.small", path=path)
-            if figure["overflow"]:
-                return t("act.lay_end", path=path)
-            if kind is ActionKind.LAY and figure["from"] == 0:
-                text = t("act.lay_open", path=path)
-            elif kind is ActionKind.LAY:
-                text = t("act.lay_step", path=path, row=figure["to"])
-            else:
-                text = t("act.advance", path=path, row=figure["to"])
-            return self._with_tile(text, figure, preview)
-        if kind is ActionKind.DISCARD:
-            return t("act.discard", pile=t.colour_name(CARD_COLOUR[action.card]))
-        if kind is ActionKind.DRAW:
-            if action.target == DECK:
-                text = t("act.draw_deck")
-            else:
-                card = drawn_card(preview)
-                text = t("act.draw_pile", card=card, pile=t.colour_name(action.target))
-            return f"{text} ({t('act.ends_game')})" if preview["ends_game"] else text
-        return t("act.pass")
-
-    def _with_tile(self, text: str, figure: JSON, preview: JSON) -> str:
-        t = self.t
-        extras = []
-        if figure["goal"]:
-            extras.append(t("act.goal"))
-        tile = figure["tile"]
-        if preview["ends_game"]:
-            extras.append(t("act.ends_game"))
-        elif tile is not None:
-            if tile["kind"] == "clover":
-                extras.append(t("act.tile.clover"))
-            elif tile["kind"] == "wish":
-                extras.append(t("act.tile.wish"))
-            else:
-                extras.append(t("act.tile.points", points=tile["points"]))
-        return f"{text} ({', '.join(extras)})" if extras else text
 
     def short_label(self, view: View, action: Action, preview: JSON) -> Text:
         """Where a figure goes (``→4``, bold in the goal area) and the tile it finds there,

@@ -19,16 +19,15 @@ from keltis.cards import CardView
 from keltis.cards.state import CLOSED_ROWS_TO_END
 from keltis.core.actions import DECK, POINT_PILE, Action, ActionKind
 from keltis.core.cards import (
-    CARD_COLOUR,
     CARD_VALUE,
     COLOUR_LETTERS,
     NUM_COLOURS,
     is_closing,
-    is_point,
 )
+from keltis.core.labels import drawn_card
 from keltis.core.protocol import JSON, View
 from keltis.core.scoring import ASCENDING, DESCENDING
-from keltis.tui.screen import AtWidth, GameScreen, TurnNote, aligned, drawn_card
+from keltis.tui.screen import AtWidth, GameScreen, TurnNote, aligned
 from keltis.tui.style import DIM, EMPHASIS, POINT_STYLE, colour_style
 
 
@@ -175,35 +174,6 @@ class CardsScreen(GameScreen):
         count = view.draws_left if view.phase == "draw" else view.final_lays_left
         name = self.seat_name(view.current_player)
         return self.t(f"phase.cards.{view.phase}", name=name, count=count)
-
-    def preview_label(self, view: View, action: Action, preview: JSON) -> str:
-        """What an action would do: the row it lengthens and what that row would score."""
-        t = self.t
-        kind = action.kind
-        ends = f" ({t('act.ends_game')})" if preview["ends_game"] else ""
-        if kind is ActionKind.LAY:
-            row = preview["row"]
-            if row["colour"] == "*":
-                return t("act.cards.point_row") + ends
-            name = t.colour_name(COLOUR_LETTERS.index(row["colour"]))
-            if row.get("closing"):
-                return t("act.cards.close", row=name) + ends
-            points = f"{row['points']:+d}"
-            return t("act.cards.lay", row=name, count=row["length"], points=points) + ends
-        if kind is ActionKind.CLAIM:
-            return t("act.cards.claim", value=action.claim_value)
-        if kind is ActionKind.DISCARD:
-            if is_point(action.card):
-                return t("act.discard.point")
-            return t("act.discard", pile=t.colour_name(CARD_COLOUR[action.card]))
-        if kind is ActionKind.DRAW:
-            if action.target == DECK:
-                return t("act.draw_deck") + ends
-            card = drawn_card(preview)
-            if action.target == POINT_PILE:
-                return t("act.draw_pile.point", card=card) + ends
-            return t("act.draw_pile", card=card, pile=t.colour_name(action.target)) + ends
-        return t("act.cards.pass") + ends
 
     def short_label(self, view: View, action: Action, preview: JSON) -> Text:
         """What a lay does to its row in symbols (``×3 -2``: three cards, -2 points; ``■`` a

@@ -58,14 +58,6 @@ class TurnNote:
     phrases: list[str] = field(default_factory=list)
 
 
-def drawn_card(preview: JSON) -> str:
-    """The card a draw from a discard pile takes, as its preview's event names it."""
-    for event in preview["events"]:
-        if event["type"] == "draw_pile":
-            return str(event["card"])
-    return "?"
-
-
 def packed(label: Text, items: Sequence[Text], width: int, sep: str = "  ") -> list[Text]:
     """``label`` and ``items`` on as few lines of ``width`` as they go, never splitting an
     item; lines after the first are indented by two spaces."""
@@ -218,15 +210,12 @@ class GameScreen(ABC):
 
     def action_label(self, view: View, action: Action, preview: JSON | None = None) -> str:
         """A short description of what ``action`` (one of ``view.legal``) would do, in the
-        reader's language, from the game's preview of it (computed if not given)."""
+        reader's language: the game's label of it (``keltis.board.labels``,
+        ``keltis.cards.labels``), translated; the preview is computed if not given."""
         if preview is None:
             preview = view.previews()[view.legal.index(action)]
-        return self.preview_label(view, action, preview)
-
-    @abstractmethod
-    def preview_label(self, view: View, action: Action, preview: JSON) -> str:
-        """Words for an action's preview (``keltis.board.preview``, ``keltis.cards.preview``):
-        the screens translate what the game computed, they hold no rules of their own."""
+        label = view.action_label(action, preview)
+        return self.t.label(label) if label is not None else str(action)
 
     @abstractmethod
     def short_label(self, view: View, action: Action, preview: JSON) -> Text:
