@@ -1,0 +1,656 @@
+// Generated from src/keltis/schemas/*.schema.json by web/scripts/gen-types.mjs
+// (json-schema-to-typescript): do not edit. After changing a schema: cd web && npm run types
+// (docs/web.md). tests/web/test_wire_types.py fails while this file is not what that writes.
+
+export type WireDocument = GameInfo | LiveMessage | GameRecord | Step | View;
+/**
+ * What keltis serve sends on /api/matches/{id}/live (docs/server.md). Every message names the match's version, except an error before the match is known.
+ */
+export type LiveMessage =
+  | {
+      type: "snapshot";
+      /**
+       * actions stored so far: the view's ply
+       */
+      version: number;
+      seat: Seat | null;
+      match: Match;
+      view: View;
+      log: Step[];
+      result: Outcome | null;
+    }
+  | {
+      type: "step";
+      /**
+       * actions stored so far: the view's ply
+       */
+      version: number;
+      step: Step;
+      view: View;
+      result: Outcome | null;
+      /**
+       * the turn clock of the decision now due
+       */
+      clock?: Clock | null;
+    }
+  | {
+      type: "match";
+      /**
+       * actions stored so far: the view's ply
+       */
+      version: number;
+      match: Match;
+    }
+  | {
+      type: "ack";
+      /**
+       * actions stored so far: the view's ply
+       */
+      version: number;
+      /**
+       * the ref of the client's request this answers
+       */
+      ref?: string | number;
+    }
+  | {
+      type: "hints";
+      /**
+       * actions stored so far: the view's ply
+       */
+      version: number;
+      /**
+       * the ref of the client's request this answers
+       */
+      ref?: string | number;
+      hints: Hint[];
+    }
+  | {
+      type: "pong";
+      /**
+       * actions stored so far: the view's ply
+       */
+      version: number;
+      /**
+       * the ref of the client's request this answers
+       */
+      ref?: string | number;
+    }
+  | {
+      type: "error";
+      /**
+       * actions stored so far: the view's ply
+       */
+      version?: number;
+      /**
+       * the ref of the client's request this answers
+       */
+      ref?: string | number;
+      /**
+       * a message key: server.*, refuse.* (a move refused: the rule's reason), msg.*
+       */
+      code: string;
+      /**
+       * the reason in the client's language
+       */
+      message: string;
+    };
+export type Seat = number;
+/**
+ * What one seat (or a spectator) may see of a game: View.to_json(). Hidden cards appear only as counts.
+ */
+export type View = BoardView | CardsView;
+export type Event =
+  | {
+      type: "lay";
+      /**
+       * a card in notation: G7, B10, RX (closing card), *5 (point card)
+       */
+      card: string;
+      label: Label;
+    }
+  | {
+      type: "lay_onto";
+      /**
+       * a card in notation: G7, B10, RX (closing card), *5 (point card)
+       */
+      card: string;
+      onto: "G" | "Y" | "R" | "P" | "B";
+      label: Label;
+    }
+  | {
+      type: "discard";
+      /**
+       * a card in notation: G7, B10, RX (closing card), *5 (point card)
+       */
+      card: string;
+      label: Label;
+    }
+  | {
+      type: "claim";
+      /**
+       * a card in notation: G7, B10, RX (closing card), *5 (point card)
+       */
+      first: string;
+      /**
+       * a card in notation: G7, B10, RX (closing card), *5 (point card)
+       */
+      second: string;
+      value: number;
+      label: Label;
+    }
+  | {
+      type: "draw_deck";
+      /**
+       * a card in notation: G7, B10, RX (closing card), *5 (point card)
+       */
+      card?: string;
+      label: Label;
+    }
+  | {
+      type: "draw_pile";
+      /**
+       * a card in notation: G7, B10, RX (closing card), *5 (point card)
+       */
+      card: string;
+      pile: "G" | "Y" | "R" | "P" | "B" | "*";
+      label: Label;
+    }
+  | {
+      type: "figure";
+      big: boolean;
+      label: Label;
+    }
+  | {
+      type: "advance";
+      path: "G" | "Y" | "R" | "P" | "B";
+      label: Label;
+    }
+  | {
+      type: "pass";
+      label: Label;
+    }
+  | {
+      type: "moved";
+      path: "G" | "Y" | "R" | "P" | "B";
+      row: number;
+      big: boolean;
+      label: Label;
+    }
+  | {
+      type: "points";
+      points: number;
+      label: Label;
+    }
+  | {
+      type: "wish";
+      count: number;
+      label: Label;
+    }
+  | {
+      type: "clover";
+      label: Label;
+    }
+  | {
+      type: "end";
+      reason: "goal" | "deck" | "closed" | "truncated";
+      label: Label;
+    }
+  | {
+      type: "final";
+      label: Label;
+    };
+export type Tile =
+  | null
+  | {
+      kind: "points";
+      points: number;
+    }
+  | {
+      kind: "clover";
+    }
+  | {
+      kind: "wish";
+    };
+/**
+ * a card in notation: G7, B10, RX (closing card), *5 (point card)
+ */
+export type Card = string;
+export type Cards = Card[];
+export type Pile = "G" | "Y" | "R" | "P" | "B" | "*";
+export type Colour = "G" | "Y" | "R" | "P" | "B";
+
+/**
+ * Game.info(players, variant).to_json(), after OpenSpiel's GameType and GameInfo.
+ */
+export interface GameInfo {
+  short_name: "keltis_board" | "keltis_cards";
+  long_name: string;
+  version: string;
+  num_players: number;
+  min_num_players: 2;
+  max_num_players: 4;
+  num_distinct_actions: 536;
+  max_game_length: number;
+  turn_cap: number;
+  dynamics: "sequential";
+  chance_mode: "sampled_stochastic";
+  information: "imperfect_information";
+  utility: "general_sum";
+  reward_model: "terminal";
+  wire_version: 2;
+}
+/**
+ * a match's public description: never a token, an invite or a hidden card
+ */
+export interface Match {
+  id: string;
+  game: "board" | "cards";
+  status: "open" | "running" | "finished";
+  players: number;
+  variant: {
+    [k: string]: unknown;
+  };
+  options: {
+    hints: boolean;
+    undo: boolean;
+    /**
+     * the turn clock: seconds for each decision (null: no limit)
+     */
+    turn_seconds?: number | null;
+  };
+  /**
+   * actions stored so far: the view's ply
+   */
+  version: number;
+  to_move: Seat | null;
+  seats: {
+    seat: Seat;
+    name: string;
+    kind: "person" | "bot";
+    level: "random" | "easy" | "medium" | "hard" | null;
+    joined: boolean;
+    stand_in: "random" | "easy" | "medium" | "hard" | null;
+    away: boolean;
+    /**
+     * connected to this server process
+     */
+    connected?: boolean;
+  }[];
+  result: Outcome | null;
+  clock?: Clock | null;
+  /**
+   * the match its players asked to play next (POST /api/matches/{id}/again), once one did
+   */
+  next?: string | null;
+  /**
+   * the match this one plays again
+   */
+  previous?: string | null;
+  created?: string;
+  updated?: string;
+}
+export interface Outcome {
+  /**
+   * @minItems 2
+   * @maxItems 4
+   */
+  scores: number[];
+  /**
+   * @minItems 2
+   * @maxItems 4
+   */
+  breakdown: {
+    [k: string]: number;
+  }[];
+  /**
+   * @minItems 1
+   */
+  winners: number[];
+  end_reason: "goal" | "deck" | "closed" | "truncated";
+}
+/**
+ * the turn clock of the decision now due: after it runs out the other players may hand the seat to a bot (null where none runs: no limit, the match not running, a bot or a stand-in to move)
+ */
+export interface Clock {
+  /**
+   * the time for each decision
+   */
+  seconds: number;
+  /**
+   * who must decide
+   */
+  seat: Seat;
+  /**
+   * when the time runs out (ISO 8601, UTC)
+   */
+  deadline: string;
+  /**
+   * seconds left when the message was made (0 once out): count down from receipt, whatever the receiver's clock says
+   */
+  remaining: number;
+  expired: boolean;
+}
+export interface BoardView {
+  wire_version: 2;
+  game: "board";
+  /**
+   * the seat this view is for; null: a spectator
+   */
+  viewer: number | null;
+  num_players: number;
+  /**
+   * -1 once the game is over
+   */
+  current_player: number;
+  phase: "play" | "figure" | "clover" | "overflow" | "draw" | "over";
+  turn: number;
+  /**
+   * actions applied so far; send it back as expected_ply
+   */
+  ply: number;
+  /**
+   * non-empty only for the seat to decide
+   */
+  legal: (Action & {
+    preview: Preview;
+    /**
+     * what the action would do, in words (legal actions of a view only)
+     */
+    label: Label;
+  })[];
+  /**
+   * the viewer's own hand; null for a spectator
+   */
+  hand: Cards | null;
+  hand_sizes: number[];
+  deck_size: number;
+  removed_count: number;
+  /**
+   * per seat: cards everyone saw it take from a discard pile, still in its hand
+   */
+  known_cards: Cards[];
+  recent: [number, string][];
+  over: boolean;
+  outcome: Outcome | null;
+  variant: Variant;
+  layout: {
+    name?: string;
+    dark: {
+      G: number[];
+      Y: number[];
+      R: number[];
+      P: number[];
+      B: number[];
+    };
+  };
+  tiles: {
+    G: string;
+    Y: string;
+    R: string;
+    P: string;
+    B: string;
+  };
+  discards: {
+    G: Cards;
+    Y: Cards;
+    R: Cards;
+    P: Cards;
+    B: Cards;
+  };
+  players: {
+    rows: {
+      G: Cards;
+      Y: Cards;
+      R: Cards;
+      P: Cards;
+      B: Cards;
+    };
+    directions: {
+      G: "open" | "ascending" | "descending";
+      Y: "open" | "ascending" | "descending";
+      R: "open" | "ascending" | "descending";
+      P: "open" | "ascending" | "descending";
+      B: "open" | "ascending" | "descending";
+    };
+    positions: {
+      G: number;
+      Y: number;
+      R: number;
+      P: number;
+      B: number;
+    };
+    big: ("G" | "Y" | "R" | "P" | "B") | null;
+    tile_points: number;
+    wishes: number;
+    score: number;
+  }[];
+  goal_count: number;
+  pending: ("G" | "Y" | "R" | "P" | "B") | null;
+  discarded_pile: ("G" | "Y" | "R" | "P" | "B") | null;
+}
+export interface Action {
+  /**
+   * docs/notation.md
+   */
+  notation: string;
+  /**
+   * the dense action id, the same in both games
+   */
+  index: number;
+  kind: "lay" | "discard" | "claim" | "figure" | "advance" | "pass" | "draw";
+  preview?: Preview;
+  /**
+   * the cards the action plays from the hand: one for a lay or a discard, two for a claim, none otherwise
+   */
+  cards: Cards;
+  /**
+   * the pile a discard goes to or a draw takes from: a colour, `*` (the point cards) or `deck` (the draw pile); null for other kinds
+   */
+  pile: Pile | "deck" | null;
+  /**
+   * the colour row a point card is laid on (card game); null otherwise
+   */
+  onto: Colour | null;
+  /**
+   * the path whose figure an advance moves (board game); null otherwise
+   */
+  path: Colour | null;
+  /**
+   * the figure choice (board game): true for the big figure; null for other kinds
+   */
+  big: boolean | null;
+  /**
+   * what the action would do, in words (legal actions of a view only)
+   */
+  label?: Label;
+}
+export interface Preview {
+  /**
+   * change of the deciding seat's score (as if the game ended right after)
+   */
+  score: number;
+  ends_game: boolean;
+  /**
+   * the seat's next decision in the same turn (phase name), null when the turn passes
+   */
+  next: string | null;
+  events: Event[];
+  /**
+   * board game: the figure the action moves
+   */
+  figure?: null | {
+    path: "G" | "Y" | "R" | "P" | "B";
+    from: number;
+    to: number;
+    big: boolean | null;
+    overflow: boolean;
+    goal: boolean;
+    tile: Tile;
+  };
+  /**
+   * card game: the row a lay lengthens (* = the point row) and what it scores then
+   */
+  row?: {
+    colour: "G" | "Y" | "R" | "P" | "B" | "*";
+    length: number;
+    points: number;
+    closing?: boolean;
+    closes_row?: boolean;
+  };
+  /**
+   * card game: the wish stone a claim takes
+   */
+  wish?: number;
+  /**
+   * card game: the discard pile a discard or draw uses
+   */
+  pile?: "G" | "Y" | "R" | "P" | "B" | "*";
+}
+/**
+ * a move or event in words, for any language: the message `key` of the translation catalogs with its `params` (colours as letters, `*` the point cards; cards in notation; numbers), then `notes` worded in brackets after it, joined by commas
+ */
+export interface Label {
+  key: string;
+  params: {
+    [k: string]: string | number | boolean;
+  };
+  notes: Label[];
+}
+export interface Variant {
+  turn_cap: number;
+  no_take_back?: boolean;
+}
+export interface CardsView {
+  wire_version: 2;
+  game: "cards";
+  /**
+   * the seat this view is for; null: a spectator
+   */
+  viewer: number | null;
+  num_players: number;
+  /**
+   * -1 once the game is over
+   */
+  current_player: number;
+  phase: "play" | "draw" | "final" | "over";
+  turn: number;
+  /**
+   * actions applied so far; send it back as expected_ply
+   */
+  ply: number;
+  /**
+   * non-empty only for the seat to decide
+   */
+  legal: (Action & {
+    preview: Preview;
+    /**
+     * what the action would do, in words (legal actions of a view only)
+     */
+    label: Label;
+  })[];
+  /**
+   * the viewer's own hand; null for a spectator
+   */
+  hand: Cards | null;
+  hand_sizes: number[];
+  deck_size: number;
+  removed_count: number;
+  /**
+   * per seat: cards everyone saw it take from a discard pile, still in its hand
+   */
+  known_cards: Cards[];
+  recent: [number, string][];
+  over: boolean;
+  outcome: Outcome | null;
+  variant: Variant;
+  wish_row: number[];
+  discards: {
+    G: Cards;
+    Y: Cards;
+    R: Cards;
+    P: Cards;
+    B: Cards;
+    "*": Cards;
+  };
+  players: {
+    rows: {
+      G: Cards;
+      Y: Cards;
+      R: Cards;
+      P: Cards;
+      B: Cards;
+    };
+    directions: {
+      G: "open" | "ascending" | "descending";
+      Y: "open" | "ascending" | "descending";
+      R: "open" | "ascending" | "descending";
+      P: "open" | "ascending" | "descending";
+      B: "open" | "ascending" | "descending";
+    };
+    point_row: Cards;
+    wish_stones: number[];
+    score: number;
+  }[];
+  closed_rows: number;
+  draws_left: number;
+  blocked_piles: Pile[];
+  final_lays_left: number;
+  ender: number;
+}
+/**
+ * keltis.match.Step.to_json(viewer). events never name a card the receiver may not see.
+ */
+export interface Step {
+  /**
+   * the match's ply after this action
+   */
+  ply: number;
+  seat: number;
+  action: Action;
+  events: Event[];
+}
+export interface Hint {
+  action: string;
+  win: number;
+  spread: number;
+  margin: number;
+  playouts: number;
+}
+/**
+ * docs/records.md. keltis also reads version-1 records (setup {"seed": N} without "dealt").
+ */
+export interface GameRecord {
+  format: "keltis-record";
+  version: 2;
+  game: "board" | "cards";
+  created?: string;
+  /**
+   * @minItems 2
+   * @maxItems 4
+   */
+  players: {
+    name: string;
+    kind: string;
+  }[];
+  variant: Variant;
+  layout?: {
+    [k: string]: unknown;
+  };
+  setup:
+    | {
+        seed: number;
+        dealt: {
+          [k: string]: unknown;
+        };
+      }
+    | {
+        explicit: {
+          [k: string]: unknown;
+        };
+      };
+  meta?: {
+    [k: string]: unknown;
+  };
+  result?: Outcome;
+  actions: string[];
+}
