@@ -177,3 +177,33 @@ def test_every_action_carries_its_parts() -> None:
         )
         assert data["big"] == (action.target == BIG if kind is ActionKind.FIGURE else None)
         assert Action.parse(data["notation"]) == action
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_score_parts_add_up_to_the_score_and_to_the_engines_breakdown(
+    game: str, players: int
+) -> None:
+    """Each player's ``parts`` (what the browser shows when a score is tapped) add up to the
+    score shown, for every seat at every step of a seeded game, and at the end equal the
+    engine's own breakdown."""
+    for state in random_states(game, players, 7):
+        for viewer in [*range(players), None]:
+            for p in state.view(viewer).to_json()["players"]:
+                parts = p["parts"]
+                each = parts["paths"] if game == "board" else parts["rows"]
+                other = parts["tiles"] if game == "board" else parts["point_row"]
+                assert sum(each.values()) + other + parts["wishes"] == p["score"], p
+    outcome = state.outcome()
+    final = state.view(None).to_json()
+    for seat, p in enumerate(final["players"]):
+        parts, breakdown = p["parts"], outcome.breakdown[seat]
+        if game == "board":
+            assert sum(parts["paths"].values()) == breakdown["figures"]
+            assert parts["tiles"] == breakdown["tiles"]
+        else:
+            assert sum(parts["rows"].values()) == breakdown["rows"]
+            assert parts["point_row"] == breakdown["point_row"]
+        assert parts["wishes"] == breakdown["wishes"]
+        assert parts["wish_count"] == breakdown["wish_count"]
+        assert p["score"] == outcome.scores[seat]

@@ -15,7 +15,14 @@ from keltis.core.actions import Action
 from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.labels import Label
 from keltis.core.protocol import JSON, View, cards_json
-from keltis.core.scoring import board_parts, direction_name, total_points
+from keltis.core.scoring import (
+    BOARD_WISH_POINTS,
+    board_parts,
+    direction_name,
+    path_points,
+    total_points,
+    wish_points,
+)
 
 #: How many of the last moves a view lists (``View.recent``).
 RECENT_MOVES = 12
@@ -75,6 +82,19 @@ class BoardView(View):
 
         return action_label(action, preview)
 
+    def score_parts(self, player: int) -> JSON:
+        """What ``player``'s score is made of as it stands (B-21-B-23): each path's figure
+        (its row's value, double for the big figure), the point tiles, the wish stones' points
+        and how many they are."""
+        paths = path_points(self.positions[player], self.big[player])
+        wishes = self.wishes[player]
+        return {
+            "paths": {COLOUR_LETTERS[c]: paths[c] for c in range(NUM_COLOURS)},
+            "tiles": self.tile_points[player],
+            "wishes": wish_points(BOARD_WISH_POINTS, wishes),
+            "wish_count": wishes,
+        }
+
     def to_json(self) -> JSON:
         """A JSON-ready dict: cards and actions as notation."""
 
@@ -102,6 +122,7 @@ class BoardView(View):
                     "tile_points": self.tile_points[p],
                     "wishes": self.wishes[p],
                     "score": self.scores[p],
+                    "parts": self.score_parts(p),
                 }
                 for p in range(self.num_players)
             ],

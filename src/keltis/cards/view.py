@@ -15,7 +15,14 @@ from keltis.core.actions import POINT_PILE, Action
 from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.labels import Label
 from keltis.core.protocol import JSON, View, cards_json
-from keltis.core.scoring import card_parts, direction_name, total_points
+from keltis.core.scoring import (
+    CARD_WISH_POINTS,
+    card_parts,
+    card_row_points,
+    direction_name,
+    total_points,
+    wish_points,
+)
 
 #: How many of the last moves a view lists (``View.recent``).
 RECENT_MOVES = 12
@@ -83,6 +90,21 @@ class CardView(View):
 
         return action_label(action, preview)
 
+    def score_parts(self, player: int) -> JSON:
+        """What ``player``'s score is made of as it stands (C-16-C-18): each colour row's
+        points by its length, the point row's cards, the wish stones' points and how many
+        they are."""
+        stones = len(self.wish_stones[player])
+        return {
+            "rows": {
+                COLOUR_LETTERS[c]: card_row_points(len(self.rows[player][c]))
+                for c in range(NUM_COLOURS)
+            },
+            "point_row": len(self.point_rows[player]),
+            "wishes": wish_points(CARD_WISH_POINTS, stones),
+            "wish_count": stones,
+        }
+
     def to_json(self) -> JSON:
         """A JSON-ready dict: cards and actions as notation, piles and rows keyed by letter."""
 
@@ -102,6 +124,7 @@ class CardView(View):
                     "point_row": cards_json(self.point_rows[p]),
                     "wish_stones": list(self.wish_stones[p]),
                     "score": self.scores[p],
+                    "parts": self.score_parts(p),
                 }
                 for p in range(self.num_players)
             ],

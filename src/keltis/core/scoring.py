@@ -38,17 +38,22 @@ def card_row_points(cards: int) -> int:
     return CARD_ROW_POINTS[min(cards, len(CARD_ROW_POINTS) - 1)]
 
 
+def path_points(positions: Sequence[int], big: int) -> tuple[int, ...]:
+    """What each path's figure scores (B-21): its row's value, double for the big figure
+    (negative values too), 0 on the start stone."""
+    return tuple(
+        2 * BOARD_ROW_VALUES[row] if colour == big else BOARD_ROW_VALUES[row]
+        for colour, row in enumerate(positions)
+    )
+
+
 def board_parts(
     positions: Sequence[int], big: int, tile_points: int, wishes: int
 ) -> dict[str, int]:
     """A board-game score breakdown (B-21-B-23) from public facts: each figure's row, the big
     figure's path, the points of the tiles taken and the wish stones."""
-    figures = 0
-    for colour, row in enumerate(positions):
-        value = BOARD_ROW_VALUES[row]
-        figures += 2 * value if colour == big else value
     return {
-        "figures": figures,
+        "figures": sum(path_points(positions, big)),
         "tiles": tile_points,
         "wishes": wish_points(BOARD_WISH_POINTS, wishes),
         "wish_count": wishes,
