@@ -181,9 +181,12 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(servers: Callable[..., 
         )
         illegal = refused({"type": "act", "version": version, "action": "draw"})
         assert illegal["code"].startswith("refuse.")
-        assert illegal["message"].startswith("B-")
+        # the rule that refused it, the anchor of its section on the rules page
+        assert illegal["rule"].startswith("B-")
+        assert illegal["message"].startswith(f"{illegal['rule']}: ")
         unreadable = refused({"type": "act", "version": version, "action": "xyz"})
         assert unreadable["code"] == "refuse.not_an_action"
+        assert "rule" not in unreadable  # not a rule's refusal: the move could not be read
         assert refused({"type": "act", "version": version, "action": 99999})["code"] == (
             "refuse.no_action_index"
         )

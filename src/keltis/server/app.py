@@ -34,7 +34,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from keltis import __version__
 from keltis.bots.levels import LEVELS
 from keltis.catalogs import catalog_json
-from keltis.core.errors import KeltisError, RecordError
+from keltis.core.errors import IllegalActionError, KeltisError, RecordError
 from keltis.games import GAME_NAMES, get_game
 from keltis.i18n import LANGUAGES, Translator
 from keltis.match import Match
@@ -57,6 +57,7 @@ from keltis.server.live import (
 from keltis.server.ratelimit import TokenBucket
 from keltis.server.replays import ReplayCache
 from keltis.server.store import ConflictError, MatchRow, Store
+from keltis.server.tutorials import TUTORIALS
 from keltis.server.wirecheck import BadMessageError, parse_message
 
 log = logging.getLogger("keltis.server")
@@ -155,6 +156,14 @@ class CreateMatch(_Strict):
         'record\'s setup.explicit; also accepted wrapped as {"explicit": …}); only on a '
         "server started with --allow-setup, for tests and demos",
     )
+    tutorial: str | None = Field(
+        None,
+        max_length=40,
+        description="a guided first game by name (GET /api/tutorials lists them): the server "
+        "takes its game, seats (the creator in seat 0 against one easy bot), set-up and bot "
+        "seeds; only the creator's name is read besides. A 400 tutorial.unknown for a name "
+        "it does not know",
+    )
 
 
 class JoinRequest(_Strict):
@@ -206,13 +215,17 @@ def request_detail(error: Exception, lang: str) -> str:
 
 
 def refusal_json(error: Exception, lang: str) -> dict[str, Any]:
-    """The ``code`` and ``message`` of a refused request or move."""
+    """The ``code`` and ``message`` of a refused request or move; a move refused by a rule
+    adds the rule's id (``rule``: ``B-13``), where the rules page explains it."""
     translate = Translator(lang)
     if isinstance(error, RefusedError):
         return {"code": error.key, "message": error.text(translate)}
     if isinstance(error, KeltisError):
         code = f"refuse.{error.key}" if error.key else "refuse"
-        return {"code": code, "message": translate.refusal(error)}
+        out = {"code": code, "message": translate.refusal(error)}
+        if isinstance(error, IllegalActionError):
+            out["rule"] = error.rule  # the rules page's anchor for the rule that refused it
+        return out
     return {"code": "server.bad_request", "message": translate("server.bad_request", detail=error)}
 
 
@@ -365,6 +378,27 @@ def create_app(config: ServerConfig) -> FastAPI:
             return error_response(400, "server.bad_name", lang, limit=MAX_NAME)
         if body.seed is not None and not config.allow_setup:
             return error_response(403, "server.no_seed", lang)
+        lesson = None
+        if body.tutorial is not None:
+            lesson = TUTORIALS.get(body.tutorial)
+            if lesson is None:
+                return error_response(400, "tutorial.unknown", lang, name=body.tutorial[:40])
+            if body.seed is not None or body.setup is not None:
+                return bad_request(400, lang, "give a tutorial or a seed or a set-up, not two")
+            body = body.model_copy(
+                update={
+                    "game": lesson.game,
+                    "seats": [
+                        SeatRequest.model_validate({"kind": "person"}),
+                        SeatRequest.model_validate({"kind": "bot", "level": lesson.bot_level}),
+                    ],
+                    "variant": {},
+                    "seat": 0,
+                    "start": True,
+                    "public": False,
+                    "turn_seconds": None,
+                }
+            )
         names = _seat_names(body)
         players = [
             PlayerInfo(name, "human" if s.kind == "person" else s.level)
@@ -379,7 +413,12 @@ def create_app(config: ServerConfig) -> FastAPI:
             if body.seed is not None:
                 return bad_request(400, lang, "give a seed or a set-up, not both")
         try:
-            record = _new_record(body.game, players, body.variant, seed=body.seed, setup=setup)
+            if lesson is not None:
+                record = _new_record(
+                    lesson.game, players, {}, setup=lesson.setup, bot_seeds=lesson.bot_seeds
+                )
+            else:
+                record = _new_record(body.game, players, body.variant, seed=body.seed, setup=setup)
         except (KeltisError, ValueError) as error:
             return bad_request(400, lang, request_detail(error, lang))
         match_id = secrets.token_urlsafe(9)
@@ -437,6 +476,20 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def start_live(live: LiveMatch) -> None:
         await asyncio.to_thread(store().start, live.id, live.match.to_move)
         await hub().seats_changed(live)
+
+    @app.get("/api/tutorials", tags=["games"])
+    async def list_tutorials() -> dict[str, Any]:
+        """The guided first games: their names and games (create one with ``"tutorial"``)."""
+        return {"tutorials": [{"name": t.name, "game": t.game} for t in TUTORIALS.values()]}
+
+    @app.get("/api/tutorials/{name}", tags=["games"])
+    async def get_tutorial(name: str, request: Request) -> Any:
+        """A guided first game's script: per decision of the player, the ply, the move it asks
+        for, what the client points at and the message that explains it (not the deal)."""
+        lesson = TUTORIALS.get(name)
+        if lesson is None:
+            return error_response(404, "tutorial.unknown", request_lang(request), name=name[:40])
+        return lesson.to_json()
 
     @app.get("/api/matches", tags=["matches"])
     async def list_matches(
@@ -741,13 +794,17 @@ def _new_record(
     variant: dict[str, Any] | None,
     seed: int | None = None,
     setup: dict[str, Any] | None = None,
+    bot_seeds: tuple[int, ...] | None = None,
 ) -> GameRecord:
     """A new match's record, its bot seeds fixed in ``meta``. They are secret like the deal
     (whoever knew them could foresee the bots' moves): drawn here, unless a seed was given
-    (tests, with --allow-setup), from which they derive as in any record."""
+    (tests, with --allow-setup), from which they derive as in any record, or a tutorial's
+    (``bot_seeds``: its bot must answer as its script expects)."""
     record = GameRecord.start(game, players, seed=seed, setup=setup, variant=variant)
-    bot_seeds = None if seed is not None else [secrets.randbits(63) for _ in players]
-    Match(record, narrate=False, bot_seeds=bot_seeds)
+    seeds: list[int] | None = list(bot_seeds) if bot_seeds is not None else None
+    if seeds is None and seed is None:
+        seeds = [secrets.randbits(63) for _ in players]
+    Match(record, narrate=False, bot_seeds=seeds)
     return record
 
 
