@@ -16,6 +16,7 @@ from keltis.core.actions import Action
 from keltis.core.cards import CARD_TEXT
 from keltis.core.errors import IllegalActionError, KeltisError
 from keltis.core.protocol import Game, GameState
+from keltis.games import get_game
 from keltis.i18n import LANGUAGES, Translator
 
 S = TypeVar("S", bound=GameState)
@@ -153,3 +154,13 @@ def assert_no_leak(state: GameState, viewer: int | None, view: dict[str, Any]) -
         secrets.append([CARD_TEXT[c] for c in state.removed])
     for found in nested_lists(view):
         assert found not in secrets, f"view of seat {viewer} shows hidden cards {found}"
+
+
+def random_states(game: str, players: int, seed: int) -> Iterator[GameState]:
+    """Each state of a seeded random game (the finished one included)."""
+    state = get_game(game).new_game(players, seed=seed)
+    rng = random.Random(seed)
+    yield state
+    while not state.over:
+        state.apply(rng.choice(state.legal_actions()))
+        yield state

@@ -16,25 +16,17 @@ from keltis.core.actions import BIG, DECK, NUM_ACTIONS, POINT_PILE, Action, Acti
 from keltis.core.cards import CARD_COLOUR, CARD_TEXT, COLOUR_LETTERS
 from keltis.core.events import event_json
 from keltis.core.labels import CARD_PARAMS, Label, event_label
-from keltis.core.protocol import GameState, action_json
-from keltis.games import GAME_NAMES, get_game
+from keltis.core.protocol import action_json
+from keltis.games import GAME_NAMES
 from keltis.i18n import LANGUAGES, Translator
 from keltis.match import Match
 from keltis.messages import MESSAGES
 from keltis.record import GameRecord, PlayerInfo
 from keltis.wire import validate
+from support import random_states
 
 #: Any field left unfilled, in any language.
 UNFILLED = re.compile(r"\{\w*(:\w*)?\}")
-
-
-def random_states(game: str, players: int, seed: int) -> Iterator[GameState]:
-    state = get_game(game).new_game(players, seed=seed)
-    rng = random.Random(seed)
-    yield state
-    while not state.over:
-        state.apply(rng.choice(state.legal_actions()))
-        yield state
 
 
 def labels_of(label: dict[str, Any]) -> Iterator[dict[str, Any]]:

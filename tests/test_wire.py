@@ -5,7 +5,6 @@ engine then does and never depend on hidden cards; events never name a hidden ca
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,27 +12,16 @@ import pytest
 from keltis.core.actions import Action
 from keltis.core.cards import CARD_TEXT
 from keltis.core.events import event_json
-from keltis.core.protocol import GameState
 from keltis.games import GAME_NAMES, get_game
 from keltis.match import Match
 from keltis.record import GameRecord, PlayerInfo
 from keltis.wire import DOCUMENTS, SCHEMAS, WIRE_VERSION, schema, validate
-from support import rehide
+from support import random_states, rehide
 
 PHASES = {
     "board": {"play", "figure", "clover", "overflow", "draw", "over"},
     "cards": {"play", "draw", "final", "over"},
 }
-
-
-def random_states(game: str, players: int, seed: int) -> Iterator[GameState]:
-    """Each state of a seeded random game (the finished one included)."""
-    state = get_game(game).new_game(players, seed=seed)
-    rng = random.Random(seed)
-    yield state
-    while not state.over:
-        state.apply(rng.choice(state.legal_actions()))
-        yield state
 
 
 def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:

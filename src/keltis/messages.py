@@ -744,6 +744,72 @@ message("web.wish_stones", "Wish stones")
 message("web.point_card", "point card {value}")
 # TRANSLATORS: the card game's point cards (their discard pile, the tag of the point row)
 message("web.point_cards", "point cards")
+# TRANSLATORS: a closing card of a colour, e.g. "green closing card"
+message("web.closing_card", "{colour} closing card")
+# -- the browser's instructions: in words, the notation only in the box to type a move in
+message(
+    "web.phase.board.play",
+    "{name}: play a card – choose one in your hand, then lay it on your row of its colour or "
+    "discard it.",
+)
+message(
+    "web.phase.board.clover",
+    "{name}: clover! You may move any of your figures one stone forward – choose its stone on "
+    "the board – or pass.",
+)
+message(
+    "web.phase.board.overflow",
+    "{name}: your figure on the {path} path already stands on the end stone, so you may move "
+    "another figure one stone forward instead – choose its stone on the board – or pass.",
+)
+message(
+    "web.phase.board.draw",
+    "{name}: now draw a card – from the draw pile or the top of a discard pile, but not the "
+    "card you have just discarded.",
+)
+message(
+    "web.phase.cards.play",
+    "{name}: choose a card in your hand – lay it on one of your rows, claim a wish stone with "
+    "two cards of one value, or discard it.",
+)
+plural_message(
+    "web.phase.cards.draw",
+    "{name}: refill your hand – {count} card to draw, from the draw pile or the top of a "
+    "discard pile, but not a pile you discarded to this turn.",
+    "{name}: refill your hand – {count} cards to draw, from the draw pile or the top of a "
+    "discard pile, but not a pile you discarded to this turn.",
+)
+# TRANSLATORS: under the box to type a move in; keep the moves (G7, -G7, >G,
+# draw, draw G) exactly as they are: they are what the box accepts
+message(
+    "web.type_move.help.board",
+    "For example: G7 lays green 7, -G7 discards it, >G moves your figure on the green path, "
+    "draw takes the top card of the draw pile, draw G the top card of the green discard pile.",
+)
+# TRANSLATORS: see web.type_move.help.board; keep the moves as they are
+message(
+    "web.type_move.help.cards",
+    "For example: G7 lays green 7, GX the green closing card, *7 a point card (*7>G onto your "
+    "green row), wish G5 *5 claims wish stone 5 with two fives, -G7 discards, draw takes the "
+    "top card of the draw pile, draw G (or draw *) the top card of a discard pile.",
+)
+# TRANSLATORS: the label of a small "?" beside a term of the game (closing
+# card, point card, wish stone, the big figure) that opens the rules there
+message("web.rule.about", "{term}: what the rules say")
+# TRANSLATORS: the term, as {term} in web.rule.about: the figure that scores double
+message("web.term.big_figure", "the big figure")
+# -- a score explained (tap a player's score): its parts as they stand
+# TRANSLATORS: said after a player's score, on the button that shows its parts
+message("web.parts.button", "how the score is made up")
+# TRANSLATORS: a figure on a path and what it scores, e.g. "green path, row 3"
+message("web.parts.path", "{path} path, row {row}")
+message("web.parts.path.big", "{path} path, row {row}, big figure: double")
+message("web.parts.none", "no figure on a path yet")
+# TRANSLATORS: a colour row of the card game and its length, e.g. "green row, 3 cards"
+plural_message("web.parts.row", "{row} row, {count} card", "{row} row, {count} cards")
+# TRANSLATORS: how many wish stones a player holds; the points they give
+# stand beside it (0 wish stones give -4)
+plural_message("web.parts.wishes", "{count} wish stone", "{count} wish stones")
 message("web.wish_stone", "wish stone {value}")
 message("web.tiles", "Tiles – points: {points}, wish stones: {wishes}")
 message("web.closed_rows", "Rows with a closing card: {count} of {total}")
@@ -766,7 +832,516 @@ message("web.replay.moves", "All moves")
 message("web.screenshot.alt", "The Keltis board game in the browser")
 message("web.shortcuts", "Keys: Tab and Enter choose; 1–9 pick a move; h hint; u take back.")
 
+# -- the rules pages of the browser client ("How to play", web/src/rules.tsx) --------------
+# TRANSLATORS: the rules pages speak to a person who has never played, in the
+# words of the printed rulebook; never notation (G7, *5), every number and
+# colour in words or pictures
+
+message("web.how_to_play", "How to play")
+message("rules.title.board", "How to play Keltis, the board game")
+message("rules.title.cards", "How to play Keltis, the card game")
+message("rules.contents", "Contents")
+# TRANSLATORS: before a link to the other game's rules page
+message("rules.other", "The other game:")
+# TRANSLATORS: {id}: a rule's id, B-1 … B-24 or C-1 … C-19 (the same in every language)
+message("rules.anchor", "Rule {id}: a link to this section")
+message("rules.close", "Close the rules")
+# TRANSLATORS: a link from a refused move to the rule that refused it, which
+# opens the rules at that rule; {id}: the rule's id, B-1 … C-19
+message("rules.link", "Rule {id}")
+message("rules.h.components", "What you need")
+message("rules.h.setup", "Set-up")
+message("rules.h.end", "The end of the game")
+message("rules.h.scoring", "Scoring")
+message("rules.h.variants", "Rule switches")
+message("rules.deal.title", "Dealing")
+message("rules.two.title", "Two players")
+message(
+    "rules.two",
+    "With two players, 30 cards are taken from the draw pile unseen and put back in the box: "
+    "they are not used in this game.",
+)
+message("rules.start.title", "Who begins")
+message("rules.direction.title", "Ascending or descending")
+message(
+    "rules.direction",
+    "As long as all the cards in a row have the same value, any value may follow. The first "
+    "card of a different value decides the direction for good: if it is higher, the row is "
+    "ascending and every next card must be the same or higher; if it is lower, the row is "
+    "descending and every next card must be the same or lower. An equal value always fits.",
+)
+message("rules.deck.title", "The last card")
+message("rules.wishes.title", "Wish stones")
+message("rules.winner.title", "The winner")
+message(
+    "rules.winner",
+    "The highest total wins. Players who tie on the highest total share the victory.",
+)
+message(
+    "rules.score_now",
+    "During the game each player's score shows the total as if the game ended now. That is "
+    "why everyone starts at −4: nobody has a wish stone yet.",
+)
+# TRANSLATORS: {form}: web.create; {rules}: web.rules; {now}: web.play_now (put them in
+# your language's quotation marks)
+message(
+    "rules.variants",
+    "When you set up a match with “{form}”, the form offers these switches under “{rules}”. "
+    "“{now}” always plays with the defaults.",
+)
+# TRANSLATORS: {switch}: web.variant.no_take_back
+message(
+    "rules.variants.no_take_back",
+    "“{switch}”: on unless you switch it off. Switched off, you may draw back the card you "
+    "discarded in the same turn, as the printed rulebooks allow – but then discarding and "
+    "taking back is a way to pass, and a game can drag on.",
+)
+# TRANSLATORS: {switch}: web.variant.turn_cap
+message(
+    "rules.variants.turn_cap",
+    "“{switch}”: the game stops after this many turns (1000 unless you change it), with the "
+    "scores as they stand then. A stopped game is not a normal finish; the limit only makes "
+    "sure that every game ends.",
+)
+# TRANSLATORS: the tables' captions and headings
+message("rules.table.path", "What a figure scores on each stone of its path")
+message("rules.table.stone", "Stone")
+message("rules.table.small", "Small figure")
+message("rules.table.big", "Big figure")
+message("rules.table.wishes", "What wish stones score")
+message("rules.table.rows", "What a colour row scores")
+message("rules.table.count", "Number")
+message("rules.table.cards", "Cards in the row")
+message("rules.table.points", "Points")
+# TRANSLATORS: the last column of a table: "5 or more" wish stones, "9 or more" cards
+message("rules.table.or_more", "{count} or more")
+
+# -- the board game's rules page
+message(
+    "rules.board.intro",
+    "Play cards to move your figures along the five stone paths. For every path you build "
+    "your own row of cards, ascending or descending. The further a figure gets, the more it scores "
+    "at the end, and the wish stones found on the way bring more points – but too few of them "
+    "cost points. The highest score wins.",
+)
+message("rules.board.h.turn", "A turn: play one card, then draw one")
+message("rules.board.h.tiles", "The tiles on the paths")
+message("rules.board.cards.title", "Cards")
+message(
+    "rules.board.cards",
+    "110 cards in five colours – green, yellow, red, pink and blue – each colour with the "
+    "values 0 to 10 twice. Every colour also has its own symbol, so you never have to tell "
+    "the colours apart by their hue alone.",
+)
+message("rules.board.paths.title", "The stone paths")
+message(
+    "rules.board.paths",
+    "The board has five stone paths, one for each colour. They all begin at the one shared "
+    "start stone, and each has nine stones. At the end of the game a figure scores the value "
+    "beside its stone: minus points on the first three stones, plus points from the fourth "
+    "on. The last three stones of every path are the goal area; the ninth is the path's "
+    "large end stone.",
+)
+message("rules.board.tiles.title", "Tiles")
+message(
+    "rules.board.tiles",
+    "25 tiles: 9 wish stones, 9 clovers and 7 point tiles (two worth 1 point, three worth 2 "
+    "and two worth 3).",
+)
+message("rules.board.places.title", "Dark stones")
+message(
+    "rules.board.places",
+    "Each path has four dark stones. A tile lies on every dark stone and on every end stone: "
+    "25 places for the 25 tiles. Which stones of the printed board are dark could not be "
+    "checked, so keltis uses a reconstruction; the board in the game shows them.",
+)
+message("rules.board.pieces.title", "Figures and the score track")
+message(
+    "rules.board.pieces",
+    "Each player has four small figures and one big figure, all on the start stone at first, "
+    "and a marker on the score track.",
+)
+message("rules.board.lay_tiles.title", "Laying out the tiles")
+message(
+    "rules.board.lay_tiles",
+    "The 25 tiles are shuffled and laid face up, one on every dark stone and one on every end "
+    "stone.",
+)
+message(
+    "rules.board.deal",
+    "The cards are shuffled and each player gets 8. The rest are laid face down as the draw pile.",
+)
+message(
+    "rules.board.start",
+    "The player in seat 1 begins; then the turn passes from seat to seat. (The printed rules "
+    "let the player who was in Ireland most recently begin, or else the oldest.)",
+)
+message("rules.board.play.title", "Play a card")
+message(
+    "rules.board.play",
+    "On your turn you play exactly one card from your hand and then draw one. To play a card, "
+    "either discard it face up onto the discard pile of its colour (there is one for each "
+    "colour), or lay it face up in front of you, in your row of that colour. You have only "
+    "one row of cards per colour, so you never have more than one figure on a path.",
+)
+message("rules.board.first.title", "The first card of a colour")
+message(
+    "rules.board.first",
+    "The first card you lay in a colour may have any value. One of your figures still on the "
+    "start stone – you choose: the big one or a small one – enters that colour's path on its "
+    "first stone.",
+)
+message("rules.board.next.title", "Every further card")
+message(
+    "rules.board.next",
+    "Every further card of that colour must follow your row's direction (see below). Then "
+    "your figure on that path moves one stone forward.",
+)
+message("rules.board.overflow.title", "A figure on its end stone")
+message(
+    "rules.board.overflow",
+    "When your figure on a path already stands on its end stone, you may still lay cards of "
+    "that colour, following the direction. Each such card may instead move one of your other "
+    "figures one stone forward: any figure that is already on a path and not on its end "
+    "stone. You may also leave it.",
+)
+message("rules.board.draw.title", "Draw a card")
+message(
+    "rules.board.draw",
+    "After playing, draw one card so that you hold eight again: the top card of the draw "
+    "pile, or the top card of any discard pile – but not the card you discarded in this same "
+    "turn.",
+)
+message(
+    "rules.board.tiles_act",
+    "Whenever one of your figures arrives on a stone with a tile – moved by a card you lay, by "
+    "a clover, or by a card of a path whose end stone your figure has already reached – the "
+    "tile acts:",
+)
+message("rules.board.points.title", "Point tile")
+message(
+    "rules.board.points",
+    "Your score rises at once by the tile's value – not doubled, even for the big figure. The "
+    "tile stays where it is and scores again for every figure that arrives later, yours or "
+    "anyone's.",
+)
+message("rules.board.clover.title", "Clover")
+message(
+    "rules.board.clover",
+    "You may move one of your figures one stone forward: the same figure or another, but "
+    "only one that is already on a path and not on its end stone. The clover stays. If that "
+    "figure reaches a tile too, that tile acts as well, so clovers can chain.",
+)
+message("rules.board.wish.title", "Wish stone")
+message(
+    "rules.board.wish",
+    "You take the wish stone and keep it in front of you; the stone is empty from then on. "
+    "Wish stones count at the end of the game (see the table under Scoring).",
+)
+message("rules.board.goal.title", "Five figures in the goal area")
+message(
+    "rules.board.goal",
+    "The game ends at once when the fifth figure enters the goal area (the last three stones "
+    "of the paths) – all players' figures counted together, on any paths. The tile on the "
+    "stone that fifth figure reached does nothing, and nobody draws.",
+)
+message(
+    "rules.board.deck",
+    "The game also ends at once when a player draws the last card of the draw pile.",
+)
+message("rules.board.figures.title", "Figures")
+message(
+    "rules.board.figures",
+    "Every figure on a path scores the value beside its stone; the big figure scores double "
+    "– minus points too. Figures still on the start stone score nothing.",
+)
+message("rules.board.tile_points.title", "Point tiles")
+message(
+    "rules.board.tile_points",
+    "Add the points of the point tiles your figures reached during the game; the score track "
+    "shows them as you go.",
+)
+message("rules.board.wishes", "Wish stones score by how many you have; too few cost points.")
+
+# -- the card game's rules page
+message(
+    "rules.cards.intro",
+    "Lay your cards in rows by colour, each row ascending or descending. Long rows score well, "
+    "short ones cost points, and wish stones and point cards bring more. The highest score "
+    "wins.",
+)
+message("rules.cards.h.turn", "A turn: one action, then fill your hand")
+message("rules.cards.numbers.title", "Number cards")
+message(
+    "rules.cards.numbers",
+    "80 number cards in five colours – green, yellow, red, pink and blue. Each colour has one "
+    "each of 0, 1, 2, 8, 9 and 10, and two each of 3, 4, 5, 6 and 7.",
+)
+message("rules.cards.closing.title", "Closing cards")
+message(
+    "rules.cards.closing",
+    "10 closing cards, two of each colour. They have no value: they close a row.",
+)
+message("rules.cards.points.title", "Point cards")
+message(
+    "rules.cards.points",
+    "11 point cards with the values 0 to 10 in their corner. In your point row each one is "
+    "worth 1 point.",
+)
+message(
+    "rules.cards.wish_cards",
+    "9 wish stone cards with the values 1 to 9. They lie face up in a row on the table from "
+    "the start and are never dealt.",
+)
+message(
+    "rules.cards.deal",
+    "The other 101 cards are shuffled and each player gets 8; the rest are the draw pile, "
+    "face down.",
+)
+message(
+    "rules.cards.start",
+    "The player in seat 1 begins; then the turn passes from seat to seat. (The printed rules "
+    "let the oldest player begin.)",
+)
+message(
+    "rules.cards.turn",
+    "On your turn you do one of the following, then draw until you hold 8 cards again:",
+)
+message("rules.cards.discard.title", "Discard a card")
+message(
+    "rules.cards.discard",
+    "Discard one card face up: a number or closing card onto the discard pile of its colour, "
+    "a point card onto the sixth pile, the one for point cards.",
+)
+message("rules.cards.claim.title", "Claim a wish stone")
+message(
+    "rules.cards.claim",
+    "Discard two cards of the same value – number cards of any colours, point cards, or one "
+    "of each – and take the wish stone of that value, if it still lies in the row. So only "
+    "the values 1 to 9 can claim one.",
+)
+message("rules.cards.lay.title", "Lay a number card")
+message(
+    "rules.cards.lay",
+    "Lay a number card in your row of its colour; you have one row for each colour. Every "
+    "row is ascending or descending, as in the board game:",
+)
+message("rules.cards.close.title", "Lay a closing card")
+message(
+    "rules.cards.close",
+    "A closing card goes at the end of your row of its colour; it cannot start a row. After "
+    "it the row takes no more number or point cards, only the second closing card of that "
+    "colour, and after that nothing more.",
+)
+message("rules.cards.point.title", "Lay a point card")
+message(
+    "rules.cards.point",
+    "Lay a point card either in your point row – any value, in any order – or at the end of "
+    "one of your colour rows whose last card has the same value (not on a closed row). In a "
+    "colour row it counts as one of that row's cards.",
+)
+message("rules.cards.draw.title", "Draw")
+message(
+    "rules.cards.draw",
+    "Then draw one card – two after claiming a wish stone – so that you hold eight again. "
+    "Each is the top card of the draw pile or of any discard pile, but never from a pile "
+    "that got a card in this turn.",
+)
+message("rules.cards.closed.title", "Five closed rows")
+message(
+    "rules.cards.closed",
+    "When a closing card is laid and five rows now hold a closing card – all players' rows "
+    "counted together, a row with two of them once – the game ends. That player does not "
+    "draw.",
+)
+message(
+    "rules.cards.deck",
+    "The game also ends when a player draws the last card of the draw pile; after a claim, "
+    "the second card is then not drawn.",
+)
+message("rules.cards.last.title", "The last cards")
+message(
+    "rules.cards.last",
+    "Then each player may add up to two more cards from the hand to rows they already have – "
+    "colour rows or the point row – by the usual rules, starting with the next player and "
+    "ending with the one who ended the game. Nobody discards, claims or draws any more.",
+)
+message("rules.cards.rows.title", "Colour rows")
+message(
+    "rules.cards.rows",
+    "Each colour row scores by how many cards it has – number, point and closing cards all "
+    "count. A colour you never started scores nothing.",
+)
+message("rules.cards.point_row.title", "Point row")
+message("rules.cards.point_row", "Each card in your point row scores 1 point.")
+message(
+    "rules.cards.wishes",
+    "Wish stones score by how many you have – by another table than the board game's.",
+)
+
 # -- refusals (declared in keltis.core.refusals) ------------------------------------------
 
 for _key, _english in REFUSALS.items():
     MESSAGES[f"refuse.{_key}"] = Message(f"refuse.{_key}", _english)
+
+# -- the guided first games ("Learn to play", keltis.server.tutorials) --------------------
+
+message("tutorial.learn", "Learn to play")
+message(
+    "tutorial.learn.detail",
+    "A short guided game against one easy opponent: each step says what to do and why. "
+    "About five minutes.",
+)
+message("tutorial.learn.board", "Learn the board game")
+message("tutorial.learn.cards", "Learn the card game")
+message("tutorial.heading", "Your first game")
+# TRANSLATORS: {step}: the step the lesson is at; {count}: how many steps it has
+message("tutorial.progress", "Step {step} of {count}")
+message("tutorial.starting", "Setting up the lesson …")
+# TRANSLATORS: {name}: the opponent's name (Brigid)
+message("tutorial.wait", "{name} is playing. What she does is marked on the table.")
+# TRANSLATORS: {move}: the move the player chose, in words; {wanted}: the move the
+# lesson asks for, in words. The step's explanation follows.
+message(
+    "tutorial.off_script",
+    "Not now: “{move}” is allowed by the rules, but this lesson needs “{wanted}” here, "
+    "and it does not play your move. Why:",
+)
+message("tutorial.restart", "Start the lesson again")
+message("tutorial.leave", "Leave the lesson")
+message(
+    "tutorial.free",
+    "You have met every kind of move. Play on as you like until the game ends.",
+)
+# TRANSLATORS: a refused request for a lesson; {name}: the name the client asked for
+message("tutorial.unknown", "There is no lesson called “{name}”.")
+message("tutorial.done.title", "You finished your first game!")
+message(
+    "tutorial.board.start_row",
+    "Each turn you play one card and then draw one. Start your green row: choose the green 3 "
+    "in your hand and lay it. A first card may have any value, and it brings one of your "
+    "figures onto the green path.",
+)
+message(
+    "tutorial.board.big",
+    "Send your big figure. At the end it scores double – its minus points too – so give it "
+    "the path where you hold the most cards: green.",
+)
+message(
+    "tutorial.board.draw_deck",
+    "Now draw a card, so that you hold eight again: click the draw pile.",
+)
+message(
+    "tutorial.board.rising",
+    "Lay the green 5. After the 3 your green row now rises: from here on only green cards of "
+    "5 or more may follow. Each card moves your figure one stone forward.",
+)
+message(
+    "tutorial.board.clover",
+    "Your figure reached a clover: you may move one of your figures one more stone. Click the "
+    "marked stone to move the big figure on.",
+)
+message(
+    "tutorial.board.draw_pile",
+    "You may also take the top card of a discard pile – everyone sees which. The green 6 "
+    "fits your rising green row: take it from the green discard pile.",
+)
+message(
+    "tutorial.board.wish",
+    "Start a second row with the yellow 8. Only small figures are left at the start, so one "
+    "of them goes. Its stone holds a wish stone: you take it. Wish stones count at the end: "
+    "with fewer than two you lose points, with five or more you gain 10.",
+)
+message("tutorial.board.draw", "Draw a card from the draw pile.")
+message(
+    "tutorial.board.falling",
+    "Lay the yellow 6. After the 8 your yellow row now falls: from here on only yellow cards "
+    "of 6 or less may follow.",
+)
+message(
+    "tutorial.board.points",
+    "Lay the green 6 you took. Your big figure reaches a point tile: its points are yours at "
+    "once (not doubled), and the tile stays for the others.",
+)
+message(
+    "tutorial.board.discard",
+    "Not every card helps. The red 1 would start a red row on the first stones, which cost "
+    "points (−4, −3, −2). Discard it instead: choose the red 1, then discard it.",
+)
+message(
+    "tutorial.board.no_take_back",
+    "You may not take back the card you have just discarded, or a turn could pass without "
+    "playing. Draw from the draw pile.",
+)
+message(
+    "tutorial.board.last",
+    "Only one card is left in the draw pile. The game ends when someone draws the last card, "
+    "or at once when the fifth figure reaches the goal area (the top three rows). First lay "
+    "the green 8: your big figure moves on.",
+)
+message(
+    "tutorial.board.end",
+    "Now draw the last card: the game ends and the scores are counted.",
+)
+message(
+    "tutorial.board.done",
+    "Each figure scores the value of its stone, the big figure double; add your point tiles "
+    "and your wish stones by their table. The scores are below. Play a real game, or read "
+    "the rules.",
+)
+message(
+    "tutorial.cards.start_row",
+    "Each turn you play one card and then fill your hand up to eight. Lay the green 3: it "
+    "starts your green row. A row scores by how many cards it has: one card costs 4 points, "
+    "nine or more bring 10.",
+)
+message("tutorial.cards.draw", "Fill your hand up again: click the draw pile.")
+message(
+    "tutorial.cards.rising",
+    "Lay the green 5. After the 3 your green row now rises: from here on only green cards of "
+    "5 or more may follow.",
+)
+message(
+    "tutorial.cards.point_on_row",
+    "A point card may go on the end of a colour row whose last card has its value: lay your "
+    "point card 5 on the green 5. It counts as one more card of that row.",
+)
+message(
+    "tutorial.cards.point_row",
+    "Or lay a point card in your point row, in any order: each card there is worth 1 point. "
+    "Lay the point card 2 there.",
+)
+message(
+    "tutorial.cards.longer",
+    "Lay the green 7: your green row grows, and a longer row scores more.",
+)
+message(
+    "tutorial.cards.wish",
+    "Two cards of the same value buy the wish stone with that value: discard your yellow 4 "
+    "and red 4 to claim wish stone 4. Choose the yellow 4, then the wish stone.",
+)
+message(
+    "tutorial.cards.draw_two",
+    "After a claim you draw two cards, one after the other: click the draw pile.",
+)
+message(
+    "tutorial.cards.closing",
+    "A closing card ends a row: lay the green closing card on your green row. After it only "
+    "the second green closing card may follow. Once five rows – counting everyone's – hold a "
+    "closing card, the game ends.",
+)
+message(
+    "tutorial.cards.last",
+    "Draw: this is the last card of the draw pile, so the game ends. Then everyone may still "
+    "lay up to two cards from the hand on rows they already have.",
+)
+message(
+    "tutorial.cards.final",
+    "Lay your point card 7 in your point row: one more point. Then the scores are counted.",
+)
+message(
+    "tutorial.cards.done",
+    "Each colour row scores by its number of cards, each card of the point row 1 point, and "
+    "the wish stones by their table. The scores are below. Play a real game, or read the "
+    "rules.",
+)

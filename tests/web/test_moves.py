@@ -45,9 +45,19 @@ def test_a_typed_move_that_breaks_a_rule_is_refused_with_its_reason_in_the_playe
         "() => document.querySelector('[data-testid=error]')?.innerText.includes('B10')"
     )
     text = error.inner_text()
-    assert text.startswith("B-"), text
     assert polish["refuse.not_in_hand"].replace("{card}", "B10") in text
+    # the rule in words, its id only in the link that opens its section over the game
+    assert not text.startswith("B-"), text
+    link = error.locator("[data-rule-link]")
+    assert link.get_attribute("data-rule-link") == "B-10"
+    assert link.inner_text() == polish["rules.link"].replace("{id}", "B-10")
     screenshot(page, "refused-move")
+    link.click()
+    page.get_by_test_id("rules-dialog").wait_for()
+    page.wait_for_function("() => document.activeElement?.id === 'B-10'")
+    assert page.locator("[data-testid=rules-dialog] #B-10").is_visible()
+    page.keyboard.press("Escape")
+    page.get_by_test_id("rules-dialog").wait_for(state="detached")
     assert ply(page) == start
     # The game goes on: a typed legal move is played.
     field.fill("G1")

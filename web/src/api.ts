@@ -74,6 +74,25 @@ export interface CreateRequest {
   seat?: number | null;
   start?: boolean;
   setup?: unknown;
+  /** A guided first game by name ("board", "cards"): the server sets up the rest. */
+  tutorial?: string;
+}
+
+/** A guided first game's script (GET /api/tutorials/{name}, keltis.server.tutorials). */
+export interface TutorialStep {
+  ply: number;
+  move: string;
+  /** "card:G3", "pile:deck", "pile:G", "prompt:big", "stone:G3". */
+  point: string;
+  key: string;
+}
+
+export interface TutorialScript {
+  name: string;
+  game: "board" | "cards";
+  steps: TutorialStep[];
+  done: string;
+  free: string;
 }
 
 export interface Invite {
@@ -121,6 +140,7 @@ export const api = {
       {},
       token,
     ),
+  tutorial: (name: string) => request<TutorialScript>("GET", `/api/tutorials/${encodeURIComponent(name)}`),
   replay: (id: string, ply: number) =>
     request<ReplayAnswer>("GET", `/api/matches/${encodeURIComponent(id)}/replay?ply=${ply}`),
 };
@@ -133,6 +153,8 @@ export interface Held {
   host?: string;
   invites?: Invite[];
   watch?: string;
+  /** The guided first game this match is (its script's name). */
+  tutorial?: string;
 }
 
 export function held(id: string): Held | null {

@@ -190,7 +190,7 @@ export function Board({ t, view, names, last, targets, act, marked }: Props) {
           <rect x={COL_X(i) - STONE_W / 2 - 4} y={ROW_Y(9) - STONE_H / 2 - 4} width={STONE_W + 8}
             height={ROW_Y(1) - ROW_Y(9) + STONE_H + 8} rx="14" class={`path-bg c-${c}`} />
           <text x={COL_X(i)} y="26" class="path-head" aria-hidden="true">
-            {SYMBOL[c]} {c}
+            {SYMBOL[c]} {t.colour(c)}
           </text>
           {Array.from({ length: 9 }, (_, k) => {
             const row = k + 1;

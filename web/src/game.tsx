@@ -16,7 +16,9 @@ import type { Marked } from "./marks";
 import type { LiveState } from "./live";
 import { CardFace, cardName, sortHand } from "./pieces";
 import { FinalScores, Piles, Players, SeatBadge, WishRow } from "./table";
+import { RuleLink, RulesButton } from "./rules";
 import type { Hint, Legal, MatchInfo, ServerMessage, Step, View } from "./types";
+import { TutorialPanel, useTutor } from "./tutorial";
 
 interface Snap {
   match: MatchInfo;
@@ -30,8 +32,7 @@ export function seatNames(t: Translator, match: MatchInfo): string[] {
 }
 
 export function stepText(t: Translator, names: string[], step: Step): string {
-  const what = step.events.length ? t.events(step.events) : step.action.notation;
-  return t.t("web.log.line", { name: names[step.seat] ?? "?", what });
+  return t.t("web.log.line", { name: names[step.seat] ?? "?", what: t.events(step.events) });
 }
 
 interface Props {
@@ -46,10 +47,14 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const t = useT();
   const announce = useAnnounce();
   const mine: Held | null = useMemo(() => held(id), [id]);
+  // A guided first game: its tutor vetoes off-script moves and points at the piece to play.
+  const tutor = useTutor(mine?.tutorial);
   const [snap, setSnap] = useState<Snap | null>(null);
   const [conn, setConn] = useState<LiveState>("connecting");
   const [wasLost, setWasLost] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The rule that refused the last move (its section on the rules page), while `error` says it.
+  const [errorRule, setErrorRule] = useState<string | null>(null);
   const [hints, setHints] = useState<Hint[] | null>(null);
   const [thinking, setThinking] = useState(false);
   // The card chosen in the hand: its place in the sorted hand (two equal cards are two cards).
@@ -123,6 +128,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           setBusy(false);
           setThinking(false);
           setError(message.message);
+          setErrorRule(message.rule ?? null);
           announce(message.message);
           // No such match, or a seat's token it does not know: connecting again cannot help.
           if (message.code === "server.no_match" || message.code === "server.bad_token") {
@@ -195,10 +201,13 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     return () => window.clearTimeout(timer);
   }, [playing, turns.length]);
   const legal = myTurn && !busy && view ? view.legal : [];
-  const label = (l: Legal) => (view ? actionLabel(t, view, l) : l.notation);
+  // A refusal by a rule is said in words (without the rule's id) and links to its section.
+  const refusedBy = errorRule && error?.startsWith(`${errorRule}: `) ? errorRule : null;
+  const label = (l: Legal) => actionLabel(t, l);
 
   const send = (action: string) => {
     if (!view || busy) return;
+    if (tutor?.veto(action, view)) return;
     setError(null);
     setBusy(true);
     if (live.current?.send({ type: "act", version: view.ply, action }) === null) setBusy(false);
@@ -238,7 +247,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const drawTargets = new Map<string, { legal: Legal; label: string }>();
   for (const l of legal) {
     if (l.kind !== "draw") continue;
-    drawTargets.set(l.notation.split(" ")[1] ?? "deck", { legal: l, label: label(l) });
+    drawTargets.set(l.pile ?? "deck", { legal: l, label: label(l) });
   }
   // A move in words: the card(s) it plays from the hand, then what it does.
   const moveWords = (l: Legal) => {
@@ -362,6 +371,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
       data-marks={marks.map((m) => m.text).join(" | ")}>
       <div class="game-head">
         <h1>{t.t(`title.${view.game}`)}</h1>
+        <RulesButton game={view.game} />
         <p class="turn-status" data-testid="status">
           {!view.over && <SeatBadge seat={view.current_player} />} {status}
           <span class="muted"> · {t.t("screen.turn", { turn: view.turn + 1 })}</span>
@@ -384,13 +394,19 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           <button type="button" onClick={() => live.current?.send({ type: "reclaim" })}>{t.t("web.reclaim.button")}</button>
         </p>
       )}
+      {tutor && (
+        <TutorialPanel tutor={tutor} view={view} myTurn={myTurn} names={names} selected={selected} matchId={id} go={go} />
+      )}
       <div class="layout">
         <div class="table-area">
           {view.game === "board" ? (
             <div class="board-wrap">
               {prompt && (
                 <div class="board-prompt" role="group" aria-label={instruction(t, view, names[view.current_player] ?? "")}>
-                  <p>{instruction(t, view, names[view.current_player] ?? "")}</p>
+                  <p>
+                    {instruction(t, view, names[view.current_player] ?? "")}
+                    {view.phase === "figure" && <>{" "}<RuleLink game="board" rule="B-11" term={t.t("web.term.big_figure")} /></>}
+                  </p>
                   <p class="board-prompt-buttons">
                     {other.filter((l) => l.kind !== "advance").map((l) => (
                       <button type="button" key={l.notation} data-prompt={l.notation} onClick={() => act(l)}>{label(l)}</button>
@@ -421,6 +437,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                   </button>
                 )}
                 <button type="button" onClick={() => go(`#/replay/${match.id}`)}>{t.t("web.replay")}</button>
+                <a class="button" href={`#/rules/${view.game}`} data-testid="final-rules">{t.t("web.how_to_play")}</a>
                 <button type="button" onClick={() => go("#/")}>{t.t("web.home")}</button>
               </p>
             </div>
@@ -442,7 +459,12 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                   </ol>
                 </div>
               )}
-              {error && <p class="error" role="alert" data-testid="error">{error}</p>}
+              {error && (
+                <p class="error" role="alert" data-testid="error">
+                  {refusedBy ? error.slice(refusedBy.length + 2) : error}
+                  {refusedBy && <>{" "}<RuleLink game={view.game} rule={refusedBy} /></>}
+                </p>
+              )}
               {hand && (
                 <div class="hand" role="group" aria-label={t.t("web.hand")}>
                   <h3>{t.t("web.hand")}</h3>
@@ -488,6 +510,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                       onInput={(e) => setTyped((e.target as HTMLInputElement).value)} />
                   </label>
                   <button type="submit" disabled={busy}>{t.t("web.type_move.button")}</button>
+                  <p class="muted type-help">{t.t(`web.type_move.help.${view.game}`)}</p>
                 </form>
               )}
               <p class="tools">
@@ -558,7 +581,7 @@ function SinceLast({ t, names, turns, title, playing, play }: {
             <SeatBadge seat={turn.seat} />{" "}
             {t.t("web.log.line", {
               name: names[turn.seat] ?? "?",
-              what: turn.steps.map((s) => (s.events.length ? t.events(s.events) : s.action.notation)).join("; "),
+              what: turn.steps.map((s) => t.events(s.events)).join("; "),
             })}
           </li>
         ))}
@@ -596,6 +619,7 @@ function Lobby({ match, names, mine, me }: { match: MatchInfo; names: string[]; 
   return (
     <main id="main" class="lobby">
       <h1>{t.t(`title.${match.game}`)}</h1>
+      <RulesButton game={match.game} />
       <ul class="lobby-seats">
         {match.seats.map((s) => (
           <li key={s.seat}>

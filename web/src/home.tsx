@@ -8,6 +8,8 @@ import { useT } from "./context";
 import type { Level, MatchInfo } from "./types";
 import { seatNames } from "./game";
 import { CardFace } from "./pieces";
+import { RulesLinks } from "./rules";
+import { LearnPanel } from "./tutorial";
 
 const LEVELS: Level[] = ["easy", "medium", "hard"];
 /** The turn clock's choices in the new-match form, in seconds (0: no limit). */
@@ -210,12 +212,14 @@ export function Home({ go }: { go: (hash: string) => void }) {
         <div>
           <h1>Keltis</h1>
           <p class="tagline">{t.t("web.tagline")}</p>
+          <RulesLinks />
         </div>
         <div class="fan" aria-hidden="true">
           {["G7", "Y3", "R9", "P5", "B1"].map((card) => <CardFace key={card} card={card} />)}
         </div>
       </div>
       {ongoing && <MyMatches list={mine} />}
+      <LearnPanel />
       <div class="cards-grid">
         <form class="panel" onSubmit={playNow} aria-labelledby="play-now-title">
           <h2 id="play-now-title">{t.t("web.play_now")}</h2>

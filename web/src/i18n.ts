@@ -1,6 +1,6 @@
 // The interface's words: the project's translation catalogs (src/keltis/locale/*.po), served
 // as JSON by keltis serve (/api/catalogs/{lang}); no string of the interface is written here.
-import type { Colour, Event, Pile } from "./types";
+import type { Colour, Event, Label, Pile } from "./types";
 import { COLOURS } from "./types";
 
 export interface Catalog {
@@ -11,24 +11,23 @@ export interface Catalog {
   messages: Record<string, string | { count: string; forms: string[] }>;
 }
 
-/** The languages' codes; their names come from the server (/api/catalogs). */
-export const LANGUAGES = ["en", "de", "cs", "sk", "hu", "pl", "es"];
-
+/** The languages the server has catalogs for, code → name in that language, in the
+ * server's order (/api/catalogs): the client holds no list of its own. */
 export async function languageNames(): Promise<Record<string, string>> {
   const response = await fetch("/api/catalogs");
   if (!response.ok) throw new Error(`catalogs: HTTP ${response.status}`);
   return (await response.json()) as Record<string, string>;
 }
 
-/** The language the browser asks for first among ours (English otherwise). */
-export function browserLanguage(): string {
+/** The language the browser asks for first among `codes` (the server's), else the first. */
+export function browserLanguage(codes: string[]): string {
   const stored = localStorage.getItem("keltis.lang");
-  if (stored && LANGUAGES.includes(stored)) return stored;
+  if (stored && codes.includes(stored)) return stored;
   for (const tag of navigator.languages ?? [navigator.language]) {
     const code = tag.toLowerCase().split("-")[0];
-    if (LANGUAGES.includes(code)) return code;
+    if (codes.includes(code)) return code;
   }
-  return "en";
+  return codes.includes("en") ? "en" : codes[0] ?? "en";
 }
 
 /** Which plural form a number takes: the catalog's gettext rule, a C expression over n that
@@ -99,7 +98,8 @@ function pluralRule(expr: string): (n: number) => number {
 
 export type Params = Record<string, string | number | boolean | null | undefined>;
 
-const COLOUR_PARAMS = new Set(["onto", "path", "pile", "colour", "row"]);
+/** Label parameters that hold a card in notation (keltis.core.labels.CARD_PARAMS). */
+const CARD_PARAMS = new Set(["card", "first", "second"]);
 
 /** A translator for one language: t("key", {params}). */
 export class Translator {
@@ -131,7 +131,8 @@ export class Translator {
     return template.replace(/\{(\w+)(?::(\w*))?\}/g, (whole, name: string, spec?: string) => {
       const value = params[name];
       if (value === undefined || value === null) return whole;
-      if (COLOUR_PARAMS.has(name) && typeof value === "string" && COLOURS.includes(value as Colour)) {
+      // A colour is a one-letter parameter (the wire's colour letters), whatever its name.
+      if (typeof value === "string" && COLOURS.includes(value as Colour)) {
         return this.colour(value as Colour, spec ?? "");
       }
       return String(value);
@@ -148,27 +149,34 @@ export class Translator {
     return forms?.[form] ?? forms?.[""] ?? letter;
   }
 
-  /** One event as a phrase (keltis.i18n.Translator.event). */
-  event(e: Event): string {
-    const params = e as unknown as Params;
-    switch (e.type) {
-      case "draw_pile":
-        return this.t(e.pile === "*" ? "ev.draw_pile.point" : "ev.draw_pile", params);
-      case "draw_deck":
-        return this.t(e.card ? "ev.draw_deck.card" : "ev.draw_deck", params);
-      case "figure":
-        return this.t(e.big ? "ev.figure.big" : "ev.figure.small");
-      case "moved":
-        return this.t(e.big ? "ev.moved.big" : "ev.moved", params);
-      case "end":
-        return this.t(`ev.end.${e.reason}`);
-      default:
-        return this.t(`ev.${e.type}`, params);
+  /** A move or an event in words: its label (the message key the server chose, with its
+   * parameters) in this language; colours become colour names, cards their names ("green 7"),
+   * and notes follow in brackets (keltis.i18n.Translator.label words the same labels). */
+  label(label: Label): string {
+    const params: Params = {};
+    for (const [name, value] of Object.entries(label.params)) {
+      params[name] = CARD_PARAMS.has(name) && typeof value === "string" ? this.card(value) : value;
     }
+    const text = this.t(label.key, params);
+    return label.notes.length ? `${text} (${label.notes.map((n) => this.label(n)).join(", ")})` : text;
+  }
+
+  /** One event as a phrase. */
+  event(e: Event): string {
+    return this.label(e.label);
   }
 
   events(list: Event[]): string {
     return list.map((e) => this.event(e)).join("; ");
+  }
+
+  /** A card's name: "green 7", "green closing card", "point card 5" (never its notation). */
+  card(text: string): string {
+    const colour = text[0];
+    const value = text.slice(1);
+    if (colour === "*") return this.t("web.point_card", { value });
+    if (value === "X") return this.t("web.closing_card", { colour });
+    return `${this.colour(colour as Colour)} ${value}`;
   }
 
   pileName(pile: Pile): string {

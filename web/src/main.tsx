@@ -7,8 +7,10 @@ import type { CreateRequest } from "./api";
 import { Announcer, I18n } from "./context";
 import { Game } from "./game";
 import { CreateMatch, Home, Join, Matches, createAndGo } from "./home";
-import { LANGUAGES, Translator, browserLanguage, languageNames, loadTranslator } from "./i18n";
+import { Translator, browserLanguage, languageNames, loadTranslator } from "./i18n";
 import { Replay } from "./replay";
+import { RulesPage } from "./rules";
+import { LearnStart } from "./tutorial";
 import "./style.css";
 
 function useHash(): [string, (hash: string) => void] {
@@ -33,15 +35,23 @@ function useHash(): [string, (hash: string) => void] {
 
 function App() {
   const [hash, go] = useHash();
-  const [lang, setLang] = useState(browserLanguage);
+  // The language: chosen among the server's once it has said which it has.
+  const [lang, setLang] = useState<string | null>(null);
   const [t, setT] = useState<Translator | null>(null);
   const [failed, setFailed] = useState(false);
   const [names, setNames] = useState<Record<string, string>>({});
   const [spoken, setSpoken] = useState("");
   useEffect(() => {
-    languageNames().then(setNames, () => undefined);
+    languageNames().then(
+      (found) => {
+        setNames(found);
+        setLang(browserLanguage(Object.keys(found)));
+      },
+      () => setFailed(true),
+    );
   }, []);
   useEffect(() => {
+    if (lang === null) return;
     loadTranslator(lang).then(
       (tr) => {
         setT(tr);
@@ -58,7 +68,7 @@ function App() {
     setSpoken("");
     window.setTimeout(() => setSpoken(text), 30);
   }, []);
-  if (!t) {
+  if (!t || lang === null) {
     return (
       <p role="status" class="boot">
         {failed ? "Keltis: the server cannot be reached. Is keltis serve running?" : "Keltis …"}
@@ -92,6 +102,12 @@ function App() {
     case "replay":
       page = <Replay key={parts[1]} id={parts[1]} />;
       break;
+    case "learn":
+      page = <LearnStart key={`l-${hash}`} name={parts[1] ?? ""} go={go} />;
+      break;
+    case "rules":
+      page = <RulesPage game={parts[1] ?? ""} place={parts[2]} />;
+      break;
     default:
       page = (
         <main id="main">
@@ -113,7 +129,7 @@ function App() {
               localStorage.setItem("keltis.lang", next);
               setLang(next);
             }}>
-              {LANGUAGES.map((code) => (
+              {Object.keys(names).map((code) => (
                 <option key={code} value={code} lang={code}>{names[code] ?? code}</option>
               ))}
             </select>

@@ -1,6 +1,7 @@
 // Cards, colours and tiles as the page draws them. Colour is never the only signal: every
-// colour has a symbol and its letter too (G ▲, Y ●, R ■, P ✿, B ≈), in a colour-blind-safe
-// palette (Okabe and Ito).
+// colour has a symbol too (green ▲, yellow ●, red ■, pink ✿, blue ≈), in a colour-blind-safe
+// palette (Okabe and Ito); where a colour is written, it is the colour's name in the reader's
+// language, never the notation's letter.
 import type { Colour, Pile, Tile } from "./types";
 import { COLOURS } from "./types";
 import type { Translator } from "./i18n";
@@ -18,11 +19,9 @@ export function parseCard(text: string): ParsedCard {
   return { colour, value: rest === "X" ? "X" : Number(rest) };
 }
 
-/** A card's name for screen readers and titles: "green 7", "point-card 5". */
+/** A card's name for screen readers and titles: "green 7", "point card 5". */
 export function cardName(t: Translator, text: string): string {
-  const { colour, value } = parseCard(text);
-  if (colour === "*") return t.t("web.point_card", { value });
-  return `${t.colour(colour)} ${value}`;
+  return t.card(text);
 }
 
 /** Sort a hand by colour, then value (closing cards last, point cards after the colours). */
@@ -41,7 +40,6 @@ export function CardFace({ card, small }: { card: string; small?: boolean }) {
     <span class={`card c-${colour === "*" ? "S" : colour}${small ? " small" : ""}`} aria-hidden="true">
       <span class="card-symbol">{SYMBOL[colour]}</span>
       <span class="card-value">{value}</span>
-      <span class="card-letter">{colour}</span>
     </span>
   );
 }
@@ -58,10 +56,7 @@ export function Card({ t, card, small }: { t: Translator; card: string; small?: 
 export function ColourTag({ t, colour }: { t: Translator; colour: Pile }) {
   return (
     <span class={`colour-tag c-${colour === "*" ? "S" : colour}`}>
-      <span aria-hidden="true">
-        {SYMBOL[colour]} {colour}
-      </span>
-      <span class="sr-only">{t.pileName(colour)}</span>
+      <span aria-hidden="true">{SYMBOL[colour]}</span> {t.pileName(colour)}
     </span>
   );
 }

@@ -9,6 +9,7 @@ import { useAnnounce, useT } from "./context";
 import { seatNames, stepText } from "./game";
 import { FinalScores, Piles, Players, SeatBadge, WishRow } from "./table";
 import { marksOf } from "./marks";
+import { RulesButton } from "./rules";
 import type { Marked } from "./marks";
 
 /** The controls' icons, drawn here (a font's ⏮ ⏭ are empty boxes where it lacks them). */
@@ -135,6 +136,7 @@ export function Replay({ id }: { id: string }) {
     <main id="main" class={`replay game game-${view.game}`} data-ply={data.ply} data-marks={marked.marks.map((m) => m.text).join(" | ")}>
       <div class="game-head">
         <h1>{t.t("web.replay")}: {t.t(`title.${view.game}`)}</h1>
+        <RulesButton game={view.game} />
         <nav class="replay-controls" aria-label={t.t("web.replay")}>
           <button type="button" onClick={() => setPly(0)} disabled={ply === 0}><Icon name="first" /> {t.t("web.replay.first")}</button>
           <button type="button" onClick={() => setPly(Math.max(0, ply - 1))} disabled={ply === 0}><Icon name="back" /> {t.t("web.replay.back")}</button>

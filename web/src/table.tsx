@@ -6,10 +6,11 @@ import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Translator } from "./i18n";
 import type { CardsView, Colour, Legal, Outcome, Pile, View } from "./types";
 import { COLOURS } from "./types";
-import { Card, CardFace, ColourTag, PLAYER_MARK, PLAYER_TEXT, cardName } from "./pieces";
+import { Card, CardFace, ColourTag, PLAYER_MARK, PLAYER_TEXT, SYMBOL, cardName } from "./pieces";
 import type { SeatInfo, Step } from "./types";
 import type { Mark, Marked } from "./marks";
 import { markClass } from "./marks";
+import { RuleLink } from "./rules";
 
 const ARROW: Record<string, string> = { open: "↕", ascending: "↑", descending: "↓" };
 
@@ -36,8 +37,10 @@ function laidMarks(cards: string[], marks: Mark[]): Map<number, Mark> {
   return out;
 }
 
-function RowLine({ t, colour, cards, direction, fresh, laid, marked }: {
+function RowLine({ t, colour, cards, direction, fresh, laid, marked, help }: {
   t: Translator; colour: Pile; cards: string[]; direction: string; fresh?: boolean; laid?: Mark[]; marked?: Marked;
+  /** A "?" that opens the rules about the row (the point row's, once). */
+  help?: ComponentChildren;
 }) {
   const marks = laidMarks(cards, laid ?? []);
   const label = `${t.pileName(colour)}: ${
@@ -46,6 +49,7 @@ function RowLine({ t, colour, cards, direction, fresh, laid, marked }: {
   return (
     <li class="row-line" aria-label={label}>
       <ColourTag t={t} colour={colour} />
+      {help}
       <span class="row-cards" aria-hidden="true">
         {cards.map((c, i) => (
           <span key={i} class={`${fresh && i === cards.length - 1 ? "fresh" : ""}${marks.has(i) ? ` marked${markClass(marked, marks.get(i)!)}` : ""}` || undefined}
@@ -89,6 +93,60 @@ function laidRow(step: Step | null | undefined): Pile | null {
   return null;
 }
 
+/** A player's score as a button that shows what it is made of as it stands (the view's
+ * `parts`: each path's figure or each row, the tiles or the point row, the wish stones), so
+ * that −4 at the start explains itself. */
+function ScoreButton({ t, view, seat, name }: { t: Translator; view: View; seat: number; name: string }) {
+  const [open, setOpen] = useState(false);
+  const score = view.players[seat].score;
+  const signed = (n: number) => t.number(n, { signDisplay: "exceptZero" });
+  const lines: [string, number][] = [];
+  if (view.game === "board") {
+    const p = view.players[seat];
+    for (const c of COLOURS) {
+      const row = p.positions[c];
+      if (row > 0) {
+        lines.push([`${SYMBOL[c]} ${t.t(p.big === c ? "web.parts.path.big" : "web.parts.path", { path: c, row })}`, p.parts.paths[c]]);
+      }
+    }
+    if (!lines.length) lines.push([t.t("web.parts.none"), 0]);
+    lines.push([t.t("score.tiles"), p.parts.tiles]);
+  } else {
+    const p = view.players[seat];
+    for (const c of COLOURS) {
+      const count = p.rows[c].length;
+      if (count > 0) lines.push([`${SYMBOL[c]} ${t.t("web.parts.row", { row: c, count })}`, p.parts.rows[c]]);
+    }
+    lines.push([t.t("score.point_row"), p.parts.point_row]);
+  }
+  const parts = view.players[seat].parts;
+  lines.push([t.t("web.parts.wishes", { count: parts.wish_count }), parts.wishes]);
+  const id = `parts-${seat}`;
+  return (
+    <span class="score-wrap">
+      <button type="button" class="score" aria-expanded={open} aria-controls={id} data-testid="score"
+        aria-label={`${t.t("web.score_of", { name, score })} – ${t.t("web.parts.button")}`}
+        onClick={() => setOpen(!open)}>
+        {score}
+      </button>
+      {open && (
+        <dl class="parts" id={id} data-testid="parts">
+          {lines.map(([what, points], i) => (
+            <div key={i}>
+              <dt>{what}</dt>
+              <dd data-points={points}>{signed(points)}</dd>
+            </div>
+          ))}
+          <div class="parts-total">
+            <dt>{t.t("score.total")}</dt>
+            <dd data-points={score}>{signed(score)}</dd>
+          </div>
+        </dl>
+      )}
+    </span>
+  );
+}
+
 export function Players({ t, view, names, seats, me, last, clock, canStandIn, standIn, replay, marked }: PlayersProps) {
   const laid = laidRow(last);
   const layMarks = (seat: number, row: Pile) =>
@@ -119,7 +177,7 @@ export function Players({ t, view, names, seats, me, last, clock, canStandIn, st
                 {seat === me && <span class="you"> ({t.t("web.you")})</span>}
               </h3>
               {status && <span class="status">{status}</span>}
-              <strong class="score" aria-label={t.t("web.score_of", { name: names[seat], score: p.score })}>{p.score}</strong>
+              <ScoreButton t={t} view={view} seat={seat} name={names[seat] ?? ""} />
             </header>
             {/* (the status line above the game says the same to screen readers) */}
             {current && clock?.seat === seat && (
@@ -137,6 +195,7 @@ export function Players({ t, view, names, seats, me, last, clock, canStandIn, st
             {view.game === "board" ? (
               <p class="tiles-line">
                 {t.t("web.tiles", { points: view.players[seat].tile_points, wishes: view.players[seat].wishes })}
+                {seat === (me ?? 0) && <>{" "}<RuleLink game="board" rule="B-3" term={t.t("score.tiles")} /></>}
               </p>
             ) : (
               <p class="tiles-line">
@@ -150,6 +209,7 @@ export function Players({ t, view, names, seats, me, last, clock, canStandIn, st
               ))}
               {view.game === "cards" && (
                 <RowLine t={t} colour="*" cards={view.players[seat].point_row} direction="open"
+                  help={seat === (me ?? 0) ? <RuleLink game="cards" rule="C-11" term={t.t("web.point_cards")} /> : undefined}
                   fresh={last?.seat === seat && laid === "*"} laid={layMarks(seat, "*")} marked={marked} />
               )}
             </ul>
@@ -205,7 +265,7 @@ export function Piles({ t, view, drawTargets, act, marked, names }: PilesProps) 
           const label = `${t.pileName(pile)}: ${top ? `${cardName(t, top)} (${cards.length})` : t.t("web.pile.empty")}`;
           const body = (
             <>
-              {top ? <CardFace card={top} /> : <span class="card empty" aria-hidden="true"><ColourTag t={t} colour={pile} /></span>}
+              {top ? <CardFace card={top} /> : <span class={`card empty c-${pile === "*" ? "S" : pile}`} aria-hidden="true"><span class="card-symbol">{SYMBOL[pile]}</span></span>}
               <span class="pile-count" aria-hidden="true">{cards.length}</span>
             </>
           );
@@ -257,7 +317,7 @@ export function WishRow({ t, view, names, marked }: { t: Translator; view: Cards
   view.players.forEach((p, seat) => p.wish_stones.forEach((v) => holders.set(v, seat)));
   return (
     <section class="wish-row" aria-label={t.t("web.wish_stones")}>
-      <h3>{t.t("web.wish_stones")}</h3>
+      <h3>{t.t("web.wish_stones")} <RuleLink game="cards" rule="C-8" term={t.t("web.wish_stones")} /></h3>
       <ol class="stones">
         {Array.from({ length: 9 }, (_, i) => i + 1).map((value) => {
           const holder = holders.get(value);
@@ -273,7 +333,10 @@ export function WishRow({ t, view, names, marked }: { t: Translator; view: Cards
           );
         })}
       </ol>
-      <p>{t.t("web.closed_rows", { count: view.closed_rows, total: 5 })}</p>
+      <p>
+        {t.t("web.closed_rows", { count: view.closed_rows, total: 5 })}{" "}
+        <RuleLink game="cards" rule="C-10" term={t.t("web.closed_rows", { count: view.closed_rows, total: 5 })} />
+      </p>
     </section>
   );
 }

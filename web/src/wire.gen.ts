@@ -93,6 +93,10 @@ export type LiveMessage =
        * the reason in the client's language
        */
       message: string;
+      /**
+       * a move refused by a rule: the rule's id, the anchor of its section on the rules page (docs/web.md)
+       */
+      rule?: string;
     };
 export type Seat = number;
 /**
@@ -423,6 +427,21 @@ export interface BoardView {
     tile_points: number;
     wishes: number;
     score: number;
+    /**
+     * what the score is made of as it stands (B-21-B-23): each path's figure (its row's value, double for the big figure), the point tiles, the wish stones' points and their number; paths + tiles + wishes = score
+     */
+    parts: {
+      paths: {
+        G: number;
+        Y: number;
+        R: number;
+        P: number;
+        B: number;
+      };
+      tiles: number;
+      wishes: number;
+      wish_count: number;
+    };
   }[];
   goal_count: number;
   pending: ("G" | "Y" | "R" | "P" | "B") | null;
@@ -590,6 +609,21 @@ export interface CardsView {
     point_row: Cards;
     wish_stones: number[];
     score: number;
+    /**
+     * what the score is made of as it stands (C-16-C-18): each colour row's points by its length, the point row's cards, the wish stones' points and their number; rows + point_row + wishes = score
+     */
+    parts: {
+      rows: {
+        G: number;
+        Y: number;
+        R: number;
+        P: number;
+        B: number;
+      };
+      point_row: number;
+      wishes: number;
+      wish_count: number;
+    };
   }[];
   closed_rows: number;
   draws_left: number;

@@ -1,0 +1,244 @@
+// "Learn to play": a guided first game of each game (docs/web.md). A real match against one
+// easy bot that the server sets up from the tutorial's name; its script (GET
+// /api/tutorials/{name}) says, per decision of the player, the move it asks for, the piece to
+// point at and the message that explains it. The game screen asks the tutor before it sends a
+// move (an off-script move is explained, not sent) and shows its panel; the tutor marks the
+// piece with `data-tutor` (styled in style.css, found by the browser tests).
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { ApiError, api, held, heldIds, hold, letGo, playerName } from "./api";
+import type { TutorialScript, TutorialStep } from "./api";
+import { stoneKey } from "./board";
+import { useT } from "./context";
+import type { Translator } from "./i18n";
+import { actionCards, actionLabel } from "./labels";
+import { cardName } from "./pieces";
+import type { Colour, Legal, View } from "./types";
+
+export const TUTORIALS = ["board", "cards"] as const;
+
+/** The start page's panel: a guided first game of each game. */
+export function LearnPanel() {
+  const t = useT();
+  return (
+    <section class="panel learn" aria-labelledby="learn-title" data-testid="learn">
+      <h2 id="learn-title">{t.t("tutorial.learn")}</h2>
+      <p class="muted">{t.t("tutorial.learn.detail")}</p>
+      <p class="learn-buttons">
+        {TUTORIALS.map((name) => (
+          <a key={name} class="button" href={`#/learn/${name}`} data-tutorial={name}>{t.t(`tutorial.learn.${name}`)}</a>
+        ))}
+      </p>
+    </section>
+  );
+}
+
+/** `#/learn/{name}`: create the lesson's match (a fresh one each time) and open it. */
+export function LearnStart({ name, go }: { name: string; go: (hash: string) => void }) {
+  const t = useT();
+  const [error, setError] = useState<string | null>(null);
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const who = playerName().trim();
+    api
+      .create({
+        game: name === "cards" ? "cards" : "board",
+        seats: [{ kind: "person" }, { kind: "bot", level: "easy" }],
+        tutorial: name,
+        ...(who ? { name: who } : {}),
+        public: false,
+        hints: false,
+        undo: false,
+      })
+      .then((answer) => {
+        // An earlier lesson of this game that was not finished is replaced by the new one.
+        for (const id of heldIds()) if (held(id)?.tutorial === name) letGo(id);
+        hold(answer.id, { seat: answer.seat, token: answer.token, tutorial: name });
+        go(`#/match/${answer.id}`);
+      })
+      .catch((e: unknown) => setError(e instanceof ApiError && e.message ? e.message : t.t("web.offline")));
+  }, [name]);
+  return (
+    <main id="main" class="learn-start">
+      {error ? (
+        <>
+          <p class="error" role="alert" data-testid="learn-error">{error}</p>
+          <a class="button" href="#/">{t.t("web.home")}</a>
+        </>
+      ) : (
+        <p role="status">{t.t("tutorial.starting")}</p>
+      )}
+    </main>
+  );
+}
+
+/** A move as the player reads it: the card(s), then what it does. */
+function moveWords(t: Translator, legal: Legal | undefined, text: string): string {
+  if (!legal) return text;
+  const cards = actionCards(legal);
+  const label = actionLabel(t, legal);
+  return cards.length ? `${cards.map((c) => cardName(t, c)).join(" + ")} – ${label}` : label;
+}
+
+function same(a: string, b: string): boolean {
+  const norm = (s: string) => {
+    const words = s.trim().toUpperCase().split(/\s+/);
+    // a claim's two cards in either order
+    return words[0] === "WISH" ? `WISH ${words.slice(1).sort().join(" ")}` : words.join(" ");
+  };
+  return norm(a) === norm(b);
+}
+
+export interface Tutor {
+  name: string;
+  script: TutorialScript | null;
+  /** The move refused last (its notation), said until the next move. */
+  wrong: string | null;
+  /** Whether the move is off the script (then it is not sent, and the panel says why). */
+  veto: (action: string, view: View) => boolean;
+}
+
+/** The tutor of a match that is a guided first game (`name`), or null for any other match. */
+export function useTutor(name: string | null | undefined): Tutor | null {
+  const [script, setScript] = useState<TutorialScript | null>(null);
+  const [wrong, setWrong] = useState<string | null>(null);
+  useEffect(() => {
+    if (!name) return;
+    api.tutorial(name).then(setScript, () => setScript(null));
+  }, [name]);
+  if (!name) return null;
+  return {
+    name,
+    script,
+    wrong,
+    veto: (action, view) => {
+      const step = script?.steps.find((s) => s.ply === view.ply);
+      if (!step || view.over || same(action, step.move)) {
+        setWrong(null);
+        return false;
+      }
+      setWrong(action);
+      return true;
+    },
+  };
+}
+
+/** The CSS selectors of what a step points at now: the card to choose, then (chosen) the move's
+ * option and the stone it goes to; a pile; a button under the board; a stone. */
+function targets(step: TutorialStep, view: View, selected: string | null): string[] {
+  const [kind, what] = step.point.split(":");
+  const legal = view.legal.find((l) => same(l.notation, step.move));
+  if (kind === "card") {
+    if (legal && selected && actionCards(legal).includes(selected)) {
+      const out = [`.option[data-action="${CSS.escape(legal.notation)}"]`];
+      const f = legal.preview.figure;
+      if (view.game === "board" && f && !f.overflow) out.push(`[data-stone="${stoneKey(f.path, Math.max(f.to, 1))}"]`);
+      return out;
+    }
+    return [`.card-button[data-card="${CSS.escape(what)}"]`];
+  }
+  // (the same move is also listed among the moves beside the board: marked there too)
+  const option = legal ? [`.option[data-action="${CSS.escape(legal.notation)}"]`] : [];
+  if (kind === "pile") return [`[data-pile="${CSS.escape(what)}"] .pile-button`, ...option];
+  if (kind === "prompt") return [`[data-prompt="${CSS.escape(what)}"]`, ...option];
+  if (kind === "stone") return [`[data-stone="${stoneKey(what[0] as Colour, Number(what.slice(1)))}"]`, ...option];
+  return [];
+}
+
+interface PanelProps {
+  tutor: Tutor;
+  view: View;
+  myTurn: boolean;
+  names: string[];
+  /** The card chosen in the hand, if any. */
+  selected: string | null;
+  matchId: string;
+  go: (hash: string) => void;
+}
+
+/** The lesson beside the game: the step's words, the off-script explanation, the marks on the
+ * piece to play, start again and leave. */
+export function TutorialPanel({ tutor, view, myTurn, names, selected, matchId, go }: PanelProps) {
+  const t = useT();
+  const script = tutor.script;
+  const steps = script?.steps ?? [];
+  const index = myTurn ? steps.findIndex((s) => s.ply === view.ply) : -1;
+  const step = index >= 0 ? steps[index] : null;
+  const done = view.over;
+  const lastPly = steps.length ? steps[steps.length - 1].ply : 0;
+  const selectors = step ? targets(step, view, selected) : [];
+  const key = selectors.join(",");
+
+  // Mark the pieces: again after every render and whenever the game's elements change.
+  useLayoutEffect(() => {
+    const mark = () => {
+      document.querySelectorAll("[data-tutor]").forEach((el) => {
+        if (!key || !el.matches(key)) el.removeAttribute("data-tutor");
+      });
+      if (key) document.querySelectorAll(key).forEach((el) => el.setAttribute("data-tutor", "here"));
+    };
+    mark();
+    const root = document.querySelector("main.game");
+    if (!root) return undefined;
+    const watcher = new MutationObserver(mark);
+    watcher.observe(root, { childList: true, subtree: true });
+    return () => {
+      watcher.disconnect();
+      document.querySelectorAll("[data-tutor]").forEach((el) => el.removeAttribute("data-tutor"));
+    };
+  });
+  // A new step brings its piece into view (below the panel, which stays at the top).
+  useEffect(() => {
+    if (!key) return;
+    const all = Array.from(document.querySelectorAll(key));
+    const first = all[0];
+    if (!first) return;
+    const panel = document.querySelector(".tutor")?.getBoundingClientRect();
+    const top = panel && getComputedStyle(document.querySelector(".tutor")!).position === "sticky" ? panel.bottom : 0;
+    const seen = (el: Element) => {
+      const box = el.getBoundingClientRect();
+      return box.top >= top && box.bottom <= window.innerHeight;
+    };
+    if (all.some(seen)) return;
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    first.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
+  }, [key, view.ply]);
+
+  const restart = () => {
+    letGo(matchId);
+    go(`#/learn/${tutor.name}`);
+  };
+  const words = (notation: string) => moveWords(t, view.legal.find((l) => same(l.notation, notation)), notation);
+  const bot = names[1] ?? "";
+  let text: string;
+  if (done) text = t.t(script?.done ?? `tutorial.${tutor.name}.done`);
+  else if (step) text = t.t(step.key);
+  else if (!myTurn) text = t.t("tutorial.wait", { name: bot });
+  else if (view.ply > lastPly || !script) text = t.t(script?.free ?? "tutorial.free");
+  else text = t.t("tutorial.free");
+  const shownStep = done ? steps.length : index >= 0 ? index + 1 : steps.filter((s) => s.ply < view.ply).length;
+  return (
+    <section class={`tutor${done ? " done" : ""}`} aria-labelledby="tutor-title" data-testid="tutor"
+      data-step={step ? index + 1 : undefined} data-done={done ? "true" : undefined} data-free={!done && !step && myTurn ? "true" : undefined}>
+      <h2 id="tutor-title">
+        {done ? t.t("tutorial.done.title") : t.t("tutorial.heading")}
+        {steps.length > 0 && !done && (
+          <span class="tutor-progress"> · {t.t("tutorial.progress", { step: Math.max(1, shownStep), count: steps.length })}</span>
+        )}
+      </h2>
+      {tutor.wrong && step && !done && (
+        <p class="tutor-wrong" role="alert" data-testid="tutor-wrong">
+          {t.t("tutorial.off_script", { move: words(tutor.wrong), wanted: words(step.move) })}
+        </p>
+      )}
+      <p class="tutor-text" aria-live="polite" data-testid="tutor-text">{text}</p>
+      <p class="tutor-buttons">
+        {done && <a class="button primary" href="#/" data-testid="tutor-home">{t.t("web.home")}</a>}
+        {done && <a class="button" href={`#/rules/${view.game}`}>{t.t("web.how_to_play")}</a>}
+        <button type="button" class="small-button" data-testid="tutor-restart" onClick={restart}>{t.t("tutorial.restart")}</button>
+        {!done && <a class="button small-button" href="#/" data-testid="tutor-leave">{t.t("tutorial.leave")}</a>}
+      </p>
+    </section>
+  );
+}
