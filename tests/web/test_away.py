@@ -40,7 +40,7 @@ def test_a_bot_stands_in_for_an_away_player_who_then_takes_the_seat_back(
     wait_my_turn(ada)
     bob_page.close()  # Bob goes away
 
-    stand_in = ada.locator(".player[data-seat='1'] button")
+    stand_in = ada.locator(".player[data-seat='1'] button:not(.score)")
     stand_in.wait_for()
     assert "Bob" in stand_in.inner_text()
     stand_in.click()

@@ -403,10 +403,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
             <div class="board-wrap">
               {prompt && (
                 <div class="board-prompt" role="group" aria-label={instruction(t, view, names[view.current_player] ?? "")}>
-                  <p>
-                    {instruction(t, view, names[view.current_player] ?? "")}
-                    {view.phase === "figure" && <>{" "}<RuleLink game="board" rule="B-11" term={t.t("web.term.big_figure")} /></>}
-                  </p>
+                  <p>{instruction(t, view, names[view.current_player] ?? "")}</p>
                   <p class="board-prompt-buttons">
                     {other.filter((l) => l.kind !== "advance").map((l) => (
                       <button type="button" key={l.notation} data-prompt={l.notation} onClick={() => act(l)}>{label(l)}</button>
