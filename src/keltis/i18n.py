@@ -33,7 +33,7 @@ from keltis.catalogs import parse_colour, translations
 from keltis.core.cards import COLOUR_LETTERS
 from keltis.core.errors import IllegalActionError, KeltisError
 from keltis.core.events import event_json
-from keltis.core.labels import Label, event_label
+from keltis.core.labels import Label
 from keltis.describe import Event
 from keltis.messages import COLOUR_KEYS, MESSAGES, Phrase
 
@@ -253,7 +253,7 @@ class Translator:
 
     def event(self, event: Event) -> str:
         """One :mod:`keltis.describe` event as a phrase (its label, translated)."""
-        return self.label(event_label(event_json(event)))
+        return self.label(event_json(event)["label"])
 
     def label(self, label: Label | Mapping[str, Any]) -> str:
         """A move or an event in words (:class:`keltis.core.labels.Label`, or its wire form):

@@ -83,6 +83,19 @@ def focus_not_lost(page: Any) -> None:
     )
 
 
+def focus_reaches(page: Any, selector: str) -> None:
+    """Until the focused element matches ``selector`` (5 s), else fail naming where it is."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            "(s) => document.activeElement?.matches(s) ?? false", arg=selector, timeout=5_000
+        )
+    except PlaywrightTimeout as error:  # say where the focus is instead
+        where = page.evaluate("() => document.activeElement?.outerHTML.slice(0, 120)")
+        raise AssertionError(f"the focus never reached {selector}: it is on {where}") from error
+
+
 def in_viewport(page: Any, selector: str) -> None:
     """Until the element is wholly in the window (a prompt is scrolled to when it appears)."""
     page.wait_for_function(
@@ -173,16 +186,16 @@ def test_stones_are_reached_by_tab_played_by_enter_or_space_and_the_focus_stays(
         assert last_action(page)[0] == stone[0]
         # After the move the focus is on the next decision (the big-or-small prompt or the draw
         # pile), not on the document: the next Tab goes on from there.
+        # (While the answer is on its way the focus waits on the board: the prompt or the pile
+        # that comes with it takes it over then.)
         focus_not_lost(page)
-        assert focused(page, "[data-prompt], .pile-button"), page.evaluate(
-            "() => document.activeElement.outerHTML.slice(0, 120)"
-        )
+        focus_reaches(page, "[data-prompt], .pile-button")
         if focused(page, "[data-prompt]"):
             before = ply(page)
             page.keyboard.press("Enter")
             wait_moved(page, before)
             focus_not_lost(page)
-            assert focused(page, ".pile-button")
+            focus_reaches(page, ".pile-button")
         before = ply(page)
         page.keyboard.press("Enter")  # draw
         wait_moved(page, before)

@@ -9,12 +9,12 @@ import { ClockText, holdClock, useClockOut } from "./clock";
 import type { HeldClock } from "./clock";
 import { useAnnounce, useT } from "./context";
 import type { Translator } from "./i18n";
-import { actionCards, actionLabel, instruction } from "./labels";
+import { instruction, moveWords } from "./labels";
 import { Live } from "./live";
 import { batchSince, marksOf, turnsOf } from "./marks";
 import type { Marked } from "./marks";
 import type { LiveState } from "./live";
-import { CardFace, cardName, sortHand } from "./pieces";
+import { CardFace, sortHand } from "./pieces";
 import { FinalScores, Piles, Players, SeatBadge, WishRow } from "./table";
 import { RuleLink, RulesButton } from "./rules";
 import type { Hint, Legal, MatchInfo, ServerMessage, Step, View } from "./types";
@@ -203,7 +203,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const legal = myTurn && !busy && view ? view.legal : [];
   // A refusal by a rule is said in words (without the rule's id) and links to its section.
   const refusedBy = errorRule && error?.startsWith(`${errorRule}: `) ? errorRule : null;
-  const label = (l: Legal) => actionLabel(t, l);
+  const label = (l: Legal) => t.label(l.label);
 
   const send = (action: string) => {
     if (!view || busy) return;
@@ -239,7 +239,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const byCard = new Map<string, Legal[]>();
   const other: Legal[] = [];
   for (const l of legal) {
-    const cards = new Set(actionCards(l));
+    const cards = new Set(l.cards);
     if (cards.size) for (const c of cards) byCard.set(c, [...(byCard.get(c) ?? []), l]);
     else other.push(l);
   }
@@ -249,16 +249,11 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     if (l.kind !== "draw") continue;
     drawTargets.set(l.pile ?? "deck", { legal: l, label: label(l) });
   }
-  // A move in words: the card(s) it plays from the hand, then what it does.
-  const moveWords = (l: Legal) => {
-    const cards = actionCards(l);
-    return cards.length ? `${cards.map((c) => cardName(t, c)).join(" + ")} – ${label(l)}` : label(l);
-  };
   // The best hint's cards, marked in the hand (one mark per card the move plays).
   const hinted = new Set<number>();
   const bestHint = hints?.[0] ? legal.find((l) => l.notation === hints[0].action) : undefined;
   if (bestHint && hand) {
-    for (const c of actionCards(bestHint)) {
+    for (const c of bestHint.cards) {
       const at = hand.findIndex((h, i) => h === c && !hinted.has(i));
       if (at >= 0) hinted.add(at);
     }
@@ -403,7 +398,10 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
             <div class="board-wrap">
               {prompt && (
                 <div class="board-prompt" role="group" aria-label={instruction(t, view, names[view.current_player] ?? "")}>
-                  <p>{instruction(t, view, names[view.current_player] ?? "")}</p>
+                  <p>
+                    {instruction(t, view, names[view.current_player] ?? "")}
+                    {view.phase === "figure" && <>{" "}<RuleLink game="board" rule="B-11" term={t.t("web.term.big_figure")} /></>}
+                  </p>
                   <p class="board-prompt-buttons">
                     {other.filter((l) => l.kind !== "advance").map((l) => (
                       <button type="button" key={l.notation} data-prompt={l.notation} onClick={() => act(l)}>{label(l)}</button>
@@ -473,7 +471,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                         <li key={`${card}-${i}`}>
                           <button type="button" class={`card-button${playable ? " playable" : ""}${isSel ? " selected" : ""}${hinted.has(i) ? " hinted" : ""}`}
                             disabled={!playable} aria-pressed={playable ? isSel : undefined}
-                            aria-label={hinted.has(i) ? `${cardName(t, card)} (${t.t("web.hint")})` : cardName(t, card)} data-card={card}
+                            aria-label={hinted.has(i) ? `${t.card(card)} (${t.t("web.hint")})` : t.card(card)} data-card={card}
                             onClick={() => setChosen(isSel ? null : i)}>
                             <CardFace card={card} />
                           </button>
@@ -525,7 +523,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                     return (
                       <li key={h.action} data-action={h.action}>
                         {t.t("web.hint.line", {
-                          move: move ? moveWords(move) : h.action,
+                          move: move ? moveWords(t, move) : h.action,
                           win: t.number(h.win, { style: "percent", maximumFractionDigits: 0 }),
                           margin: t.number(h.margin, { signDisplay: "exceptZero", minimumFractionDigits: 1, maximumFractionDigits: 1 }),
                         })}

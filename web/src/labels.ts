@@ -1,15 +1,13 @@
-// What an action would do, in words: the label the server gives every legal action
-// (keltis.board.labels, keltis.cards.labels), translated; and the phase's instruction.
+// A move in words — the label the server gives every legal action (keltis.board.labels,
+// keltis.cards.labels), translated — and the phase's instruction.
 import type { Translator } from "./i18n";
 import type { Legal, View } from "./types";
 
-export function actionLabel(t: Translator, legal: Legal): string {
-  return t.label(legal.label);
-}
-
-/** The cards an action plays from the hand (lay, discard: one; a claim: two). */
-export function actionCards(legal: Legal): string[] {
-  return legal.cards;
+/** A move as the player reads it: the card(s) it plays from the hand, then what it does
+ * (the server's label, translated). */
+export function moveWords(t: Translator, legal: Legal): string {
+  const words = t.label(legal.label);
+  return legal.cards.length ? `${legal.cards.map((c) => t.card(c)).join(" + ")} – ${words}` : words;
 }
 
 /** The phase's instruction in words: the browser's own where the terminal's names the

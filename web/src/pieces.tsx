@@ -19,11 +19,6 @@ export function parseCard(text: string): ParsedCard {
   return { colour, value: rest === "X" ? "X" : Number(rest) };
 }
 
-/** A card's name for screen readers and titles: "green 7", "point card 5". */
-export function cardName(t: Translator, text: string): string {
-  return t.card(text);
-}
-
 /** Sort a hand by colour, then value (closing cards last, point cards after the colours). */
 export function sortHand(cards: string[]): string[] {
   const order = (c: string) => {
@@ -47,7 +42,7 @@ export function CardFace({ card, small }: { card: string; small?: boolean }) {
 /** A card that is only shown: an image with a name. */
 export function Card({ t, card, small }: { t: Translator; card: string; small?: boolean }) {
   return (
-    <span class="card-wrap" role="img" aria-label={cardName(t, card)} title={cardName(t, card)}>
+    <span class="card-wrap" role="img" aria-label={t.card(card)} title={t.card(card)}>
       <CardFace card={card} small={small} />
     </span>
   );

@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { ROW_VALUES, ScoreTrack } from "./board";
 import { useT } from "./context";
 import type { Translator } from "./i18n";
-import { CardFace, PLAYER_MARK, PLAYER_TEXT, SYMBOL, cardName } from "./pieces";
+import { CardFace, PLAYER_MARK, PLAYER_TEXT, SYMBOL } from "./pieces";
 import type { Colour } from "./types";
 
 export type RulesGame = "board" | "cards";
@@ -97,7 +97,7 @@ function Part({ ctx, place, title, children }: { ctx: Ctx; place: string; title:
 function CardRow({ t, cards, caption }: { t: Translator; cards: string[]; caption?: string }) {
   return (
     <figure class="rules-pic">
-      <span class="rules-cards" role="img" aria-label={cards.map((c) => cardName(t, c)).join(", ")}>
+      <span class="rules-cards" role="img" aria-label={cards.map((c) => t.card(c)).join(", ")}>
         {cards.map((card, i) => <CardFace key={`${card}-${i}`} card={card} />)}
       </span>
       {caption && <figcaption>{caption}</figcaption>}
@@ -247,7 +247,7 @@ function WishStones({ t, values }: { t: Translator; values: number[] }) {
 /** Two cards of one value buy the wish stone of that value. */
 function ClaimPicture({ t }: { t: Translator }) {
   const cards = ["G5", "*5"];
-  const label = `${cards.map((c) => cardName(t, c)).join(" + ")} → ${t.t("web.wish_stone", { value: 5 })}`;
+  const label = `${cards.map((c) => t.card(c)).join(" + ")} → ${t.t("web.wish_stone", { value: 5 })}`;
   return (
     <figure class="rules-pic">
       <span class="rules-cards rules-claim" role="img" aria-label={label}>

@@ -6,7 +6,7 @@ import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Translator } from "./i18n";
 import type { CardsView, Colour, Legal, Outcome, Pile, View } from "./types";
 import { COLOURS } from "./types";
-import { Card, CardFace, ColourTag, PLAYER_MARK, PLAYER_TEXT, SYMBOL, cardName } from "./pieces";
+import { Card, CardFace, ColourTag, PLAYER_MARK, PLAYER_TEXT, SYMBOL } from "./pieces";
 import type { SeatInfo, Step } from "./types";
 import type { Mark, Marked } from "./marks";
 import { markClass } from "./marks";
@@ -44,7 +44,7 @@ function RowLine({ t, colour, cards, direction, fresh, laid, marked, help }: {
 }) {
   const marks = laidMarks(cards, laid ?? []);
   const label = `${t.pileName(colour)}: ${
-    cards.length ? cards.map((c) => cardName(t, c)).join(", ") : t.t("web.row.empty")
+    cards.length ? cards.map((c) => t.card(c)).join(", ") : t.t("web.row.empty")
   }${cards.length ? `; ${t.t(`web.direction.${direction}`)}` : ""}`;
   return (
     <li class="row-line" aria-label={label}>
@@ -238,7 +238,7 @@ interface PilesProps {
 /** A card laid on a pile (discarded, or one of a claim's pair) or taken from it, by whom. */
 function PileMark({ t, mark, card, names, marked }: { t: Translator; mark: Mark; card: string; names: string[]; marked?: Marked }) {
   const taken = mark.kind === "take";
-  const label = t.t(taken ? "web.mark.taken" : "web.mark.discarded", { name: names[mark.seat] ?? "", card: cardName(t, card) });
+  const label = t.t(taken ? "web.mark.taken" : "web.mark.discarded", { name: names[mark.seat] ?? "", card: t.card(card) });
   return (
     <li class={`pile-mark${taken ? " taken" : ""}${markClass(marked, mark)}`} data-mark={mark.text} title={label}
       style={{ "--mark": PLAYER_MARK[mark.seat] }}>
@@ -262,7 +262,7 @@ export function Piles({ t, view, drawTargets, act, marked, names }: PilesProps) 
           const cards = (view.discards as Record<Pile, string[]>)[pile] ?? [];
           const top = cards[cards.length - 1];
           const target = drawTargets.get(pile);
-          const label = `${t.pileName(pile)}: ${top ? `${cardName(t, top)} (${cards.length})` : t.t("web.pile.empty")}`;
+          const label = `${t.pileName(pile)}: ${top ? `${t.card(top)} (${cards.length})` : t.t("web.pile.empty")}`;
           const body = (
             <>
               {top ? <CardFace card={top} /> : <span class={`card empty c-${pile === "*" ? "S" : pile}`} aria-hidden="true"><span class="card-symbol">{SYMBOL[pile]}</span></span>}

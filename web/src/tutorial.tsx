@@ -9,10 +9,8 @@ import { ApiError, api, held, heldIds, hold, letGo, playerName } from "./api";
 import type { TutorialScript, TutorialStep } from "./api";
 import { stoneKey } from "./board";
 import { useT } from "./context";
-import type { Translator } from "./i18n";
-import { actionCards, actionLabel } from "./labels";
-import { cardName } from "./pieces";
-import type { Colour, Legal, View } from "./types";
+import { moveWords } from "./labels";
+import type { Colour, View } from "./types";
 
 export const TUTORIALS = ["board", "cards"] as const;
 
@@ -73,14 +71,6 @@ export function LearnStart({ name, go }: { name: string; go: (hash: string) => v
   );
 }
 
-/** A move as the player reads it: the card(s), then what it does. */
-function moveWords(t: Translator, legal: Legal | undefined, text: string): string {
-  if (!legal) return text;
-  const cards = actionCards(legal);
-  const label = actionLabel(t, legal);
-  return cards.length ? `${cards.map((c) => cardName(t, c)).join(" + ")} – ${label}` : label;
-}
-
 function same(a: string, b: string): boolean {
   const norm = (s: string) => {
     const words = s.trim().toUpperCase().split(/\s+/);
@@ -130,7 +120,7 @@ function targets(step: TutorialStep, view: View, selected: string | null): strin
   const [kind, what] = step.point.split(":");
   const legal = view.legal.find((l) => same(l.notation, step.move));
   if (kind === "card") {
-    if (legal && selected && actionCards(legal).includes(selected)) {
+    if (legal && selected && legal.cards.includes(selected)) {
       const out = [`.option[data-action="${CSS.escape(legal.notation)}"]`];
       const f = legal.preview.figure;
       if (view.game === "board" && f && !f.overflow) out.push(`[data-stone="${stoneKey(f.path, Math.max(f.to, 1))}"]`);
@@ -209,7 +199,10 @@ export function TutorialPanel({ tutor, view, myTurn, names, selected, matchId, g
     letGo(matchId);
     go(`#/learn/${tutor.name}`);
   };
-  const words = (notation: string) => moveWords(t, view.legal.find((l) => same(l.notation, notation)), notation);
+  const words = (notation: string) => {
+    const legal = view.legal.find((l) => same(l.notation, notation));
+    return legal ? moveWords(t, legal) : notation;
+  };
   const bot = names[1] ?? "";
   let text: string;
   if (done) text = t.t(script?.done ?? `tutorial.${tutor.name}.done`);

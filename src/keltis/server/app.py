@@ -412,13 +412,17 @@ def create_app(config: ServerConfig) -> FastAPI:
                 setup = setup["explicit"]
             if body.seed is not None:
                 return bad_request(400, lang, "give a seed or a set-up, not both")
+        if lesson is not None:
+            setup = lesson.setup  # the body already took the lesson's game, seats and variant
         try:
-            if lesson is not None:
-                record = _new_record(
-                    lesson.game, players, {}, setup=lesson.setup, bot_seeds=lesson.bot_seeds
-                )
-            else:
-                record = _new_record(body.game, players, body.variant, seed=body.seed, setup=setup)
+            record = _new_record(
+                body.game,
+                players,
+                body.variant,
+                seed=body.seed,
+                setup=setup,
+                bot_seeds=lesson.bot_seeds if lesson is not None else None,
+            )
         except (KeltisError, ValueError) as error:
             return bad_request(400, lang, request_detail(error, lang))
         match_id = secrets.token_urlsafe(9)
