@@ -180,6 +180,13 @@ def test_bad_tutorial_requests_are_refused_in_the_clients_language(
     assert unknown["message"] != Translator("en")("tutorial.unknown", name="chess")
     for wrong in (5, ["board"], {"name": "board"}, True, "x" * 41):
         assert bad(server, {**body, "tutorial": wrong})["code"] == "server.bad_request"
+    # the lesson's seats are its own: a request may leave them out (and still be refused
+    # for an unknown lesson, not for the missing seats)
+    assert bad(server, {"tutorial": "chess"})["code"] == "tutorial.unknown"
+    with server.http() as http:
+        bare = http.post("/api/matches", json={"tutorial": "cards", "name": "Ada"})
+        assert bare.status_code == 201, bare.text
+        assert bare.json()["seat"] == 0
     # a tutorial does not open the way to a chosen deal
     with server.http() as http:
         seeded = http.post("/api/matches", json={**body, "tutorial": "board", "seed": 1})

@@ -25,7 +25,7 @@ from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.exceptions import HTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
@@ -164,6 +164,15 @@ class CreateMatch(_Strict):
         "seeds; only the creator's name is read besides. A 400 tutorial.unknown for a name "
         "it does not know",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _tutorial_takes_its_seats(cls, data: Any) -> Any:
+        """A tutorial takes its own seats, so a request for one may leave ``seats`` out
+        (``{"tutorial": "board"}``): whatever seats it gives are replaced anyway."""
+        if isinstance(data, dict) and data.get("tutorial") is not None and "seats" not in data:
+            return {**data, "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}]}
+        return data
 
 
 class JoinRequest(_Strict):
