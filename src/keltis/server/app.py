@@ -391,7 +391,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         if body.tutorial is not None:
             lesson = TUTORIALS.get(body.tutorial)
             if lesson is None:
-                return error_response(400, "tutorial.unknown", lang, name=body.tutorial[:40])
+                return error_response(400, "tutorial.unknown", lang, name=printable(body.tutorial))
             if body.seed is not None or body.setup is not None:
                 return bad_request(400, lang, "give a tutorial or a seed or a set-up, not two")
             body = body.model_copy(
@@ -501,7 +501,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         for, what the client points at and the message that explains it (not the deal)."""
         lesson = TUTORIALS.get(name)
         if lesson is None:
-            return error_response(404, "tutorial.unknown", request_lang(request), name=name[:40])
+            return error_response(
+                404, "tutorial.unknown", request_lang(request), name=printable(name)
+            )
         return lesson.to_json()
 
     @app.get("/api/matches", tags=["matches"])
