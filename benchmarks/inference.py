@@ -33,10 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from keltis._native import engine
-from keltis.bots.cards_policy import cards_policy
 from keltis.bots.ismcts import SearchConfig, inferring_sampler
-from keltis.bots.policies import heuristics
 from keltis.cards import CardState
+from keltis.cards.policy import cards_policy
 from keltis.core.protocol import GameState, View
 from keltis.games import get_game
 
@@ -48,7 +47,7 @@ def measure(
 ) -> list[dict[str, Any]]:
     """Play ``games`` heuristic games and score every setting's deals at each decision."""
     rules = get_game("cards")
-    policies = heuristics("cards")
+    policies = get_game("cards").heuristics()
     right: Counter[int] = Counter()
     seconds: Counter[int] = Counter()
     hidden = 0

@@ -56,9 +56,8 @@ from keltis.arena.stats import wilson_interval
 from keltis.bots import make_bot
 from keltis.bots.ismcts import IsmctsBot, search
 from keltis.bots.levels import LEVELS
-from keltis.bots.policies import heuristics
 from keltis.core.protocol import Game, GameState, View
-from keltis.games import get_game
+from keltis.games import GAME_NAMES, get_game
 
 RESULTS = Path(__file__).parent / "results"
 #: Safety net only: a game reaching it is reported as truncated (none is expected).
@@ -338,8 +337,8 @@ def play_missing(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark from the command line."""
-    heuristics("board")
-    heuristics("cards")  # loaded before the workers start
+    for name in GAME_NAMES:
+        get_game(name).heuristics()  # loaded before the workers start
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=("board", "cards"), default="board")
     parser.add_argument("--games", type=int, default=400, help="games per line (default 400)")

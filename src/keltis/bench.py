@@ -64,7 +64,7 @@ def random_playouts(
 
 def _fast_playouts(game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
     """``random_playouts`` with the batch simulator: batches of games until ``seconds``."""
-    try:
+    try:  # here: numba is optional (keltis[fast]); its absence is reported, not fatal
         from keltis.fast import simulate
     except ImportError as error:
         raise ValueError(str(error)) from None

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from keltis import __version__
 from keltis.core.errors import KeltisError
-from keltis.games import GAME_NAMES
+from keltis.games import DEFAULT_GAME, GAME_NAMES
 
 #: The languages of ``--lang`` (``keltis.i18n.LANGUAGES``; not imported here, to start fast).
 _LANGS = "en, de, cs, sk, hu, pl, es"
@@ -55,6 +55,24 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"keltis {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    _add_play_parser(sub)
+    _add_replay_parser(sub)
+    _add_bench_parser(sub)
+    if argv is None or _command(argv) == "arena":
+        from keltis.arena.cli import add_arena_parser  # a command's modules load when it runs
+
+        add_arena_parser(sub)
+    else:
+        sub.add_parser("arena", help=ARENA_HELP, add_help=False)
+
+    from keltis.server.cli import add_serve_parser  # a command's modules load when it runs
+
+    add_serve_parser(sub)
+    return parser
+
+
+def _add_play_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``keltis play``: a game in the terminal."""
     play = sub.add_parser(
         "play",
         help="play in the terminal against bots or hot-seat",
@@ -114,6 +132,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     play.add_argument("--list-bots", action="store_true", help="list the bots and exit")
 
+
+def _add_replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``keltis replay``: a record stepped through or printed."""
     replay = sub.add_parser(
         "replay",
         help="step through a recorded game, or show it move by move",
@@ -142,13 +163,16 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "--no-check", action="store_true", help="do not compare the stored result with the replay"
     )
 
+
+def _add_bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``keltis bench``: random playouts per second."""
     bench = sub.add_parser(
         "bench",
         help="measure random playouts per second on one core (JSON)",
         description="Play random games for a while on one core and print the rate as JSON.",
     )
     bench.add_argument(
-        "--game", choices=GAME_NAMES, default="board", help="the game to play (default board)"
+        "--game", choices=GAME_NAMES, default=DEFAULT_GAME, help="the game to play (default board)"
     )
     bench.add_argument(
         "--players", type=_players, default=4, help="players per game, 2-4 (default 4)"
@@ -173,18 +197,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "(pip install 'keltis[fast]'; its own seeded deals)",
     )
 
-    if argv is None or _command(argv) == "arena":
-        from keltis.arena.cli import add_arena_parser
-
-        add_arena_parser(sub)
-    else:
-        sub.add_parser("arena", help=ARENA_HELP, add_help=False)
-
-    from keltis.server.cli import add_serve_parser
-
-    add_serve_parser(sub)
-    return parser
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``keltis`` command; returns the exit status."""
@@ -196,15 +208,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         if args.command == "play":
-            from keltis.tui.app import run_play
+            from keltis.tui.app import run_play  # a command's modules load when it runs
 
             return run_play(args)
         if args.command == "replay":
-            from keltis.replay import run_replay
+            from keltis.replay import run_replay  # a command's modules load when it runs
 
             return run_replay(args)
         if args.command == "bench":
-            from keltis.bench import random_playouts
+            from keltis.bench import random_playouts  # a command's modules load when it runs
 
             result = random_playouts(
                 args.game, args.players, args.seconds, args.seed, engine=args.engine
@@ -212,11 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(result))
             return 0
         if args.command == "arena":
-            from keltis.arena.cli import run_arena
+            from keltis.arena.cli import run_arena  # a command's modules load when it runs
 
             return run_arena(args)
         if args.command == "serve":
-            from keltis.server.cli import run_serve
+            from keltis.server.cli import run_serve  # a command's modules load when it runs
 
             return run_serve(args)
     except KeltisError as error:

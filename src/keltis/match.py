@@ -29,7 +29,7 @@ from keltis.core.errors import KeltisError, NotationError, RecordError, raised_a
 from keltis.core.events import Event, event_json
 from keltis.core.protocol import JSON, GameState, Outcome, View, action_json
 from keltis.games import get_game
-from keltis.record import GameRecord, PlayerInfo
+from keltis.record import GameRecord, PlayerInfo, recorded_action
 
 #: ``Match.on_action``: called with each accepted step before anyone is told of it.
 ActionHook = Callable[["Match", "Step"], None]
@@ -123,6 +123,25 @@ class Match:
     decisions from its seat's seed and the ply, so that a match resumed from its record goes
     on exactly as the unbroken one; a game played through in one go (a tournament's) may
     switch it off and keep each bot's own random stream.
+
+    A card game of Ann against a medium bot:
+
+    >>> from keltis.bots import make_bot
+    >>> from keltis.record import PlayerInfo
+    >>> seats = [PlayerInfo("Ann"), PlayerInfo("Fionn", "medium")]
+    >>> match = Match.new("cards", seats, {1: make_bot("medium")}, seed=3)
+    >>> view = match.view(0)
+    >>> view.phase, view.legal[:3]
+    ('play', (Action('G0'), Action('G3'), Action('G7')))
+    >>> step = match.submit(0, "G0", expected_ply=view.ply)  # a notation, index or Action
+    >>> step.events
+    (('lay', {'card': 'G0'}),)
+    >>> _ = match.submit(0, "draw")
+    >>> [str(step.action) for step in match.play_bots()]  # until a person is to decide
+    ['G10', 'draw']
+    >>> match.submit(1, "draw")
+    Traceback (most recent call last):
+    keltis.match.NotYourTurnError: it is not your turn: Player 1 is to decide
     """
 
     def __init__(
@@ -349,17 +368,8 @@ class Match:
         number = self.ply + 1
         if self.over:
             raise RecordError(f"{text!r} comes after the end of the game", line=line, action=number)
-        seat = self.to_move
-        try:
-            return self._accept(parse_action(text))
-        except NotationError as error:
-            raise RecordError(
-                f"{text!r} by seat {seat}: {error}", line=line, action=number
-            ) from error
-        except KeltisError as error:
-            raise RecordError(
-                f"{text!r} by seat {seat} is illegal: {error}", line=line, action=number
-            ) from error
+        with recorded_action(text, self.to_move, number, line) as action:
+            return self._accept(action)
 
     # -- inside ------------------------------------------------------------------------
 

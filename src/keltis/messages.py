@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from keltis.core.cards import COLOUR_NAMES
+from keltis.core.card_codes import COLOUR_NAMES
 from keltis.core.refusals import REFUSALS
 
 
@@ -315,10 +315,6 @@ message("err.empty", "Type the number of an option, a move such as G7, or help."
 message("err.number", "There is no option {number}: choose from 1 to {count}.")
 message("err.notation", "Cannot read “{text}”: {reason}")
 message("err.illegal", "That move is not allowed here: {reason}")
-message(
-    "err.cards_unavailable",
-    "The card game cannot be played in the terminal yet ({reason}); try --game board.",
-)
 message("cmd.help", "rules in short, symbols and commands")
 message("cmd.redraw", "draw the screen again")
 message("cmd.quit", "save the game and leave (continue with --resume)")

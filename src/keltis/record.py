@@ -12,17 +12,19 @@ package keep loading older record versions (a version-1 record is converted on l
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import errno
 import json
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from keltis.core.errors import KeltisError, RecordError
+from keltis.core.actions import Action, parse_action
+from keltis.core.errors import KeltisError, NotationError, RecordError
 from keltis.core.protocol import JSON, GameState
 from keltis.core.setup import fresh_seed
 from keltis.games import GAME_NAMES, get_game
@@ -102,7 +104,18 @@ class PlayerInfo:
 
 @dataclass
 class GameRecord:
-    """A game's record: create one with :meth:`start`, append actions, save with :meth:`save`."""
+    """A game's record: create one with :meth:`start`, append actions, save with :meth:`save`.
+
+    >>> record = GameRecord.start("board", [PlayerInfo("Ann"), PlayerInfo("Bob", "greedy")], seed=7)
+    >>> record.dealt["hands"][0]  # what the seed dealt is kept, not just the seed
+    ['Y4', 'R2', 'R5', 'R8', 'P6', 'P10', 'B0', 'B6']
+    >>> record.actions.append("Y4")
+    >>> state = record.replay()
+    >>> state.phase_name, state.history
+    ('figure', [Action('Y4')])
+    >>> GameRecord.from_json(record.to_json()) == record
+    True
+    """
 
     game: str
     players: list[PlayerInfo]
@@ -170,34 +183,32 @@ class GameRecord:
         rules = get_game(self.game)
         setup = self.dealt if self.dealt is not None else self.setup
         seed = None if setup is not None else self.seed
+        options = {} if self.layout is None else {"layout": self.layout}
         try:
-            if self.game == "board":
-                from keltis.board import BoardGame
-
-                assert isinstance(rules, BoardGame)
-                return rules.new_game(
-                    len(self.players),
-                    seed=seed,
-                    setup=setup,
-                    variant=self.variant,
-                    layout=self.layout,
-                )
-            return rules.new_game(len(self.players), seed=seed, setup=setup, variant=self.variant)
+            return rules.new_game(
+                len(self.players), seed=seed, setup=setup, variant=self.variant, **options
+            )
         except KeltisError as error:
             raise RecordError(f"bad set-up: {error}") from error
 
     def replay(self, upto: int | None = None, *, lines: list[int] | None = None) -> GameState:
-        """The state after the first ``upto`` actions (all by default), replayed by the match
-        layer (:class:`keltis.match.Match`).
+        """The state after the first ``upto`` actions (all by default), as
+        :class:`keltis.match.Match` replays a record (it does so with :func:`recorded_action`).
 
         A bad action raises :class:`RecordError` naming its number (1-based), its text, the
         seat that took it and, when ``lines`` are known (as for a loaded file), its line.
         """
-        from keltis.match import Match
-
+        state = self.new_state()
         actions = self.actions if upto is None else self.actions[:upto]
-        copy = dataclasses.replace(self, actions=list(actions), meta=dict(self.meta))
-        return Match(copy, narrate=False, lines=lines)._state
+        for number, text in enumerate(actions, 1):
+            line = lines[number - 1] if lines is not None and number <= len(lines) else None
+            if state.over:
+                raise RecordError(
+                    f"{text!r} comes after the end of the game", line=line, action=number
+                )
+            with recorded_action(text, state.current_player, number, line) as action:
+                state.apply(action)
+        return state
 
     # -- JSON ----------------------------------------------------------------------------
 
@@ -325,11 +336,8 @@ class GameRecord:
         dealt = setup.get("dealt")
         if "seed" in setup and version >= 2 and not isinstance(dealt, dict):
             raise RecordError('"setup": a version-2 record keeps the dealt set-up under "dealt"')
-        if version == 1:
-            # Version 1 kept the seed only, and board games then allowed taking back the card
-            # discarded this turn unless the variant said otherwise (B-15's old default).
-            if game == "board" and isinstance(variant, dict):
-                variant = {"no_take_back": False, **variant}
+        if isinstance(variant, dict):  # a default that changed since, stated as it was then
+            variant = get_game(game).record_variant(variant, version)
         actions = data.get("actions", [])
         if not isinstance(actions, list):
             raise RecordError('"actions" must be a list of action notations')
@@ -375,3 +383,18 @@ def _action_lines(text: str, count: int) -> list[int]:
             break
         lines.append(text.count("\n", 0, match.start()) + 1)
     return lines
+
+
+@contextmanager
+def recorded_action(text: str, seat: int, number: int, line: int | None) -> Iterator[Action]:
+    """Action ``number`` (1-based) of a record, ``text``, read for ``seat``; an unreadable one,
+    or one the block finds illegal, raises :class:`RecordError` naming its number, text, seat
+    and ``line`` (its line in the file, if known)."""
+    try:
+        yield parse_action(text)
+    except NotationError as error:
+        raise RecordError(f"{text!r} by seat {seat}: {error}", line=line, action=number) from error
+    except KeltisError as error:
+        raise RecordError(
+            f"{text!r} by seat {seat} is illegal: {error}", line=line, action=number
+        ) from error

@@ -1,7 +1,7 @@
 """``keltis replay``: step through a recorded game on a terminal, or print it move by move,
 one position (``--at N``) or its final state as JSON.
 
-On a terminal (stdin and stdout both) the replay is interactive (:mod:`keltis.replay_view`);
+On a terminal (stdin and stdout both) the replay is interactive (:mod:`keltis.tui.replay_view`);
 otherwise, or with ``--text``, it prints every move in words, then the scores. A closed pipe
 (``keltis replay FILE | head``) ends it quietly.
 """
@@ -24,7 +24,7 @@ from keltis.core.protocol import GameState, Outcome
 from keltis.i18n import Translator
 from keltis.match import Match
 from keltis.record import GameRecord
-from keltis.replay_view import EXIT_INTERRUPTED, Positions, ReplayViewer, render_position
+from keltis.tui.replay_view import EXIT_INTERRUPTED, Positions, ReplayViewer, render_position
 
 
 def final_json(record: GameRecord, state: GameState) -> dict[str, Any]:
@@ -97,7 +97,7 @@ def run_replay(
     ``--text`` nor ``--at`` is given. ``stdin``, ``out`` and ``env`` default to the
     process's own. Raises :class:`RecordError` on a bad record and ``ValueError`` on a
     move number the record lacks."""
-    from keltis.i18n import detect_language
+    from keltis.i18n import detect_language  # here: --json and --text need no catalogs
 
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if out is None else out
@@ -135,6 +135,7 @@ def _show(
     env: Mapping[str, str],
 ) -> int:
     """The positions of a record: one (``at``) printed, or all stepped through."""
+    # here: only the terminal's positions need rich and the terminal game
     from keltis.tui.app import make_screen
     from keltis.tui.style import make_output
 

@@ -10,7 +10,6 @@ import pytest
 
 from keltis.bots import IsmctsBot, SearchConfig, make_bot
 from keltis.bots.ismcts import inferring_sampler, search
-from keltis.bots.policies import heuristics
 from keltis.core.protocol import GameState
 from keltis.games import get_game
 
@@ -150,7 +149,7 @@ def test_search_needs_the_view_of_the_player_to_move() -> None:
 
 def _heuristic_game(players: int, seed: int) -> list[GameState]:
     """The play decisions of a running card game of heuristic players, after a round."""
-    policy = heuristics("cards").policy
+    policy = get_game("cards").heuristics().policy
     state = get_game("cards").new_game(players, seed=seed)
     rng = random.Random(seed)
     out = []
@@ -162,6 +161,7 @@ def _heuristic_game(players: int, seed: int) -> list[GameState]:
     return out
 
 
+@pytest.mark.slow
 def test_inferring_deals_guess_the_other_hand_better_than_plain_ones() -> None:
     rules = get_game("cards")
     config = SearchConfig(infer_temperature=0.1, infer_samples=32)
@@ -170,7 +170,7 @@ def test_inferring_deals_guess_the_other_hand_better_than_plain_ones() -> None:
         me = state.current_player
         other = 1 - me
         view = state.view(me)
-        sample = inferring_sampler(view, config, heuristics("cards"), rules)
+        sample = inferring_sampler(view, config, get_game("cards").heuristics(), rules)
         assert sample is not None
         truth = Counter(state.hands[other]) - Counter(state.known[other])  # the hidden ones
         rng = random.Random(0)
@@ -187,13 +187,20 @@ def test_inference_needs_a_game_that_can_undo_and_moves_to_explain() -> None:
     board.apply(board.legal_actions()[0])
     board.apply(board.legal_actions()[0])
     view = board.view(board.current_player)
-    assert inferring_sampler(view, config, heuristics("board"), get_game("board")) is None
+    assert (
+        inferring_sampler(view, config, get_game("board").heuristics(), get_game("board")) is None
+    )
     cards = get_game("cards").new_game(2, seed=3)
     view = cards.view(0)  # nobody has moved yet
-    assert inferring_sampler(view, config, heuristics("cards"), get_game("cards")) is None
+    assert (
+        inferring_sampler(view, config, get_game("cards").heuristics(), get_game("cards")) is None
+    )
     assert (
         inferring_sampler(
-            _heuristic_game(2, 3)[0].view(0), SearchConfig(), heuristics("cards"), get_game("cards")
+            _heuristic_game(2, 3)[0].view(0),
+            SearchConfig(),
+            get_game("cards").heuristics(),
+            get_game("cards"),
         )
         is None
     )  # no temperature: plain deals

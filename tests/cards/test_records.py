@@ -122,7 +122,6 @@ def test_bench_for_the_card_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_play_in_the_terminal_with_bots_only(tmp_path: Path) -> None:
-    pytest.importorskip("keltis.tui.cards_screen", reason="the card game's screen is not in yet")
     path = tmp_path / "game.json"
     seats = ["--seats", "random,greedy", "--seed", "4"]
     code = main(["play", "--game", "cards", *seats, "--save", str(path)])

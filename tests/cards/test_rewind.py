@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from keltis.bots.cards_policy import cards_policy
 from keltis.cards import CardState
+from keltis.cards.policy import cards_policy
 from keltis.cards.rewind import rewind
 from keltis.core.actions import DECK, Action, ActionKind
 

@@ -20,8 +20,8 @@ from keltis.i18n import Translator
 from keltis.messages import MESSAGES
 from keltis.record import GameRecord, PlayerInfo
 from keltis.replay import run_replay
-from keltis.replay_view import Positions
 from keltis.tui.app import make_screen
+from keltis.tui.replay_view import Positions
 from keltis.tui.style import make_output
 
 #: Plain output (no escape sequences), so that screens can be compared as text.

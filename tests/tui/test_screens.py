@@ -7,12 +7,12 @@ import re
 
 from rich.console import RenderableType
 
+from keltis.board.screen import BoardScreen
+from keltis.cards.screen import CardsScreen
 from keltis.core.actions import Action
 from keltis.core.protocol import GameState
 from keltis.games import get_game
 from keltis.i18n import Translator
-from keltis.tui.board_screen import BoardScreen
-from keltis.tui.cards_screen import CardsScreen
 from keltis.tui.commands import COMMANDS, find_command
 from keltis.tui.screen import GameScreen, TurnNote
 from keltis.tui.style import ASCII, UNICODE, make_output

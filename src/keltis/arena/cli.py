@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from keltis.arena.run import RunSummary, run_tournament
 from keltis.arena.tournament import DEFAULT_TURN_CAP, Tournament
+from keltis.games import DEFAULT_GAME, get_game
 
 EPILOG = """\
 bots: a name or level in any case (see --list-bots), NAME:key=value,... for options
@@ -106,11 +107,11 @@ def run_arena(
     args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     """Run ``keltis arena`` from parsed options; returns the exit status."""
+    # here, not at the top: `keltis --help` builds this module's parser and must start fast
     from rich.console import Console
 
     from keltis.arena.report import print_table, write_report
-    from keltis.arena.run import RESULTS_FILE, default_out_dir, load_dir
-    from keltis.arena.spec import parse_bots
+    from keltis.arena.run import RESULTS_FILE
     from keltis.arena.tournament import TournamentError
     from keltis.bots import bot_list
 
@@ -131,43 +132,7 @@ def run_arena(
         )
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
-    if args.resume:
-        given = [
-            f"--{name.replace('_', '-')}"
-            for name in ("game", "players", "seed", "turn_cap", "out")
-            if getattr(args, name) is not None
-        ] + (["--take-back"] if args.take_back else [])
-        if args.bots or given:
-            raise TournamentError(
-                "--resume continues a stored tournament: give only --games (to extend it), "
-                f"--workers, --ray and output options, not {' '.join(args.bots + given)}".rstrip()
-            )
-        directory = Path(args.resume)
-        tournament = load_dir(directory, games=args.games)
-        resume = True
-    else:
-        if len(args.bots) < 2:
-            raise TournamentError("name at least two bots, e.g. keltis arena greedy random")
-        game = args.game or "board"
-        if args.take_back and game != "board":
-            raise TournamentError(
-                "--take-back is a board-game variant; the card game never lets you take "
-                "back a card discarded this turn (C-12)"
-            )
-        variant: dict[str, Any] = {"no_take_back": not args.take_back} if game == "board" else {}
-        cap = DEFAULT_TURN_CAP if args.turn_cap is None else (args.turn_cap or None)
-        tournament = Tournament.create(
-            game,
-            parse_bots(args.bots),
-            players=args.players,
-            games=args.games or 100,
-            seed=args.seed if args.seed is not None else 0,
-            variant=variant,
-            turn_cap=cap,
-        )
-        directory = Path(args.out) if args.out else default_out_dir()
-        resume = False
-
+    tournament, directory, resume = _tournament(args)
     period = tournament.balance_period
     if tournament.games % period:
         err.write(
@@ -204,6 +169,53 @@ def run_arena(
         )
         return 130
     return 0
+
+
+def _tournament(args: argparse.Namespace) -> tuple[Tournament, Path, bool]:
+    """The tournament the options ask for, where it is stored, and whether it resumes."""
+    # here, not at the top: `keltis --help` builds this module's parser and must start fast
+    from keltis.arena.run import default_out_dir, load_dir
+    from keltis.arena.spec import parse_bots
+    from keltis.arena.tournament import TournamentError
+
+    if args.resume:
+        given = [
+            f"--{name.replace('_', '-')}"
+            for name in ("game", "players", "seed", "turn_cap", "out")
+            if getattr(args, name) is not None
+        ] + (["--take-back"] if args.take_back else [])
+        if args.bots or given:
+            raise TournamentError(
+                "--resume continues a stored tournament: give only --games (to extend it), "
+                f"--workers, --ray and output options, not {' '.join(args.bots + given)}".rstrip()
+            )
+        directory = Path(args.resume)
+        tournament = load_dir(directory, games=args.games)
+        resume = True
+    else:
+        if len(args.bots) < 2:
+            raise TournamentError("name at least two bots, e.g. keltis arena greedy random")
+        game = args.game or DEFAULT_GAME
+        has_switch = "no_take_back" in get_game(game).switches()
+        if args.take_back and not has_switch:
+            raise TournamentError(
+                "--take-back is a board-game variant; the card game never lets you take "
+                "back a card discarded this turn (C-12)"
+            )
+        variant: dict[str, Any] = {"no_take_back": not args.take_back} if has_switch else {}
+        cap = DEFAULT_TURN_CAP if args.turn_cap is None else (args.turn_cap or None)
+        tournament = Tournament.create(
+            game,
+            parse_bots(args.bots),
+            players=args.players,
+            games=args.games or 100,
+            seed=args.seed if args.seed is not None else 0,
+            variant=variant,
+            turn_cap=cap,
+        )
+        directory = Path(args.out) if args.out else default_out_dir()
+        resume = False
+    return tournament, directory, resume
 
 
 def _run_with_progress(

@@ -74,7 +74,7 @@ class Tournament:
         rules = dict(variant or {})
         if turn_cap is not None:
             rules.setdefault("turn_cap", turn_cap)
-        if game == "board":
+        if game in GAME_NAMES and "no_take_back" in get_game(game).switches():
             rules.setdefault("no_take_back", True)
         if players is None:
             players = min(max(len(bots), 2), 4)
@@ -197,9 +197,11 @@ class Tournament:
         variant = data.get("variant") or {}
         if not isinstance(variant, dict):
             raise TournamentError('"variant" must be an object')
-        if data.get("game") == "board" and "no_take_back" not in variant:
-            # Written before B-15 forbade take-back by default: go on with the old default.
-            variant = {**variant, "no_take_back": False}
+        game = data.get("game")
+        if game in GAME_NAMES and "no_take_back" not in variant:
+            # Written before B-15 forbade take-back by default: go on with the old default,
+            # as records of that time (format version 1) do.
+            variant = get_game(game).record_variant(variant, 1)
         tournament = cls(
             game=data.get("game"),  # type: ignore[arg-type]  # checked by check()
             bots=bots,

@@ -12,7 +12,7 @@ from keltis.board.setup import BoardSetup
 from keltis.board.state import BoardState, BoardVariant
 from keltis.board.view import BoardView
 from keltis.core.actions import Action
-from keltis.core.cards import NUM_COLOURS
+from keltis.core.card_codes import NUM_COLOURS
 from keltis.core.errors import SetupError
 from keltis.core.events import Event
 from keltis.core.protocol import JSON, Game, View
@@ -24,6 +24,7 @@ class BoardGame(Game):
 
     name: ClassVar[str] = "board"
     title: ClassVar[str] = "Keltis (board game)"
+    options: ClassVar[tuple[str, ...]] = ("layout",)
 
     def new_game(
         self,
@@ -32,12 +33,12 @@ class BoardGame(Game):
         seed: int | None = None,
         setup: JSON | None = None,
         variant: JSON | None = None,
-        layout: JSON | str | None = None,
+        **options: Any,
     ) -> BoardState:
-        """A new game; ``setup`` is the JSON form of :class:`BoardSetup`, ``layout`` a
-        layout's JSON form, ``"default"`` or ``None``."""
+        """A new game; ``setup`` is the JSON form of :class:`BoardSetup`. The one option is
+        ``layout``: a layout's JSON form, ``"default"`` or ``None`` (B-4's printed board)."""
         self.check_players(players)
-        board = layout_from_json(layout)
+        board = self._layout(options)
         rules = BoardVariant.from_json(variant)
         if setup is not None:
             if seed is not None:
@@ -49,8 +50,27 @@ class BoardGame(Game):
         """The tiles and cards ``seed`` deals on ``layout`` (an option: a layout's JSON form,
         ``"default"`` or ``None``), as an explicit set-up."""
         self.check_players(players)
-        board = layout_from_json(options.get("layout"))
+        board = self._layout(options)
         return BoardSetup.from_seed(players, seed, board).to_json()
+
+    def _layout(self, options: dict[str, Any]) -> Layout:
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            raise SetupError(f"the board game takes the option layout, not {', '.join(unknown)}")
+        return layout_from_json(options.get("layout"))
+
+    def load_option(self, name: str, path: str) -> JSON:
+        """The ``layout`` option from a layout file (docs/records.md)."""
+        if name != "layout":
+            return super().load_option(name, path)
+        return Layout.load(path).to_json()
+
+    def record_variant(self, variant: JSON, version: int) -> JSON:
+        """Version-1 records come from before B-15 forbade taking back the card discarded
+        this turn: unless their variant says otherwise, they allowed it."""
+        if version == 1:
+            return {"no_take_back": False, **variant}
+        return variant
 
     def variant_json(self, variant: JSON | None) -> JSON:
         """Every switch of the board game's variant, defaults filled in."""

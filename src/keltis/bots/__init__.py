@@ -52,7 +52,7 @@ def __getattr__(name: str) -> Any:
     """The search's names (``IsmctsBot``, ``SearchConfig``), imported when first used: a
     game against medium bots never loads the search."""
     if name in ("IsmctsBot", "SearchConfig"):
-        from keltis.bots import ismcts
+        from keltis.bots import ismcts  # on first use: see above
 
         return getattr(ismcts, name)
     raise AttributeError(f"module 'keltis.bots' has no attribute {name!r}")

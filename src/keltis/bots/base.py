@@ -26,7 +26,16 @@ def derive_seed(seed: int, *parts: int | str) -> int:
 
 
 class Bot(ABC):
-    """Base class of all bots. Subclasses set ``name`` and implement :meth:`choose`."""
+    """Base class of all bots. Subclasses set ``name`` and implement :meth:`choose`.
+
+    A bot sees one view, never the state:
+
+    >>> from keltis import get_game
+    >>> from keltis.bots import make_bot
+    >>> bot = make_bot("greedy", seed=1)  # a level ("medium"), a bot, or module:Class
+    >>> bot.choose(get_game("board").new_game(2, seed=7).view(0))
+    Action('R2')
+    """
 
     name: ClassVar[str]
     description: ClassVar[str] = ""

@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from keltis.bots.base import Bot
-from keltis.bots.policies import heuristics
 from keltis.core.actions import Action
 from keltis.core.protocol import View
 from keltis.games import get_game
 
 
 class HeuristicBot(Bot):
-    """Plays by the game's heuristic policy (``keltis.bots.board_policy`` or
-    ``keltis.bots.cards_policy``).
+    """Plays by the game's heuristic policy (``keltis.board.policy`` or
+    ``keltis.cards.policy``).
 
     The policy is run on a state sampled from the view: it reads only the bot's own hand and
     public information, so the sampled hidden cards never change its choice, and nothing
@@ -29,8 +28,9 @@ class HeuristicBot(Bot):
             raise ValueError("the bot was asked to move with no legal action in its view")
         if len(view.legal) == 1:
             return view.legal[0]
-        state = get_game(view.game).sample_state(view, self.rng)
-        action = heuristics(view.game).policy(state, self.rng)
+        game = get_game(view.game)
+        state = game.sample_state(view, self.rng)
+        action = game.heuristics().policy(state, self.rng)
         if action not in view.legal:  # pragma: no cover - a policy bug, never expected
             raise RuntimeError(f"heuristic chose {action}, which is not legal here")
         return action

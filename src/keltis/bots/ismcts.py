@@ -20,7 +20,8 @@ players' recent moves were with the hands it deals them (the game's rewinder und
 the heuristic scores each decision); docs/bots.md measures what that gives.
 
 The search uses only the view, ``Game.sample_state``, the state protocol and the game's
-heuristic (``keltis.bots.policies``), so it works for any game that implements them.
+heuristic (``Game.heuristics()``, ``keltis.core.policy``), so it works for any game that
+implements them.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from keltis.bots.base import Bot
-from keltis.bots.policies import GamePolicies, Policy, heuristics, random_policy
 from keltis.core.actions import Action
+from keltis.core.policy import GamePolicies, Policy, Scorer, random_policy
 from keltis.core.protocol import Game, GameState, View
 from keltis.games import get_game
 
@@ -239,32 +240,21 @@ def search(
     """
     if view.viewer is None or not view.legal:
         raise ValueError("search needs the view of the player to move (with legal actions)")
-    game = game or get_game(view.game)
-    policies = heuristics(view.game)
+    rules = get_game(view.game)
+    game = game or rules  # a stand-in may deal the hidden cards (benchmarks' all-seeing seer)
+    policies = rules.heuristics()
     playout: Policy = policies.policy if config.playout == "heuristic" else random_policy
     judge = _Judge(config, policies)
     me = view.viewer
     clock = time.perf_counter
     start = clock()
 
-    probe = game.sample_state(view, rng)
-    scored = {a: s for s, a in policies.scores(probe)}
-    ranked = sorted(view.legal, key=lambda a: -scored.get(a, -math.inf))
-    if config.width is not None:
-        ranked = ranked[: config.width]
-    arms = [_Arm(a, scored.get(a, -math.inf)) for a in ranked]
-
+    arms = _ranked_arms(view, config, game.sample_state(view, rng), policies.scores)
     deadline = start + config.seconds if config.seconds is not None else math.inf
     limit = config.iterations if config.iterations is not None else 2**62
     rounds_per_player = config.playout_rounds
     cut = None if rounds_per_player is None else rounds_per_player * view.num_players
-    depth = config.tree_depth
-    widen = config.widening
-    heuristic = policies.policy
-    scores_of = policies.scores
-    c = config.exploration
-    log = math.log
-    sqrt = math.sqrt
+    walk = _Walk(config, policies.policy, policies.scores, rng)
     sample = inferring_sampler(view, config, policies, game)
     iterations = 0
     deals = 0
@@ -284,52 +274,9 @@ def search(
         for arm in alive:
             iterations += 1
             state = deal.clone()
-            state.apply(arm.action)
-            node = arm.node
-            path = [node]
-            players = [me]
-            steps = 0
-            while steps < depth and not state.over:
-                steps += 1
-                legal = state.legal_actions()
-                player = state.current_player
-                children = node.children
-                if len(legal) == 1:
-                    action = legal[0]
-                else:
-                    available = [a for a in legal if a in children]
-                    if not available or len(children) < 1 + widen * sqrt(node.visits):
-                        action = heuristic(state, rng)
-                        if action in children:
-                            action = _best_untried(scores_of(state), children, action)
-                    else:
-                        best_value = -math.inf
-                        action = available[0]
-                        for a in available:
-                            ch = children[a]
-                            ch.avail += 1
-                            value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                            if value > best_value:
-                                best_value = value
-                                action = a
-                child = children.get(action)
-                new = child is None
-                if child is None:
-                    child = children[action] = Node()
-                path.append(child)
-                players.append(player)
-                state.apply(action)
-                node = child
-                if new:
-                    break
-            local = random.Random(seed)
-            if cut is None:
-                while not state.over:
-                    state.apply(playout(state, local))
-            else:
-                stop = state.turn + cut
-                while not state.over and state.turn < stop:
-                    state.apply(playout(state, local))
+            state.apply_legal(arm.action)
+            path, players = walk.descend(state, arm.node, me)
+            _play_out(state, playout, random.Random(seed), cut)
             rewards, wins, margins = judge(state)
             for n_, p_ in zip(path, players, strict=True):
                 n_.visits += 1
@@ -339,7 +286,95 @@ def search(
             arm.margin += margins[me]
         if race and deals >= config.min_rounds and len(alive) > 1:
             alive = _prune(alive, config.prune_z)
-    elapsed = clock() - start
+    return SearchResult(
+        stats=_arm_stats(arms),
+        iterations=iterations,
+        deals=deals,
+        seconds=clock() - start,
+        timed_out=timed_out,
+    )
+
+
+def _ranked_arms(view: View, config: SearchConfig, probe: GameState, scores: Scorer) -> list[_Arm]:
+    """The root actions to race, best by the heuristic first (``config.width`` of them)."""
+    scored = {a: s for s, a in scores(probe)}
+    ranked = sorted(view.legal, key=lambda a: -scored.get(a, -math.inf))
+    if config.width is not None:
+        ranked = ranked[: config.width]
+    return [_Arm(a, scored.get(a, -math.inf)) for a in ranked]
+
+
+class _Walk:
+    """The tree part of one search: from a root action's node, ``tree_depth`` decisions down
+    its ISMCTS subtree, growing it by one node per walk."""
+
+    def __init__(self, config: SearchConfig, heuristic: Policy, scores: Scorer, rng: random.Random):
+        self.depth = config.tree_depth
+        self.widen = config.widening
+        self.c = config.exploration
+        self.heuristic = heuristic
+        self.scores = scores
+        self.rng = rng
+
+    def descend(self, state: GameState, node: Node, me: int) -> tuple[list[Node], list[int]]:
+        """Walk (and apply to ``state``) from ``node``; the nodes passed and who chose at
+        each (``me`` at the root action)."""
+        path = [node]
+        players = [me]
+        steps = 0
+        while steps < self.depth and not state.over:
+            steps += 1
+            legal = state.legal_actions()
+            player = state.current_player
+            action = legal[0] if len(legal) == 1 else self._choose(state, legal, node)
+            child = node.children.get(action)
+            new = child is None
+            if child is None:
+                child = node.children[action] = Node()
+            path.append(child)
+            players.append(player)
+            state.apply_legal(action)
+            node = child
+            if new:
+                break
+        return path, players
+
+    def _choose(self, state: GameState, legal: list[Action], node: Node) -> Action:
+        """The heuristic's choice while the node may widen, else the best by UCB among the
+        tried actions available in this deal."""
+        children = node.children
+        available = [a for a in legal if a in children]
+        if not available or len(children) < 1 + self.widen * math.sqrt(node.visits):
+            action = self.heuristic(state, self.rng)
+            if action in children:
+                action = _best_untried(self.scores(state), children, action)
+            return action
+        best_value = -math.inf
+        action = available[0]
+        c, log, sqrt = self.c, math.log, math.sqrt
+        for a in available:
+            ch = children[a]
+            ch.avail += 1
+            value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+            if value > best_value:
+                best_value = value
+                action = a
+        return action
+
+
+def _play_out(state: GameState, playout: Policy, rng: random.Random, cut: int | None) -> None:
+    """Play ``state`` on with ``playout`` to its end, or for ``cut`` turns."""
+    if cut is None:
+        while not state.over:
+            state.apply_legal(playout(state, rng))
+    else:
+        stop = state.turn + cut
+        while not state.over and state.turn < stop:
+            state.apply_legal(playout(state, rng))
+
+
+def _arm_stats(arms: list[_Arm]) -> list[ActionStats]:
+    """The root actions' statistics, the recommended one first."""
     stats = [
         ActionStats(
             action=arm.action,
@@ -354,9 +389,7 @@ def search(
         if arm.rewards
     ]
     stats.sort(key=lambda s: (s.dropped, -s.value, -s.heuristic))
-    return SearchResult(
-        stats=stats, iterations=iterations, deals=deals, seconds=elapsed, timed_out=timed_out
-    )
+    return stats
 
 
 def inferring_sampler(

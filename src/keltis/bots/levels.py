@@ -20,8 +20,7 @@ class Level:
 
 #: The levels, weakest first. ``hard`` is budgeted in playouts (800), so a game against it
 #: replays the same from its seed; its 2.5 s time net is a safety that fires only on a very
-#: slow or overloaded machine (compiled, 800 playouts take a median 0.07-0.17 s of CPU and at
-#: most 0.8 s; docs/bots.md).
+#: slow or overloaded machine (docs/bots.md has the time its decisions take).
 LEVELS: dict[str, Level] = {
     "easy": Level(
         "easy",

@@ -29,9 +29,13 @@ class CardGame(Game):
         seed: int | None = None,
         setup: JSON | None = None,
         variant: JSON | None = None,
+        **options: Any,
     ) -> CardState:
-        """A new game from a seed or an explicit set-up (the JSON form of :class:`CardSetup`)."""
+        """A new game from a seed or an explicit set-up (the JSON form of :class:`CardSetup`);
+        the card game takes no options."""
         self.check_players(players)
+        if options:
+            raise SetupError(f"the card game takes no options: {', '.join(options)}")
         rules = CardVariant.from_json(variant)
         if setup is not None:
             if seed is not None:

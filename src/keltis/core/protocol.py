@@ -15,15 +15,21 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from importlib import import_module
+from types import ModuleType
+from typing import Any, ClassVar, Final, Self
 
-from keltis.core.actions import BIG, DECK, POINT_PILE, Action, ActionKind
-from keltis.core.cards import CARD_COLOUR, CARD_TEXT, COLOUR_LETTERS
+from keltis.core.actions import BIG, DECK, NUM_ACTIONS, POINT_PILE, Action, ActionKind
+from keltis.core.card_codes import CARD_COLOUR, CARD_TEXT, COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.errors import SetupError
 from keltis.core.gamestate import GameState, Variant
 from keltis.core.labels import Label
 from keltis.core.outcome import JSON, EndReason, Outcome, cards_json, winners_of
+from keltis.core.policy import GamePolicies
+from keltis.core.scoring import direction_name, total_points
+from keltis.core.version import __version__
 
 __all__ = [
     "JSON",
@@ -81,10 +87,46 @@ class View:
         as objects with a preview of what each would do."""
         raise NotImplementedError
 
+    def score_breakdown(self, player: int) -> dict[str, int]:
+        """``player``'s score as it stands, part by part (``keltis.core.scoring``: each game's
+        view overrides this)."""
+        raise NotImplementedError
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Totals as if the game ended now (every part of a score is public; computed when
+        asked for)."""
+        return tuple(total_points(self.score_breakdown(p)) for p in range(self.num_players))
+
+    @staticmethod
+    def rows_json(rows: Sequence[Sequence[int]], directions: Sequence[int]) -> JSON:
+        """One seat's colour rows (cards as notation) and their directions, keyed by colour
+        letter: the first entries of a seat in both games' ``to_json``."""
+        return {
+            "rows": {COLOUR_LETTERS[c]: cards_json(rows[c]) for c in range(NUM_COLOURS)},
+            "directions": {
+                COLOUR_LETTERS[c]: direction_name(directions[c]) for c in range(NUM_COLOURS)
+            },
+        }
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> Self:
+        """A view from all its fields by name, without the frozen dataclass's field-by-field
+        ``__init__`` (a view is built for every decision; the state gives every field)."""
+        view = object.__new__(cls)
+        view.__dict__.update(fields)
+        return view
+
     def previews(self) -> list[JSON]:
-        """For each of ``legal``, what it would do, as language-neutral data (each game
-        overrides this; see ``keltis.board.preview`` and ``keltis.cards.preview``)."""
-        return [{} for _ in self.legal]
+        """For each of ``legal``, what it would do, as language-neutral data: the answer of
+        ``previews(view)`` in the ``preview`` module of the game's package, the package of
+        the view's class (``keltis.board.preview``, ``keltis.cards.preview``)."""
+        # Found by name when called, as Game.part finds a game's parts: a preview applies each
+        # action to a state sampled from this view, and the rules engine that does so builds
+        # views, so no view's module may import it.
+        package = type(self).__module__.rpartition(".")[0]
+        previews: Callable[[View], list[JSON]] = import_module(f"{package}.preview").previews
+        return previews(self)
 
     def action_label(self, action: Action, preview: JSON) -> Label | None:
         """A legal action in words, from its preview (each game overrides this; see
@@ -207,13 +249,22 @@ class GameInfo:
         }
 
 
+#: The parts every game's package has beside its rules (see :meth:`Game.part`).
+PARTS: Final = ("policy", "lesson", "encoding", "kernel", "screen")
+
+
 class Game(ABC):
-    """A game's rules as a whole: creates states, describes variants and set-ups."""
+    """A game's rules as a whole: creates states, describes variants and set-ups, and hands
+    out the game's other parts (:meth:`part`). It is defined in the game's package
+    (``keltis.board``), whose modules hold everything about the game."""
 
     name: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    options: ClassVar[tuple[str, ...]] = ()
+    """The game's parameters beyond its rule switches (keyword options of :meth:`new_game`
+    and :meth:`deal`)."""
 
     @abstractmethod
     def deal(self, players: int, seed: int, **options: Any) -> JSON:
@@ -223,6 +274,21 @@ class Game(ABC):
     @abstractmethod
     def variant_json(self, variant: JSON | None) -> JSON:
         """A variant's JSON with every switch spelt out (defaults filled in, checked)."""
+
+    def load_option(self, name: str, path: str) -> JSON:
+        """The JSON form of option ``name`` read from the file at ``path`` (the board game's
+        ``layout``); :class:`~keltis.core.errors.SetupError` for an option the game lacks or
+        a bad file."""
+        raise SetupError(f"{self.title} has no option {name!r}")
+
+    def switches(self) -> tuple[str, ...]:
+        """The names of the game's rule switches (the keys of :meth:`variant_json`)."""
+        return tuple(self.variant_json(None))
+
+    def record_variant(self, variant: JSON, version: int) -> JSON:
+        """``variant`` as a record of format ``version`` meant it, in today's terms (a game
+        whose defaults changed states the old default for older records)."""
+        return variant
 
     @abstractmethod
     def max_game_length(self, players: int, turn_cap: int) -> int:
@@ -235,9 +301,6 @@ class Game(ABC):
 
     def info(self, players: int, variant: JSON | None = None) -> GameInfo:
         """The game's metadata for ``players`` seats under ``variant`` (default rules)."""
-        from keltis import __version__
-        from keltis.core.actions import NUM_ACTIONS
-
         self.check_players(players)
         cap = int(self.variant_json(variant)["turn_cap"])
         return GameInfo(
@@ -260,14 +323,38 @@ class Game(ABC):
         seed: int | None = None,
         setup: JSON | None = None,
         variant: JSON | None = None,
+        **options: Any,
     ) -> GameState:
         """A new game for ``players`` seats from a seed or an explicit set-up (JSON form);
-        with neither, from a fresh random seed."""
+        with neither, from a fresh random seed. ``options`` are the game's parameters beyond
+        its rule switches (:attr:`options`: the board game's ``layout``); a game refuses one
+        it does not have with :class:`~keltis.core.errors.SetupError`."""
 
     @abstractmethod
     def sample_state(self, view: View, rng: random.Random) -> GameState:
         """A full state consistent with ``view``: hidden cards dealt at random from the
         cards the viewer has not seen (for search bots)."""
+
+    def part(self, name: str) -> ModuleType:
+        """One of the game's parts beyond its rules: a module of the game's package, imported
+        on first use (the heavy ones need packages the rules do not). Every game has them all:
+
+        * ``policy``: its heuristic policies (``POLICIES``, a :class:`GamePolicies`; standard
+          library only, as :meth:`heuristics` hands them out);
+        * ``lesson``: its guided first game (``keltis.core.lesson``; data);
+        * ``encoding``: its observation encoding for learning (numpy; ``keltis.env.encode``);
+        * ``kernel``: its batch kernel (numba; ``keltis.fast``);
+        * ``screen``: its terminal screen (rich; ``keltis.tui``).
+        """
+        if name not in PARTS:
+            raise ValueError(f"no part {name!r}: a game has {', '.join(PARTS)}")
+        return import_module(f"{type(self).__module__}.{name}")
+
+    def heuristics(self) -> GamePolicies:
+        """The game's heuristic policy, action scorer and projection (for bots and playouts)."""
+        policies = self.part("policy").POLICIES
+        assert isinstance(policies, GamePolicies)
+        return policies
 
     def check_players(self, players: int) -> None:
         """Refuse an unsupported number of seats with a clear message."""

@@ -24,8 +24,9 @@ from keltis.env.encode import (
     observation_layout,
     observation_size,
 )
+from keltis.games import GAME_NAMES
 
-GYM_IDS = {"board": "keltis/Board-v0", "cards": "keltis/Cards-v0"}
+GYM_IDS = {name: f"keltis/{name.capitalize()}-v0" for name in GAME_NAMES}
 """The Gymnasium ids registered on ``import keltis.env`` (when Gymnasium is installed)."""
 
 

@@ -29,7 +29,7 @@ there ``max_cycles`` counts those parallel steps.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -60,6 +60,7 @@ from keltis.env.common import (
 )
 from keltis.env.encode import action_mask, encode
 from keltis.env.gym_env import Observation, observation_space
+from keltis.games import DEFAULT_GAME
 from keltis.match import Match
 from keltis.record import PlayerInfo
 
@@ -84,7 +85,7 @@ class KeltisAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     def __init__(
         self,
-        game: str = "board",
+        game: str = DEFAULT_GAME,
         num_players: int = 2,
         *,
         render_mode: str | None = None,
@@ -268,3 +269,30 @@ def make_parallel(game: str, num_players: int = 2, **options: Any) -> Any:
 def mask_of(observation: Observation) -> npt.NDArray[Any]:
     """The action mask of an observation dict (a convenience for sampling loops)."""
     return observation["action_mask"]
+
+
+class EnvFactory(Protocol):
+    """``env``, ``raw_env`` or ``parallel_env`` of a PettingZoo module."""
+
+    def __call__(self, num_players: int = 2, render_mode: str | None = None, **options: Any) -> Any:
+        """An environment for ``num_players`` (2-4) agents ``player_0`` …"""
+
+
+def module_functions(game: str) -> tuple[EnvFactory, EnvFactory, EnvFactory]:
+    """``env``, ``raw_env`` and ``parallel_env`` of ``game``'s PettingZoo module
+    (``keltis.env.keltis_board_v0``, …): the AEC environment wrapped in PettingZoo's order
+    enforcing, the same unwrapped, and its parallel form."""
+
+    def env(num_players: int = 2, render_mode: str | None = None, **options: Any) -> Any:
+        """The AEC environment for ``num_players`` (2-4) agents ``player_0`` …"""
+        return make_env(game, num_players, render_mode=render_mode, **options)
+
+    def raw_env(num_players: int = 2, render_mode: str | None = None, **options: Any) -> Any:
+        """The AEC environment without PettingZoo's wrappers."""
+        return KeltisAECEnv(game, num_players, render_mode=render_mode, **options)
+
+    def parallel_env(num_players: int = 2, render_mode: str | None = None, **options: Any) -> Any:
+        """The parallel form: each step every agent sends an action; the one to decide plays."""
+        return make_parallel(game, num_players, render_mode=render_mode, **options)
+
+    return env, raw_env, parallel_env

@@ -10,18 +10,17 @@ can show.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Literal, SupportsIndex, SupportsInt
+from typing import Any, Final, Literal, Protocol, SupportsIndex, SupportsInt, runtime_checkable
 
-from keltis.board.view import BoardView
 from keltis.bots import Bot, make_bot
 from keltis.bots.base import derive_seed
-from keltis.cards.view import CardView
 from keltis.core.actions import NUM_ACTIONS, Action
-from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.card_codes import CARD_TEXT, COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.errors import KeltisError
 from keltis.core.protocol import JSON, EndReason, Outcome, View
 from keltis.core.scoring import direction_name
-from keltis.env.encode import SCORE_SCALE
+from keltis.env.encode import SCORE_SCALE, cards_text
+from keltis.games import GAME_NAMES, get_game
 from keltis.match import Match
 from keltis.record import PlayerInfo
 
@@ -36,7 +35,6 @@ REWARDS: Final = ("win", "margin")
 #: and lets the fallback bot make that decision instead, so the game goes on; ``raise``
 #: raises :class:`InvalidActionError` and changes nothing.
 ILLEGAL_ACTIONS: Final = ("penalty", "raise")
-GAMES: Final = ("board", "cards")
 
 
 class InvalidActionError(ValueError):
@@ -46,8 +44,8 @@ class InvalidActionError(ValueError):
 def check_options(game: str, players: int, reward: str, illegal_action: str, fallback: str) -> Bot:
     """Refuse an unknown game, player count, reward or illegal-action mode with a clear
     message; returns the fallback bot (its spec checked by building it)."""
-    if game not in GAMES:
-        raise ValueError(f"no game {game!r}: 'board' or 'cards'")
+    if game not in GAME_NAMES:
+        raise ValueError(f"no game {game!r}: {' or '.join(map(repr, GAME_NAMES))}")
     if not 2 <= players <= 4:
         raise ValueError(f"Keltis is for 2-4 players, not {players}")
     if reward not in REWARDS:
@@ -146,16 +144,31 @@ def ended_by_cap(outcome: Outcome | None) -> bool:
 
 
 def _cards(cards: Sequence[int]) -> str:
-    return " ".join(CARD_TEXT[c] for c in cards) or "-"
+    return cards_text(cards)
+
+
+@runtime_checkable
+class _TableView(Protocol):
+    """What both games' views show of the table: discard piles, rows, scores."""
+
+    piles: tuple[tuple[int, ...], ...]
+    rows: tuple[tuple[tuple[int, ...], ...], ...]
+    directions: tuple[tuple[int, ...], ...]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's score as if the game ended now."""
 
 
 def render_view(view: View) -> str:
     """A plain-text picture of a view (``render_mode="ansi"``): piles, every seat's rows, the
-    viewer's hand and legal actions. It shows what the view shows, nothing more."""
-    if not isinstance(view, BoardView | CardView):
+    viewer's hand and legal actions. It shows what the view shows, nothing more; what only
+    one game has comes from its ``encoding`` part."""
+    if not isinstance(view, _TableView):
         raise TypeError(f"cannot draw a {type(view).__name__}")
-    board = view if isinstance(view, BoardView) else None
-    title = "Keltis (board game)" if board is not None else "Keltis: The Card Game"
+    rules = get_game(view.game)
+    text = rules.part("encoding")
+    title = rules.title
     to_move = f" · seat {view.current_player} to move" if view.current_player >= 0 else ""
     lines = [f"{title} · turn {view.turn} · ply {view.ply} · {view.phase}{to_move}"]
     letters = [*COLOUR_LETTERS, "*"]
@@ -163,24 +176,16 @@ def render_view(view: View) -> str:
         f"{letters[i]}:{CARD_TEXT[p[-1]] if p else '-'}({len(p)})" for i, p in enumerate(view.piles)
     )
     lines.append(f"draw pile {view.deck_size}   discards {tops}")
-    if isinstance(view, CardView):
-        lines.append("wish stones " + (" ".join(map(str, view.wish_row)) or "-"))
+    lines += text.table_text(view)
     for seat in range(view.num_players):
         mark = " (you)" if seat == view.viewer else ""
-        if isinstance(view, BoardView):
-            extra = f"wish stones {view.wishes[seat]}, tile points {view.tile_points[seat]}"
-        else:
-            stones = " ".join(map(str, view.wish_stones[seat])) or "-"
-            extra = f"wish stones {stones}, point row {_cards(view.point_rows[seat])}"
+        extra = text.seat_text(view, seat)
         lines.append(
             f"seat {seat}{mark}: score {view.scores[seat]}, {view.hand_sizes[seat]} cards, {extra}"
         )
         for colour in range(NUM_COLOURS):
             row = view.rows[seat][colour]
-            figure = ""
-            if board is not None and board.positions[seat][colour]:
-                size = "big" if board.big[seat] == colour else "small"
-                figure = f"   [{size} figure on stone {board.positions[seat][colour]}]"
+            figure = text.row_note(view, seat, colour)
             if row or figure:
                 direction = direction_name(view.directions[seat][colour])
                 lines.append(f"  {COLOUR_LETTERS[colour]} {direction:10} {_cards(row)}{figure}")

@@ -1,5 +1,9 @@
 """Observation tensors and legal-action masks, built from one seat's view only.
 
+This module holds what both games' observations share; each game's fields and the filling
+of them are its package's ``encoding`` part (``keltis.board.encoding``,
+``keltis.cards.encoding``).
+
 Every learning interface of keltis (Gymnasium, PettingZoo, RLlib through PettingZoo, and
 OpenSpiel to come) turns a view into numbers here, and nowhere else::
 
@@ -19,7 +23,7 @@ part (who is to move, who ended the game) are relative to the viewer in the same
 
 Counts of cards are divided by the most copies a card has (2), so every count lies in
 ``[0, 1]``; sizes are divided by their largest possible value; scores by 100 (they lie in
-``[-1, 1]``). Cards are indexed by their code (``keltis.core.cards``: ``G0`` … ``B10`` are
+``[-1, 1]``). Cards are indexed by their code (``keltis.core.card_codes``: ``G0`` … ``B10`` are
 0 … 54, the closing cards ``GX`` … ``BX`` 55 … 59, the point cards ``*0`` … ``*10`` 60 … 70;
 the board game uses the first 55 only).
 
@@ -30,7 +34,7 @@ this on many positions).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any, Final
@@ -38,11 +42,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from keltis.board.view import BoardView
-from keltis.cards.view import CardView
 from keltis.core.actions import NUM_ACTIONS
-from keltis.core.cards import CARD_VALUE, CLOSING_BASE, NUM_COLOURS, NUMBER_CARDS
+from keltis.core.card_codes import CARD_TEXT
 from keltis.core.protocol import View
+from keltis.games import get_game
 
 #: Seats the table part has room for (relative seat one-hots are this wide).
 MAX_PLAYERS: Final = 4
@@ -51,21 +54,9 @@ SCORE_SCALE: Final = 100.0
 #: The most copies of one card in either game.
 MAX_COPIES: Final = 2
 
-_BOARD_CARDS: Final = NUMBER_CARDS  # 55: the board game's card codes
-_CARD_CODES: Final = 71
-_BOARD_PHASES: Final = ("play", "figure", "clover", "overflow", "draw", "over")
-_CARD_PHASES: Final = ("play", "draw", "final", "over")
-_BOARD_DECK: Final = 110
-_CARDS_DECK: Final = 101
+#: Cards a player holds (hand sizes are divided by this).
+HAND_SIZE: Final = 8
 _REMOVED_TWO_PLAYERS: Final = 30
-_HAND_SIZE: Final = 8
-_TILE_KINDS: Final = 6  # none, 1, 2, 3 points, clover, wish stone (keltis.board.layout)
-_BOARD_ROWS: Final = 9  # stones 1-9 of each path
-_BOARD_PILE_MAX: Final = 22  # every number card of a colour, twice
-_CARDS_PILE_MAX: Final = 18  # a colour's 16 number cards and 2 closing cards
-_CARDS_ROW_MAX: Final = 29  # 16 number cards, 2 closing cards, 11 point cards
-_TILE_POINTS_MAX: Final = 14  # the point tiles 1, 1, 2, 2, 2, 3, 3
-_WISH_STONES: Final = 9
 
 Array = npt.NDArray[np.float32]
 Mask = npt.NDArray[Any]
@@ -167,96 +158,14 @@ def _starts(fields: Sequence[Field]) -> dict[str, int]:
     return starts
 
 
-def _board_table() -> tuple[Field, ...]:
-    return (
-        Field("phase", 6, "phase one-hot: play, figure, clover, overflow, draw, over"),
-        Field("to_move", MAX_PLAYERS, "who decides, one-hot by seat relative to you (0 = you)"),
-        Field("turn", 1, "completed turns / the variant's turn cap"),
-        Field("hand", _BOARD_CARDS, "your hand: copies of each card (codes 0-54) / 2"),
-        Field("deck", 1, "cards in the draw pile / 110"),
-        Field("removed", 1, "cards put back in the box unseen (2 players) / 30"),
-        Field(
-            "tiles",
-            NUM_COLOURS * _BOARD_ROWS * _TILE_KINDS,
-            "path tiles: per path G Y R P B, per stone 1-9, one-hot of none, 1, 2, 3 points, "
-            "clover, wish stone (a taken wish stone leaves none)",
-        ),
-        Field("pile_tops", _BOARD_CARDS, "top card of each discard pile (1 at its code)"),
-        Field("pile_sizes", NUM_COLOURS, "cards in each discard pile G Y R P B / 22"),
-        Field("piles", _BOARD_CARDS, "every card in the discard piles: copies / 2"),
-        Field("goal", 1, "figures in the goal area (all players) / 5"),
-        Field("pending", NUM_COLOURS + 1, "path of the pending figure decision G Y R P B, none"),
-        Field(
-            "discarded_pile",
-            NUM_COLOURS + 1,
-            "pile discarded to this turn (not drawable back) G Y R P B, none",
-        ),
-    )
-
-
-def _board_player() -> tuple[Field, ...]:
-    return (
-        Field("rows", _BOARD_CARDS, "cards in the seat's rows: copies of each card / 2"),
-        Field("row_last", NUM_COLOURS * 11, "per row G Y R P B, value 0-10 of its last card"),
-        Field("directions", NUM_COLOURS * 3, "per row, one-hot: open, ascending, descending"),
-        Field("figures", NUM_COLOURS * 10, "per path, one-hot of the figure's stone 0-9 (0: none)"),
-        Field("big", NUM_COLOURS + 1, "path of the big figure G Y R P B, or still on the start"),
-        Field("tile_points", 1, "points from point tiles / 14"),
-        Field("wishes", 1, "wish stones taken / 9"),
-        Field("score", 1, "score as if the game ended now / 100", -1.0, 1.0),
-        Field("hand_size", 1, "cards in the seat's hand / 8"),
-        Field("known", _BOARD_CARDS, "cards known in its hand (taken from a pile): copies / 2"),
-    )
-
-
-def _cards_table() -> tuple[Field, ...]:
-    return (
-        Field("phase", 4, "phase one-hot: play, draw, final, over"),
-        Field("to_move", MAX_PLAYERS, "who decides, one-hot by seat relative to you (0 = you)"),
-        Field("turn", 1, "completed turns / the variant's turn cap"),
-        Field("hand", _CARD_CODES, "your hand: copies of each card (codes 0-70) / 2"),
-        Field("deck", 1, "cards in the draw pile / 101"),
-        Field("removed", 1, "cards put back in the box unseen (2 players) / 30"),
-        Field("wish_row", _WISH_STONES, "wish stone cards 1-9 still in the row"),
-        Field("pile_tops", _CARD_CODES, "top card of each discard pile (1 at its code)"),
-        Field("pile_sizes", 6, "cards in each discard pile G Y R P B * / 18"),
-        Field("piles", _CARD_CODES, "every card in the discard piles: copies / 2"),
-        Field("blocked", 6, "piles G Y R P B * not drawable this turn"),
-        Field("draws_left", 1, "draws still due this turn / 2"),
-        Field("final_lays_left", 1, "last lays left to the seat deciding (end phase) / 2"),
-        Field("closed_rows", 1, "rows (all players) holding a closing card / 10"),
-        Field("ender", MAX_PLAYERS + 1, "who ended the game, by relative seat, or nobody yet"),
-    )
-
-
-def _cards_player() -> tuple[Field, ...]:
-    return (
-        Field("rows", _CARD_CODES, "cards in the seat's colour rows: copies / 2"),
-        Field("point_row", 11, "point cards 0-10 in its point row"),
-        Field("row_lengths", NUM_COLOURS, "cards in each colour row G Y R P B / 29"),
-        Field(
-            "row_last",
-            NUM_COLOURS * 12,
-            "per row G Y R P B, its last card: value 0-10 (a point card's too) or closing",
-        ),
-        Field("directions", NUM_COLOURS * 3, "per row, one-hot: open, ascending, descending"),
-        Field("wishes", _WISH_STONES, "wish stone cards 1-9 it claimed"),
-        Field("score", 1, "score as if the game ended now / 100", -1.0, 1.0),
-        Field("hand_size", 1, "cards in the seat's hand / 8"),
-        Field("known", _CARD_CODES, "cards known in its hand (taken from a pile): copies / 2"),
-    )
-
-
 @cache
 def observation_layout(game: str, players: int) -> ObservationLayout:
-    """The layout of ``game``'s (``board`` or ``cards``) observation for ``players`` seats."""
+    """The layout of ``game``'s observation for ``players`` seats (its fields are the game
+    package's ``encoding`` part: ``TABLE`` and ``PLAYER``)."""
     if not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"Keltis is for 2-{MAX_PLAYERS} players, not {players}")
-    if game == "board":
-        return ObservationLayout(game, players, _board_table(), _board_player())
-    if game == "cards":
-        return ObservationLayout(game, players, _cards_table(), _cards_player())
-    raise ValueError(f"no game {game!r}: 'board' or 'cards'")
+    part = get_game(game).part("encoding")
+    return ObservationLayout(game, players, part.TABLE, part.PLAYER)
 
 
 def observation_size(game: str, players: int) -> int:
@@ -312,13 +221,15 @@ def encode(view: View, out: Array | None = None) -> Array:
         if out.shape != (lay.size,):
             raise ValueError(f"out has shape {out.shape}, the observation ({lay.size},)")
         out[:] = 0.0
-    if isinstance(view, BoardView):
-        _encode_board(view, lay, out)
-    elif isinstance(view, CardView):
-        _encode_cards(view, lay, out)
-    else:
-        raise TypeError(f"cannot encode a {type(view).__name__}")
+    _encoder(view.game)(view, lay, out)
     return out
+
+
+@cache
+def _encoder(game: str) -> Callable[[View, ObservationLayout, Array], None]:
+    encode_view: Callable[[View, ObservationLayout, Array], None]
+    encode_view = get_game(game).part("encoding").encode_view
+    return encode_view
 
 
 def action_mask(view: View, dtype: npt.DTypeLike = np.int8) -> Mask:
@@ -331,119 +242,44 @@ def action_mask(view: View, dtype: npt.DTypeLike = np.int8) -> Mask:
     return mask
 
 
-def _relative(view: View, seat: int) -> int:
+def relative_seat(view: View, seat: int) -> int:
     """``seat``'s place after the viewer in turn order (0: the viewer)."""
     assert view.viewer is not None
     return (seat - view.viewer) % view.num_players
 
 
-def _seats(view: View) -> list[int]:
+def seats_in_block_order(view: View) -> list[int]:
     """The seats in block order: the viewer, then the seats after it."""
     assert view.viewer is not None
     n = view.num_players
     return [(view.viewer + k) % n for k in range(n)]
 
 
-def _common(view: View, lay: ObservationLayout, out: Array, phases: Sequence[str]) -> None:
+def encode_common(view: View, lay: ObservationLayout, out: Array, phases: Sequence[str]) -> None:
+    """Fill the table fields both games have: phase, who decides, turn, hand, removed cards."""
     o = lay.offset
     out[o("phase") + phases.index(view.phase)] = 1.0
     if view.current_player >= 0:
-        out[o("to_move") + _relative(view, view.current_player)] = 1.0
+        out[o("to_move") + relative_seat(view, view.current_player)] = 1.0
     cap = int(view.variant.get("turn_cap", 0)) or 1
     out[o("turn")] = min(view.turn / cap, 1.0)
     assert view.hand is not None
-    _add_counts(out, o("hand"), view.hand)
+    add_counts(out, o("hand"), view.hand)
     out[o("removed")] = view.removed_count / _REMOVED_TWO_PLAYERS
 
 
-def _add_counts(out: Array, start: int, cards: Sequence[int]) -> None:
+def add_counts(out: Array, start: int, cards: Sequence[int]) -> None:
+    """Add each card's share of its copies at ``start`` + its code."""
     step = 1.0 / MAX_COPIES
     for card in cards:
         out[start + card] += step
 
 
-def _direction(out: Array, start: int, direction: int) -> None:
-    # one-hot: open, ascending, descending (direction 0, 1, -1)
+def cards_text(cards: Sequence[int]) -> str:
+    """Cards in notation, space-separated (``-`` for none), for the plain-text rendering."""
+    return " ".join(CARD_TEXT[c] for c in cards) or "-"
+
+
+def one_hot_direction(out: Array, start: int, direction: int) -> None:
+    """A row's direction one-hot: open, ascending, descending (direction 0, 1, -1)."""
     out[start + (0 if direction == 0 else 1 if direction > 0 else 2)] = 1.0
-
-
-def _encode_board(view: BoardView, lay: ObservationLayout, out: Array) -> None:
-    _common(view, lay, out, _BOARD_PHASES)
-    o = lay.offset
-    out[o("deck")] = view.deck_size / _BOARD_DECK
-    tiles = o("tiles")
-    for colour in range(NUM_COLOURS):
-        for stone in range(1, _BOARD_ROWS + 1):
-            at = tiles + (colour * _BOARD_ROWS + stone - 1) * _TILE_KINDS
-            out[at + view.tiles[colour][stone]] = 1.0
-    tops, sizes, piles = o("pile_tops"), o("pile_sizes"), o("piles")
-    for colour, pile in enumerate(view.piles):
-        if pile:
-            out[tops + pile[-1]] = 1.0
-        out[sizes + colour] = len(pile) / _BOARD_PILE_MAX
-        _add_counts(out, piles, pile)
-    out[o("goal")] = view.goal_count / 5
-    out[o("pending") + (view.pending if view.pending >= 0 else NUM_COLOURS)] = 1.0
-    discarded = view.discarded_pile
-    out[o("discarded_pile") + (discarded if discarded >= 0 else NUM_COLOURS)] = 1.0
-    for k, seat in enumerate(_seats(view)):
-        rows, last, dirs = o("rows", k), o("row_last", k), o("directions", k)
-        figures = o("figures", k)
-        for colour in range(NUM_COLOURS):
-            row = view.rows[seat][colour]
-            _add_counts(out, rows, row)
-            if row:
-                out[last + colour * 11 + CARD_VALUE[row[-1]]] = 1.0
-            _direction(out, dirs + colour * 3, view.directions[seat][colour])
-            out[figures + colour * 10 + view.positions[seat][colour]] = 1.0
-        big = view.big[seat]
-        out[o("big", k) + (big if big >= 0 else NUM_COLOURS)] = 1.0
-        out[o("tile_points", k)] = view.tile_points[seat] / _TILE_POINTS_MAX
-        out[o("wishes", k)] = min(view.wishes[seat] / _WISH_STONES, 1.0)
-        out[o("score", k)] = view.scores[seat] / SCORE_SCALE
-        out[o("hand_size", k)] = view.hand_sizes[seat] / _HAND_SIZE
-        _add_counts(out, o("known", k), view.known_cards[seat])
-
-
-def _encode_cards(view: CardView, lay: ObservationLayout, out: Array) -> None:
-    _common(view, lay, out, _CARD_PHASES)
-    o = lay.offset
-    out[o("deck")] = view.deck_size / _CARDS_DECK
-    wish_row = o("wish_row")
-    for value in view.wish_row:
-        out[wish_row + value - 1] = 1.0
-    tops, sizes, piles = o("pile_tops"), o("pile_sizes"), o("piles")
-    for number, pile in enumerate(view.piles):
-        if pile:
-            out[tops + pile[-1]] = 1.0
-        out[sizes + number] = len(pile) / _CARDS_PILE_MAX
-        _add_counts(out, piles, pile)
-    blocked = o("blocked")
-    for pile_number in view.blocked_piles:
-        out[blocked + pile_number] = 1.0
-    out[o("draws_left")] = view.draws_left / 2
-    out[o("final_lays_left")] = view.final_lays_left / 2
-    out[o("closed_rows")] = view.closed_rows / 10
-    ender = _relative(view, view.ender) if view.ender >= 0 else MAX_PLAYERS
-    out[o("ender") + ender] = 1.0
-    for k, seat in enumerate(_seats(view)):
-        rows, lengths = o("rows", k), o("row_lengths", k)
-        last, dirs = o("row_last", k), o("directions", k)
-        for colour in range(NUM_COLOURS):
-            row = view.rows[seat][colour]
-            _add_counts(out, rows, row)
-            out[lengths + colour] = len(row) / _CARDS_ROW_MAX
-            if row:
-                card = row[-1]
-                is_closing = CLOSING_BASE <= card < CLOSING_BASE + NUM_COLOURS
-                out[last + colour * 12 + (11 if is_closing else CARD_VALUE[card])] = 1.0
-            _direction(out, dirs + colour * 3, view.directions[seat][colour])
-        point_row = o("point_row", k)
-        for card in view.point_rows[seat]:
-            out[point_row + CARD_VALUE[card]] = 1.0
-        wishes = o("wishes", k)
-        for value in view.wish_stones[seat]:
-            out[wishes + value - 1] = 1.0
-        out[o("score", k)] = view.scores[seat] / SCORE_SCALE
-        out[o("hand_size", k)] = view.hand_sizes[seat] / _HAND_SIZE
-        _add_counts(out, o("known", k), view.known_cards[seat])

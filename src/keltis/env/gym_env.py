@@ -48,6 +48,7 @@ from keltis.env.common import (
     terminal_reward,
 )
 from keltis.env.encode import action_mask, encode, observation_layout
+from keltis.games import DEFAULT_GAME
 from keltis.match import Match
 from keltis.record import PlayerInfo
 
@@ -91,7 +92,7 @@ class KeltisEnv(gym.Env[Observation, np.int64]):
 
     def __init__(
         self,
-        game: str = "board",
+        game: str = DEFAULT_GAME,
         opponents: str | Sequence[str] = "random",
         num_players: int | None = None,
         *,

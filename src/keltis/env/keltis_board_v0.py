@@ -8,23 +8,8 @@ parallel form. Options: ``max_cycles``, ``max_steps``, ``reward``, ``illegal_act
 
 from __future__ import annotations
 
-from typing import Any
-
-from keltis.env.aec import KeltisAECEnv, make_env, make_parallel
+from keltis.env.aec import module_functions
 
 GAME = "board"
 
-
-def env(num_players: int = 2, render_mode: str | None = None, **options: Any) -> Any:
-    """The AEC environment for ``num_players`` (2-4) agents ``player_0`` …"""
-    return make_env(GAME, num_players, render_mode=render_mode, **options)
-
-
-def raw_env(num_players: int = 2, render_mode: str | None = None, **options: Any) -> KeltisAECEnv:
-    """The AEC environment without PettingZoo's wrappers."""
-    return KeltisAECEnv(GAME, num_players, render_mode=render_mode, **options)
-
-
-def parallel_env(num_players: int = 2, render_mode: str | None = None, **options: Any) -> Any:
-    """The parallel form: each step every agent sends an action; the one to decide plays."""
-    return make_parallel(GAME, num_players, render_mode=render_mode, **options)
+env, raw_env, parallel_env = module_functions(GAME)

@@ -29,10 +29,11 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from keltis.bots.base import Bot
-from keltis.core.actions import NUM_ACTIONS, Action
+from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import View
 from keltis.env.encode import Array, encode, observation_size
+from keltis.env.learned import LearnedBot
+from keltis.games import GAME_NAMES
 
 FORMAT = 1
 """Version of the saved file (an ``.npz`` with ``weights``, ``bias``, ``game``, ``players``)."""
@@ -117,7 +118,7 @@ def train(
     ``seconds``: stop after the first game that ends past this much wall time, if that
     comes before ``episodes`` games (a budget in time is not reproducible: the same seed
     then trains on as many games as the machine manages)."""
-    from keltis.env.gym_env import KeltisEnv
+    from keltis.env.gym_env import KeltisEnv  # here: Gymnasium is needed for training only
 
     env = KeltisEnv(game, opponents, num_players, reward="margin", illegal_action="raise")
     policy = LinearPolicy.zeros(game, num_players)
@@ -159,34 +160,26 @@ def _load(path: str) -> LinearPolicy:
     return LinearPolicy.load(path)
 
 
-class LinearBot(Bot):
+class LinearBot(LearnedBot):
     """Plays a saved :class:`LinearPolicy` (``path``): its most likely legal action, or
     (``greedy=false``) one sampled from its probabilities."""
 
     name: ClassVar[str] = "linear"
     description: ClassVar[str] = "a linear policy trained with keltis.env.linear"
+    policy: LinearPolicy
 
     def __init__(self, seed: int | None = None, path: str = "policy.npz", greedy: bool = True):
-        super().__init__(seed)
-        self.policy = _load(str(Path(path).resolve()))
-        self.greedy = greedy
+        super().__init__(seed, path, greedy)
 
-    def choose(self, view: View) -> Action:
-        """The policy's choice among ``view.legal``."""
-        policy = self.policy
-        if (view.game, view.num_players) != (policy.game, policy.players):
-            raise ValueError(
-                f"this policy plays the {policy.game} game for {policy.players} players, "
-                f"not the {view.game} game for {view.num_players}"
-            )
+    @classmethod
+    def load(cls, path: str) -> LinearPolicy:
+        """The linear policy in ``path`` (read once per process)."""
+        return _load(path)
+
+    def probabilities(self, view: View) -> npt.NDArray[np.floating]:
+        """The softmax of the policy's logits over ``view.legal``."""
         legal = np.array([a.index for a in view.legal], dtype=np.intp)
-        p = policy.probabilities(encode(view), legal)
-        pick = int(p.argmax()) if self.greedy else _sample(p, self.rng.random())
-        return view.legal[pick]
-
-
-def _sample(p: npt.NDArray[np.float64], u: float) -> int:
-    return min(int(np.searchsorted(np.cumsum(p), u, side="right")), len(p) - 1)
+        return self.policy.probabilities(encode(view), legal)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -195,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m keltis.env.linear",
         description="Train a linear policy against keltis bots (REINFORCE) and save it.",
     )
-    parser.add_argument("--game", choices=("board", "cards"), default="cards")
+    parser.add_argument("--game", choices=GAME_NAMES, default="cards")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--opponents", default="random", help="bot spec of the other seats")
     parser.add_argument("--episodes", type=int, default=400)

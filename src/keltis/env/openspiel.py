@@ -43,18 +43,17 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 from open_spiel.python.algorithms import ismcts  # type: ignore[import-untyped, unused-ignore]
 
-from keltis.board.layout import TILE_LETTERS
 from keltis.core.actions import DRAW_DECK, NUM_ACTIONS, Action
-from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS
+from keltis.core.card_codes import CARD_TEXT
 from keltis.core.protocol import Game as Rules
 from keltis.core.protocol import GameState
 from keltis.core.setup import fresh_seed
 from keltis.env.common import render_view, terminal_reward
 from keltis.env.encode import encode, observation_size
-from keltis.games import get_game
+from keltis.games import GAME_NAMES, get_game
 
 #: OpenSpiel's short names of the two games (its convention for Python games: ``python_``).
-SHORT_NAMES: Final = {"board": "python_keltis_board", "cards": "python_keltis_cards"}
+SHORT_NAMES: Final = {name: f"python_keltis_{name}" for name in GAME_NAMES}
 
 _DRAW_DECK: Final = DRAW_DECK.index
 _NOTATION: Final = tuple(str(Action.from_index(i)) for i in range(NUM_ACTIONS))
@@ -169,14 +168,10 @@ class _Core:
 
 
 def _public_setup(state: GameState) -> str:
-    """What every seat sees of the deal before the first action (the board game's tiles)."""
-    tiles = getattr(state, "tiles", None)
-    if tiles is None:
-        return ""
-    return "tiles " + " ".join(
-        COLOUR_LETTERS[c] + ":" + "".join(TILE_LETTERS[t] for t in path[1:])
-        for c, path in enumerate(tiles)
-    )
+    """What every seat sees of the deal before the first action (the board game's tiles),
+    from the game's ``encoding`` part."""
+    text: str = get_game(state.game_name).part("encoding").setup_text(state.view(None))
+    return text
 
 
 class KeltisGame(pyspiel.Game):  # type: ignore[misc]
@@ -224,18 +219,6 @@ class KeltisGame(pyspiel.Game):  # type: ignore[misc]
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
             params,
         )
-
-
-class KeltisBoardGame(KeltisGame):
-    """``python_keltis_board``: Keltis, the board game."""
-
-    keltis_name = "board"
-
-
-class KeltisCardsGame(KeltisGame):
-    """``python_keltis_cards``: Keltis, the card game."""
-
-    keltis_name = "cards"
 
 
 class KeltisState(pyspiel.State):  # type: ignore[misc]
@@ -392,10 +375,25 @@ class KeltisObserver:
 
 
 _GAME_TYPES: Final = {name: _game_type(name) for name in SHORT_NAMES}
-GAME_CLASSES: Final[dict[str, type[KeltisGame]]] = {
-    "board": KeltisBoardGame,
-    "cards": KeltisCardsGame,
-}
+
+
+def _game_class(name: str) -> type[KeltisGame]:
+    """The OpenSpiel game class of keltis's game ``name`` (``KeltisBoardGame``, …), a module
+    attribute so that pickle finds it by name."""
+    cls = type(
+        f"Keltis{name.capitalize()}Game",
+        (KeltisGame,),
+        {
+            "keltis_name": name,
+            "__module__": __name__,
+            "__doc__": f"``{SHORT_NAMES[name]}``: {get_game(name).title}.",
+        },
+    )
+    globals()[cls.__name__] = cls
+    return cls
+
+
+GAME_CLASSES: Final[dict[str, type[KeltisGame]]] = {name: _game_class(name) for name in GAME_NAMES}
 
 
 def _register() -> None:

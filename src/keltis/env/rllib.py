@@ -20,6 +20,8 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
+from keltis.games import GAME_NAMES
+
 #: The shared policy's id in the multi-agent config.
 POLICY = "shared"
 
@@ -32,7 +34,7 @@ def env_name(game: str) -> str:
 def make_rllib_env(game: str, config: dict[str, Any] | None = None) -> Any:
     """RLlib's ``PettingZooEnv`` around keltis' AEC environment of ``game``; ``config`` holds
     the options of :class:`keltis.env.aec.KeltisAECEnv` (``num_players``, ``reward`` …)."""
-    from keltis.env.aec import KeltisAECEnv
+    from keltis.env.aec import KeltisAECEnv  # here: PettingZoo loads on a Ray worker, when used
 
     wrappers: Any = importlib.import_module("ray.rllib.env.wrappers.pettingzoo_env")
     options = dict(config or {})
@@ -44,7 +46,7 @@ def register() -> None:
     """Register ``keltis_board`` and ``keltis_cards`` with Ray (``register_env``), so that a
     config names them and remote workers can build them."""
     registry: Any = importlib.import_module("ray.tune.registry")
-    for game in ("board", "cards"):
+    for game in GAME_NAMES:
         registry.register_env(env_name(game), _creator(game))
 
 

@@ -28,13 +28,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
 import torch
 from torch import nn
 
-from keltis.bots.base import Bot
-from keltis.core.actions import NUM_ACTIONS, Action
+from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import View
 from keltis.env.encode import encode, observation_size
+from keltis.env.learned import LearnedBot
 
 FORMAT = 1
 """Version of the saved file (a ``torch.save`` dict: ``format``, ``game``, ``players``,
@@ -146,30 +147,23 @@ def _load(path: str) -> TorchPolicy:
     return load_policy(path)
 
 
-class PPOBot(Bot):
+class PPOBot(LearnedBot):
     """Plays a saved :class:`PolicyNet` (``path``, a ``.pt`` file): its most likely legal
     action, or (``greedy=false``) one sampled from its probabilities with the bot's seed."""
 
     name: ClassVar[str] = "ppo"
     description: ClassVar[str] = "a neural policy trained with examples/train_ppo.py"
+    policy: TorchPolicy
 
     def __init__(self, seed: int | None = None, path: str = "policy.pt", greedy: bool = True):
-        super().__init__(seed)
-        self.policy = _load(str(Path(path).resolve()))
-        self.greedy = greedy
+        super().__init__(seed, path, greedy)
 
-    def choose(self, view: View) -> Action:
-        """The policy's choice among ``view.legal``."""
-        policy = self.policy
-        if (view.game, view.num_players) != (policy.game, policy.players):
-            raise ValueError(
-                f"this policy plays the {policy.game} game for {policy.players} players, "
-                f"not the {view.game} game for {view.num_players}"
-            )
-        if not view.legal:
-            raise ValueError("the bot was asked to move with no legal action in its view")
-        p = policy.probabilities(view).numpy()
-        if self.greedy:
-            return view.legal[int(p.argmax())]
-        pick = int(np.searchsorted(np.cumsum(p), self.rng.random(), side="right"))
-        return view.legal[min(pick, len(p) - 1)]
+    @classmethod
+    def load(cls, path: str) -> TorchPolicy:
+        """The network policy in ``path`` (read once per process)."""
+        return _load(path)
+
+    def probabilities(self, view: View) -> npt.NDArray[np.floating]:
+        """The network's probabilities over ``view.legal``."""
+        p: npt.NDArray[np.floating] = self.policy.probabilities(view).numpy()
+        return p

@@ -9,8 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from keltis.core.protocol import JSON
-from keltis.fast import board, cards
-from keltis.fast.setup import read_variant, seed_bits
+from keltis.fast.setup import kernel, seed_bits, switches
 from keltis.games import get_game
 
 #: The policies: ``random`` chooses uniformly among the legal decisions (each distinct
@@ -90,26 +89,19 @@ def simulate(
     (``turn_cap``; ``no_take_back`` for the board game), default rules when ``None``.
     The first call compiles the kernels (seconds; cached on disk afterwards).
     """
-    if game not in ("board", "cards"):
-        raise ValueError(f"unknown game {game!r}: choose board or cards")
     get_game(game).check_players(players)
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(f"n_games must be a whole number of at least 1, not {n_games!r}")
-    cap, no_take_back = read_variant(game, variant)
+    rules = switches(game, variant)
     bits = seed_bits(seed)
     code = POLICIES.index(policy)
     scores = np.zeros((n_games, players), dtype=np.int32)
     ends = np.zeros(n_games, dtype=np.int8)
     decisions = np.zeros(n_games, dtype=np.int32)
     turns = np.zeros(n_games, dtype=np.int32)
-    if game == "board":
-        board.play_batch(
-            players, n_games, code, bits, cap, no_take_back, scores, ends, decisions, turns
-        )
-    else:
-        cards.play_batch(players, n_games, code, bits, cap, scores, ends, decisions, turns)
+    kernel(game).play_batch(players, n_games, code, bits, rules, scores, ends, decisions, turns)
     winners = scores == scores.max(axis=1, keepdims=True)
     return SimResult(
         game=game,

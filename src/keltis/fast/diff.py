@@ -14,14 +14,15 @@ The first difference raises :class:`MismatchError` with the game's set-up and hi
 from __future__ import annotations
 
 from collections import Counter
+from types import ModuleType
 from typing import Any, Final
 
 import numpy as np
 
 from keltis.core.actions import Action, ActionKind
-from keltis.core.protocol import JSON
+from keltis.core.protocol import JSON, Game, GameState
 from keltis.fast.batch import END_REASONS, POLICIES
-from keltis.fast.setup import dealt_state, game_rng, kernel, load_setup, read_variant, to_setup
+from keltis.fast.setup import Rng, State, dealt_state, game_rng, kernel, load_setup, to_setup
 from keltis.games import get_game
 
 DEALS: Final = ("reference", "fast")
@@ -51,7 +52,7 @@ def differential(
     rules = get_game(game)
     rules.check_players(players)
     k = kernel(game)
-    cap, _ = read_variant(game, variant)
+    cap = int(rules.variant_json(variant)["turn_cap"])
     room = rules.max_game_length(players, cap) + 1
     legal_out = np.zeros(room * k.MAX_LEGAL, dtype=np.int32)
     offsets = np.zeros(room + 1, dtype=np.int64)
@@ -62,15 +63,7 @@ def differential(
     kinds: Counter[str] = Counter()
     decisions = legal_compared = most_legal = 0
     for g in range(n_games):
-        if deal == "reference":
-            setup = rules.deal(players, seed + g)
-            s = load_setup(game, players, setup, variant)
-            rng = game_rng(seed, g)
-            where = f"{game}, {players} players, reference deal of seed {seed + g}"
-        else:
-            s, rng = dealt_state(game, players, seed, g, variant)
-            setup = to_setup(game, s)
-            where = f"{game}, {players} players, fast deal {g} of seed {seed}"
+        s, rng, setup, where = _start(rules, players, seed, g, deal, variant)
         ref = rules.new_game(players, setup=setup, variant=variant)
         steps = int(k.play(s, code, rng, True, legal_out, offsets, choices))
         where += f", policy {policy}, variant {rules.variant_json(variant)}"
@@ -90,21 +83,7 @@ def differential(
             action = Action.from_index(int(choices[step]))
             kinds[_kind(action)] += 1
             ref.apply(action)
-        if not ref.over or ref.legal_actions():
-            raise MismatchError(
-                _report(where, setup, ref, steps, "the fast game ended, not the reference")
-            )
-        fast_scores = [int(k.score(s, p)) for p in range(players)]
-        fast_end = END_REASONS[int(s[k.END])]
-        assert ref.end_reason is not None
-        expected = (ref.end_reason.value, ref.scores(), ref.turn, len(ref.history))
-        got = (fast_end, fast_scores, int(s[k.TURN]), steps)
-        if got != expected:
-            raise MismatchError(
-                _report(where, setup, ref, steps, "outcomes differ")
-                + f"\n  (end, scores, turns, decisions) reference {expected}, fast {got}"
-            )
-        ends[fast_end] += 1
+        ends[_same_outcome(k, s, ref, steps, where, setup)] += 1
         decisions += steps
     return {
         "game": game,
@@ -121,6 +100,43 @@ def differential(
         "decisions_by_phase": dict(sorted(phases.items())),
         "decisions_by_kind": dict(sorted(kinds.items())),
     }
+
+
+def _start(
+    rules: Game, players: int, seed: int, g: int, deal: str, variant: JSON | None
+) -> tuple[State, Rng, JSON, str]:
+    """Game ``g``'s fast state, its random stream, its deal as an explicit set-up, and how
+    to name it in a report."""
+    game = rules.name
+    if deal == "reference":
+        setup = rules.deal(players, seed + g)
+        where = f"{game}, {players} players, reference deal of seed {seed + g}"
+        return load_setup(game, players, setup, variant), game_rng(seed, g), setup, where
+    s, rng = dealt_state(game, players, seed, g, variant)
+    where = f"{game}, {players} players, fast deal {g} of seed {seed}"
+    return s, rng, to_setup(game, s), where
+
+
+def _same_outcome(
+    k: ModuleType, s: State, ref: GameState, steps: int, where: str, setup: JSON
+) -> str:
+    """The end reason of a finished fast game, checked against the reference's end, scores,
+    turns and decisions; :class:`MismatchError` where they differ."""
+    if not ref.over or ref.legal_actions():
+        raise MismatchError(
+            _report(where, setup, ref, steps, "the fast game ended, not the reference")
+        )
+    fast_scores = [int(k.score(s, p)) for p in range(ref.num_players)]
+    fast_end = END_REASONS[int(s[k.END])]
+    assert ref.end_reason is not None
+    expected = (ref.end_reason.value, ref.scores(), ref.turn, len(ref.history))
+    got = (fast_end, fast_scores, int(s[k.TURN]), steps)
+    if got != expected:
+        raise MismatchError(
+            _report(where, setup, ref, steps, "outcomes differ")
+            + f"\n  (end, scores, turns, decisions) reference {expected}, fast {got}"
+        )
+    return fast_end
 
 
 def _kind(action: Action) -> str:

@@ -16,39 +16,32 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from keltis.board import BoardState
-from keltis.board.layout import TILE_LETTERS
-from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS
+from keltis.core.card_codes import CARD_TEXT
 from keltis.core.errors import SetupError
 from keltis.core.protocol import JSON, GameState
-from keltis.fast import board, cards
 from keltis.fast._rng import seed_game
-from keltis.games import GAME_NAMES, get_game
+from keltis.games import get_game
 
 State = npt.NDArray[np.int32]
 Rng = npt.NDArray[np.uint64]
+Switches = npt.NDArray[np.int32]
 
 #: The entries of an explicit set-up that describe a deal (the start of a game).
 DEALT_KEYS: Final = frozenset({"hands", "deck", "removed", "tiles", "first_player", "fill_seed"})
 
 
 def kernel(game: str) -> ModuleType:
-    """The kernel module of ``game`` (``keltis.fast.board`` or ``keltis.fast.cards``)."""
-    if game == "board":
-        return board
-    if game == "cards":
-        return cards
-    raise ValueError(f"unknown game {game!r}: choose one of {', '.join(GAME_NAMES)}")
+    """The kernel module of ``game``: its package's ``kernel`` part (``keltis.board.kernel``,
+    ``keltis.cards.kernel``)."""
+    return get_game(game).part("kernel")
 
 
-def read_variant(game: str, variant: JSON | None) -> tuple[int, bool]:
-    """``(turn_cap, no_take_back)`` of a variant, read and checked by the reference engine.
-
-    Every switch of both games is supported: ``turn_cap`` and, in the board game,
-    ``no_take_back`` (B-15; on by default). The card game always forbids taking back (C-12).
-    """
+def switches(game: str, variant: JSON | None) -> Switches:
+    """A variant's switches as the kernel of ``game`` takes them (in the order of its
+    ``SWITCHES``, the variant dataclass's fields), read and checked by the reference engine;
+    ``None``: the default rules."""
     spelt = get_game(game).variant_json(variant)
-    return int(spelt["turn_cap"]), bool(spelt.get("no_take_back", True))
+    return np.array([int(spelt[name]) for name in kernel(game).SWITCHES], dtype=np.int32)
 
 
 def seed_bits(seed: int) -> np.uint64:
@@ -70,17 +63,10 @@ def from_reference(state: GameState) -> State:
     if state.history or state.turn or state.over:
         raise SetupError("keltis.fast starts only from the start of a game")
     game = state.game_name
-    cap, no_take_back = read_variant(game, state.variant.to_json())
     k = kernel(game)
     s: State = k.new_state()
-    players = state.num_players
-    if isinstance(state, BoardState):
-        board.reset(s, players, cap, no_take_back)
-        for colour in range(5):
-            for row in range(10):
-                s[board.TILES + colour * 10 + row] = state.tiles[colour][row]
-    else:
-        cards.reset(s, players, cap)
+    k.reset(s, state.num_players, switches(game, state.variant.to_json()))
+    k.load_extra(s, state)
     for p, hand in enumerate(state.hands):
         for i, card in enumerate(hand):
             s[k.HAND + p * k.HAND_SIZE + i] = card
@@ -114,15 +100,10 @@ def dealt_state(
     """Game ``index`` of a fast batch seeded ``seed`` right after its deal, and the
     random-number state its policy goes on with (what ``simulate`` plays)."""
     get_game(game).check_players(players)
-    cap, no_take_back = read_variant(game, variant)
     k = kernel(game)
     s: State = k.new_state()
     rng = game_rng(seed, index)
-    scratch = np.zeros(k.DECK_CARDS, dtype=np.int32)
-    if game == "board":
-        board.deal(s, players, cap, no_take_back, rng, scratch)
-    else:
-        cards.deal(s, players, cap, rng, scratch)
+    k.deal(s, players, switches(game, variant), rng, np.zeros(k.DECK_CARDS, dtype=np.int32))
     return s, rng
 
 
@@ -152,13 +133,7 @@ def to_setup(game: str, s: State) -> JSON:
         "deck": [CARD_TEXT[c] for c in deck],
         "removed": [CARD_TEXT[c] for c in rest],
     }
-    if game == "board":
-        out["tiles"] = {
-            COLOUR_LETTERS[colour]: "".join(
-                TILE_LETTERS[int(s[board.TILES + colour * 10 + row])] for row in range(1, 10)
-            )
-            for colour in range(5)
-        }
+    out.update(k.setup_extra(s))
     if int(s[k.CUR]):
         out["first_player"] = int(s[k.CUR])
     return out

@@ -25,6 +25,7 @@ from keltis.bots import BotSpec, BotSpecError, bot_list, make_bot
 from keltis.core.actions import Action, parse_action
 from keltis.core.errors import IllegalActionError, NotationError, RecordError
 from keltis.core.protocol import View
+from keltis.games import DEFAULT_GAME, get_game
 from keltis.i18n import Translator, detect_language
 from keltis.match import Match, Step
 from keltis.record import GameRecord, PlayerInfo
@@ -42,10 +43,6 @@ CLEAR_SCROLLBACK = "\x1b[H\x1b[2J\x1b[3J"
 
 class QuitGame(Exception):  # noqa: N818 - control flow, not an error
     """Raised by the ``quit`` command: leave the game (it is saved)."""
-
-
-class GameUnavailableError(ValueError):
-    """The chosen game cannot be played in the terminal (yet)."""
 
 
 def default_record_path(game: str, env: Mapping[str, str] | None = None) -> Path:
@@ -143,18 +140,10 @@ def resume_command(path: Path | str, program: str | None = None) -> str:
 
 
 def make_screen(game: str, t: Translator, output: Output, names: list[str]) -> GameScreen:
-    """The screen of ``game``; :class:`GameUnavailableError` if it cannot be shown yet."""
-    if game == "board":
-        from keltis.tui.board_screen import BoardScreen
-
-        return BoardScreen(t, output.glyphs, names)
-    if game == "cards":
-        try:
-            from keltis.tui.cards_screen import CardsScreen
-        except ImportError as error:
-            raise GameUnavailableError(t("err.cards_unavailable", reason=str(error))) from None
-        return CardsScreen(t, output.glyphs, names)
-    raise GameUnavailableError(f"unknown game {game!r}")
+    """The terminal screen of ``game``: its package's ``screen`` part (``keltis.board.screen``,
+    ``keltis.cards.screen``)."""
+    screen: type[GameScreen] = get_game(game).part("screen").SCREEN
+    return screen(t, output.glyphs, names)
 
 
 def run_play(
@@ -207,27 +196,24 @@ def run_play(
 
 def _new_record(args: argparse.Namespace, t: Translator) -> GameRecord:
     """The record of a new game from the options (defaults: board game, 3 seats, medium)."""
-    args.game = args.game or "board"
+    args.game = args.game or DEFAULT_GAME
     args.players = args.players or 3
     args.bot = args.bot or "medium"
     seats = seats_from_args(args)
     names = seat_names(seats, args.name, t)
-    if args.take_back and args.game != "board":
+    rules = get_game(args.game)
+    take_back = "no_take_back" in rules.switches()
+    if args.take_back and not take_back:
         raise ValueError(t("err.option_board_only", option="--take-back"))
-    layout = None
-    if args.layout:
-        if args.game != "board":
-            raise ValueError(t("err.option_board_only", option="--layout"))
-        from keltis.board.layout import Layout
-
-        layout = Layout.load(args.layout).to_json()
+    if args.layout and "layout" not in rules.options:
+        raise ValueError(t("err.option_board_only", option="--layout"))
     return GameRecord.start(
         args.game,
         [PlayerInfo(n, k) for n, k in zip(names, seats, strict=True)],
         seed=args.seed,  # None: a fresh random seed
         # B-15 stated either way, so the record replays the same whatever the default
-        variant={"no_take_back": not args.take_back} if args.game == "board" else {},
-        layout=layout,
+        variant={"no_take_back": not args.take_back} if take_back else {},
+        layout=rules.load_option("layout", args.layout) if args.layout else None,
     )
 
 

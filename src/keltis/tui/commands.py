@@ -57,7 +57,7 @@ HINT_SECONDS = 3.0
 
 def _hint(session: PlaySession, _argument: str) -> None:
     """The best few moves for the human to decide, from a search that sees only their view."""
-    from keltis.bots.hints import hints
+    from keltis.bots.hints import hints  # here: the search loads when a hint is first asked
 
     view = session.view()
     if view is None or not view.legal:
@@ -87,7 +87,7 @@ def _hint(session: PlaySession, _argument: str) -> None:
 
 COMMANDS: Final[tuple[Command, ...]] = (
     Command("help", ("?", "h"), "cmd.help", _help),
-    Command("redraw", ("r", "board"), "cmd.redraw", _redraw),
+    Command("redraw", ("r", "board"), "cmd.redraw", _redraw),  # the word: not a game's name
     Command("hint", (), "cmd.hint", _hint),
     Command("undo", ("u", "back"), "cmd.undo", _undo),
     Command("quit", ("q", "exit"), "cmd.quit", _quit),

@@ -2,7 +2,7 @@
 
 A screen is drawn from one :class:`~keltis.core.protocol.View` only — the view of the human
 seat to decide, or a spectator's view — so it cannot show a card its reader may not see. Each
-game has a subclass (:mod:`keltis.tui.board_screen`, :mod:`keltis.tui.cards_screen`) that
+game has a subclass in its package (:mod:`keltis.board.screen`, :mod:`keltis.cards.screen`) that
 draws the table and describes the game's actions in words.
 
 Two layouts: the *roomy* one (:meth:`GameScreen.render`) spreads everything out for a
@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from keltis.core.actions import Action, ActionKind
-from keltis.core.cards import CARD_COLOUR, COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.card_codes import CARD_COLOUR, COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.protocol import JSON, Outcome, View
 from keltis.i18n import Translator
 from keltis.tui.style import DIM, EMPHASIS, MAX_WIDTH, Glyphs, card_text, colour_style

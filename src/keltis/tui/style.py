@@ -15,7 +15,7 @@ from typing import Final, TextIO
 from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
-from keltis.core.cards import CARD_COLOUR, CARD_TEXT
+from keltis.core.card_codes import CARD_COLOUR, CARD_TEXT
 
 #: Rich styles of the five colours (green, yellow, red, pink, blue), then point cards.
 COLOUR_STYLES: Final = (

@@ -8,7 +8,7 @@ their letters, so nothing depends on hue.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -18,7 +18,7 @@ from rich.text import Text
 from keltis.cards import CardView
 from keltis.cards.state import CLOSED_ROWS_TO_END
 from keltis.core.actions import DECK, POINT_PILE, Action, ActionKind
-from keltis.core.cards import (
+from keltis.core.card_codes import (
     CARD_VALUE,
     COLOUR_LETTERS,
     NUM_COLOURS,
@@ -198,3 +198,7 @@ class CardsScreen(GameScreen):
     def rules_help(self) -> str:
         """The card game's rules in a few lines, and what the symbols mean."""
         return "\n".join([self.t("help.cards"), *(text.plain for text in self.legends())])
+
+
+#: The game's terminal screen, as ``Game.part("screen")`` hands it out.
+SCREEN: Final[type[GameScreen]] = CardsScreen

@@ -1,6 +1,6 @@
 """Keltis, the board game (RULES.md B-1 … B-24) as numba kernels over one flat ``int32`` array.
 
-Same shape as :mod:`keltis.fast.cards`: a state array with the fields at the offsets below,
+Same shape as :mod:`keltis.cards.kernel`: a state array with the fields at the offsets below,
 decisions as the reference engine's dense action indices, each rule written once in
 ``legal``, ``apply`` and ``score``. The turn is the reference's sequence of decisions: play
 (lay or discard), the big or small figure for a new path when both are still waiting (B-11),
@@ -12,12 +12,29 @@ Tiles are the reference's codes (``keltis.board.layout``): 0 none, 1-3 point til
 
 from __future__ import annotations
 
-from typing import Final
+from dataclasses import fields
+from typing import Any, Final
 
 import numpy as np
 from numba import njit
 
+from keltis.board.layout import TILE_LETTERS
+from keltis.board.state import BoardState, BoardVariant
+from keltis.core.card_codes import COLOUR_LETTERS
+from keltis.core.gamestate import GameState
 from keltis.fast._rng import below, seed_game
+
+#: The rule switches, in the order of :class:`~keltis.board.state.BoardVariant`'s fields: a
+#: state array holds them from ``RULES`` on, and ``reset`` takes them as one array in this
+#: order (``keltis.fast.setup.switches`` builds it from a variant's JSON form). A switch added
+#: to the variant must be implemented here too: until then this module refuses to load.
+SWITCHES: Final = tuple(f.name for f in fields(BoardVariant))
+_IMPLEMENTED: Final = frozenset({"no_take_back", "turn_cap"})
+if set(SWITCHES) != _IMPLEMENTED:
+    raise ImportError(
+        "the board game's kernel does not implement the variant switches "
+        + ", ".join(sorted(set(SWITCHES) - _IMPLEMENTED))
+    )
 
 DISCARD_BASE: Final = 126
 FIGURE_SMALL: Final = 521
@@ -50,7 +67,7 @@ MAX_LEGAL: Final = 64
 def _layout() -> dict[str, int]:
     fields = [
         ("NP", 1), ("CUR", 1), ("PHASE", 1), ("TURN", 1), ("END", 1), ("PENDING", 1),
-        ("DISCARDED", 1), ("GOAL", 1), ("CAP", 1), ("NO_TAKE_BACK", 1), ("DECK_N", 1),
+        ("DISCARDED", 1), ("GOAL", 1), ("RULES", len(SWITCHES)), ("DECK_N", 1),
         ("HAND_N", 4), ("HAND", 4 * HAND_SIZE), ("DECK", DECK_CARDS), ("PILE_N", 5),
         ("PILE", 5 * PILE_ROOM), ("RLAST", 20), ("RDIR", 20), ("POS", 20), ("STARTED", 4),
         ("BIG", 4), ("POINTS", 4), ("WISHES", 4), ("TILES", 50),
@@ -73,8 +90,9 @@ END: Final = _AT["END"]
 PENDING: Final = _AT["PENDING"]
 DISCARDED: Final = _AT["DISCARDED"]
 GOAL: Final = _AT["GOAL"]
-CAP: Final = _AT["CAP"]
-NO_TAKE_BACK: Final = _AT["NO_TAKE_BACK"]
+RULES: Final = _AT["RULES"]
+TURN_CAP: Final = RULES + SWITCHES.index("turn_cap")
+NO_TAKE_BACK: Final = RULES + SWITCHES.index("no_take_back")
 DECK_N: Final = _AT["DECK_N"]
 HAND_N: Final = _AT["HAND_N"]
 HAND: Final = _AT["HAND"]
@@ -114,17 +132,39 @@ def new_state() -> np.ndarray:
     return np.zeros(SIZE, dtype=np.int32)
 
 
+def load_extra(s: np.ndarray, state: GameState) -> None:
+    """Copy what a reference board game's start has beyond hands and deck: the tiles."""
+    assert isinstance(state, BoardState)
+    for colour in range(5):
+        for row in range(10):
+            s[TILES + colour * 10 + row] = state.tiles[colour][row]
+
+
+def setup_extra(s: np.ndarray) -> dict[str, Any]:
+    """The explicit set-up's entries beyond hands and cards for the start in ``s``: the
+    tiles, by colour, rows 1 to 9."""
+    return {
+        "tiles": {
+            COLOUR_LETTERS[colour]: "".join(
+                TILE_LETTERS[int(s[TILES + colour * 10 + row])] for row in range(1, 10)
+            )
+            for colour in range(5)
+        }
+    }
+
+
 @njit(cache=True)
-def reset(s: np.ndarray, players: int, turn_cap: int, no_take_back: bool) -> None:
-    """A fresh game of ``players`` with empty hands, deck and board."""
+def reset(s: np.ndarray, players: int, rules: np.ndarray) -> None:
+    """A fresh game of ``players`` with empty hands, deck and board, under ``rules`` (the
+    switches in :data:`SWITCHES` order)."""
     s[:] = 0
     s[NP] = players
     s[PHASE] = PLAY
     s[END] = -1
     s[PENDING] = -1
     s[DISCARDED] = -1
-    s[CAP] = turn_cap
-    s[NO_TAKE_BACK] = 1 if no_take_back else 0
+    for i in range(len(SWITCHES)):
+        s[RULES + i] = rules[i]
     for i in range(20):
         s[RLAST + i] = -1
     for p in range(4):
@@ -135,14 +175,13 @@ def reset(s: np.ndarray, players: int, turn_cap: int, no_take_back: bool) -> Non
 def deal(
     s: np.ndarray,
     players: int,
-    turn_cap: int,
-    no_take_back: bool,
+    rules: np.ndarray,
     rng: np.ndarray,
     cards: np.ndarray,
 ) -> None:
     """Shuffle the tiles onto the default layout and deal the cards (B-6-B-8) into ``s``;
     ``cards`` is scratch room for 110 cards."""
-    reset(s, players, turn_cap, no_take_back)
+    reset(s, players, rules)
     for i in range(25):
         cards[i] = ALL_TILES[i]
     for i in range(24, 0, -1):
@@ -351,7 +390,7 @@ def apply(s: np.ndarray, a: int) -> None:
             _finish(s, END_DECK)
             return
         s[TURN] += 1
-        if s[TURN] >= s[CAP]:
+        if s[TURN] >= s[TURN_CAP]:
             _finish(s, END_TRUNCATED)
             return
         s[CUR] = (p + 1) % s[NP]
@@ -516,8 +555,7 @@ def play_batch(
     n_games: int,
     policy: int,
     seed: np.uint64,
-    turn_cap: int,
-    no_take_back: bool,
+    rules: np.ndarray,
     scores: np.ndarray,
     ends: np.ndarray,
     decisions: np.ndarray,
@@ -531,7 +569,7 @@ def play_batch(
     no_offsets = np.zeros(1, dtype=np.int64)
     for g in range(n_games):
         seed_game(rng, seed, g)
-        deal(s, players, turn_cap, no_take_back, rng, cards)
+        deal(s, players, rules, rng, cards)
         decisions[g] = play(s, policy, rng, False, no_legal, no_offsets, no_legal)
         for p in range(players):
             scores[g, p] = score(s, p)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
-from typing import Final
+from typing import Final, cast
 
 from keltis.board.layout import CLOVER, WISH
 from keltis.board.state import (
@@ -47,6 +47,7 @@ from keltis.board.state import (
     PLAY,
     BoardState,
 )
+from keltis.board.view import BoardView
 from keltis.core.actions import (
     BIG_ACTION,
     DECK,
@@ -55,7 +56,9 @@ from keltis.core.actions import (
     Action,
     ActionKind,
 )
-from keltis.core.cards import NUM_COLOURS
+from keltis.core.card_codes import CARD_COLOUR, CARD_VALUE, NUM_COLOURS
+from keltis.core.policy import GamePolicies, Policy, Projection, Scorer, best_scored
+from keltis.core.protocol import View
 from keltis.core.scoring import (
     ASCENDING,
     BOARD_ROW_VALUES,
@@ -501,13 +504,7 @@ def board_policy(
     broken with ``rng``."""
     if state.phase == FIGURE:
         return choose_figure(state, tuning)
-    scored = board_scores(state, tuning)
-    best = scored[0][0]
-    for s, _ in scored:
-        if s > best:
-            best = s
-    top = [a for s, a in scored if s >= best - 1e-9]
-    return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
+    return best_scored(board_scores(state, tuning), rng)
 
 
 def board_projection(state: BoardState, tuning: BoardTuning = DEFAULT_TUNING) -> list[float]:
@@ -530,8 +527,87 @@ def board_projection(state: BoardState, tuning: BoardTuning = DEFAULT_TUNING) ->
     return out
 
 
+# -- the greedy bot's rating (one step, from a view) --------------------------------------
+
+
+def greedy_gain(view: View, action: Action) -> float:
+    """The greedy bot's one-step rating of ``action`` from a board-game ``view`` (higher is
+    better): see :mod:`keltis.bots.greedy`."""
+    assert isinstance(view, BoardView)
+    me = view.viewer
+    assert me is not None
+    assert view.hand is not None
+    kind = action.kind
+    if kind is ActionKind.LAY:
+        colour = CARD_COLOUR[action.card]
+        value = CARD_VALUE[action.card]
+        row = view.positions[me][colour]
+        same = sum(1 for c in view.hand if CARD_COLOUR[c] == colour)
+        if row == 0:
+            return 1.0 + same if same >= 3 else -5.0 + same
+        gap = 0
+        laid = view.rows[me][colour]
+        if laid:
+            last = CARD_VALUE[laid[-1]]
+            gap = abs(value - last)
+        if row >= LAST_ROW:
+            return 2.0 - 0.1 * gap
+        gain = BOARD_ROW_VALUES[row + 1] - BOARD_ROW_VALUES[row]
+        if view.big[me] == colour:
+            gain *= 2
+        tile = view.tiles[colour][row + 1]
+        bonus = {1: 1, 2: 2, 3: 3, 4: 2, 5: 3}.get(tile, 0)
+        return 4.0 + gain + bonus - 0.5 * gap
+    if kind is ActionKind.DISCARD:
+        colour = CARD_COLOUR[action.card]
+        value = CARD_VALUE[action.card]
+        if view.positions[me][colour] == 0:
+            same = sum(1 for c in view.hand if CARD_COLOUR[c] == colour)
+            return -same * 0.5
+        return -3.0 - _fit(view, me, colour, value)
+    if kind is ActionKind.DRAW:
+        if action.target == DECK:
+            return 0.0
+        card = view.piles[action.target][-1]
+        colour = CARD_COLOUR[card]
+        if view.positions[me][colour] == 0:
+            return -1.0
+        return _fit(view, me, colour, CARD_VALUE[card]) - 2.0
+    if kind is ActionKind.FIGURE:
+        return 1.0 if action.target == 1 else 0.5
+    if kind is ActionKind.ADVANCE:
+        row = view.positions[me][action.target]
+        gain = BOARD_ROW_VALUES[row + 1] - BOARD_ROW_VALUES[row]
+        if view.big[me] == action.target:
+            gain *= 2
+        return 1.0 + gain
+    return 0.0  # pass
+
+
+def _fit(view: View, me: int, colour: int, value: int) -> float:
+    """How well a card of ``colour``/``value`` continues ``me``'s row (0-3)."""
+    assert isinstance(view, BoardView)
+    laid = view.rows[me][colour]
+    if not laid:
+        return 0.0
+    last = CARD_VALUE[laid[-1]]
+    direction = view.directions[me][colour]
+    if not follows(direction, last, value):
+        return 0.0
+    return max(0.0, 3.0 - 0.5 * abs(value - last))
+
+
+#: The board game's heuristics, as ``keltis.board.BoardGame.heuristics()`` hands them out.
+POLICIES: Final = GamePolicies(
+    cast(Policy, board_policy),
+    cast(Scorer, board_scores),
+    cast(Projection, board_projection),
+    greedy_gain,
+)
+
 __all__ = [
     "DEFAULT_TUNING",
+    "POLICIES",
     "BoardTuning",
     "board_policy",
     "board_projection",

@@ -6,19 +6,34 @@ legal list here and ``{a.index for a in CardState.legal_actions()}`` are the sam
 differential test checks it at every step). Each rule is written once, in the kernels
 ``legal``, ``apply`` and ``score``; ``play`` and ``play_batch`` play whole games with them.
 
-Cards are the reference's card codes (``keltis.core.cards``): number cards ``colour*11+value``,
+Cards are the reference's card codes (``keltis.core.card_codes``): number cards ``colour*11+value``,
 closing cards ``55+colour``, point cards ``60+value``. Hands are unordered slots (the legal
 list names each distinct card once, as the reference does).
 """
 
 from __future__ import annotations
 
-from typing import Final
+from dataclasses import fields
+from typing import Any, Final
 
 import numpy as np
 from numba import njit
 
+from keltis.cards.state import CardVariant
+from keltis.core.gamestate import GameState
 from keltis.fast._rng import below, seed_game
+
+#: The rule switches, in the order of :class:`~keltis.cards.state.CardVariant`'s fields: a
+#: state array holds them from ``RULES`` on, and ``reset`` takes them as one array in this
+#: order (``keltis.fast.setup.switches`` builds it from a variant's JSON form). A switch added
+#: to the variant must be implemented here too: until then this module refuses to load.
+SWITCHES: Final = tuple(f.name for f in fields(CardVariant))
+_IMPLEMENTED: Final = frozenset({"turn_cap"})
+if set(SWITCHES) != _IMPLEMENTED:
+    raise ImportError(
+        "the card game's kernel does not implement the variant switches "
+        + ", ".join(sorted(set(SWITCHES) - _IMPLEMENTED))
+    )
 
 # -- action indices (keltis.core.actions) ------------------------------------------------
 LAY_ONTO_BASE: Final = 71
@@ -46,9 +61,10 @@ MAX_LEGAL: Final = 128
 
 def _layout() -> dict[str, int]:
     fields = [
-        ("NP", 1), ("CUR", 1), ("PHASE", 1), ("TURN", 1), ("END", 1), ("ENDING", 1),
+        ("NP", 1), ("CUR", 1), ("PHASE", 1), ("TURN", 1), ("END", 1), ("END_PENDING", 1),
         ("ENDER", 1), ("DRAWS", 1), ("BLOCKED", 1), ("LAYS", 1), ("CLOSED", 1),
-        ("WISHMASK", 1), ("CAP", 1), ("DECK_N", 1), ("HAND_N", 4), ("HAND", 4 * HAND_SIZE),
+        ("WISHMASK", 1), ("RULES", len(SWITCHES)), ("DECK_N", 1), ("HAND_N", 4),
+        ("HAND", 4 * HAND_SIZE),
         ("DECK", DECK_CARDS), ("PILE_N", 6), ("PILE", 6 * PILE_ROOM), ("RLEN", 20),
         ("RLAST", 20), ("RDIR", 20), ("RCLOSED", 20), ("PROW", 4), ("WISH", 4),
     ]  # fmt: skip
@@ -67,14 +83,15 @@ CUR: Final = _AT["CUR"]
 PHASE: Final = _AT["PHASE"]
 TURN: Final = _AT["TURN"]
 END: Final = _AT["END"]
-ENDING: Final = _AT["ENDING"]
+END_PENDING: Final = _AT["END_PENDING"]
 ENDER: Final = _AT["ENDER"]
 DRAWS: Final = _AT["DRAWS"]
 BLOCKED: Final = _AT["BLOCKED"]
 LAYS: Final = _AT["LAYS"]
 CLOSED: Final = _AT["CLOSED"]
 WISHMASK: Final = _AT["WISHMASK"]
-CAP: Final = _AT["CAP"]
+RULES: Final = _AT["RULES"]
+TURN_CAP: Final = RULES + SWITCHES.index("turn_cap")
 DECK_N: Final = _AT["DECK_N"]
 HAND_N: Final = _AT["HAND_N"]
 HAND: Final = _AT["HAND"]
@@ -115,25 +132,38 @@ def new_state() -> np.ndarray:
     return np.zeros(SIZE, dtype=np.int32)
 
 
+def load_extra(s: np.ndarray, state: GameState) -> None:
+    """A card game's start has nothing beyond hands and deck: nothing to copy."""
+
+
+def setup_extra(s: np.ndarray) -> dict[str, Any]:
+    """A card game's explicit set-up has no entries beyond hands and cards."""
+    return {}
+
+
 @njit(cache=True)
-def reset(s: np.ndarray, players: int, turn_cap: int) -> None:
-    """A fresh game of ``players`` with empty hands and deck."""
+def reset(s: np.ndarray, players: int, rules: np.ndarray) -> None:
+    """A fresh game of ``players`` with empty hands and deck, under ``rules`` (the switches
+    in :data:`SWITCHES` order)."""
     s[:] = 0
     s[NP] = players
     s[PHASE] = PLAY
     s[END] = -1
-    s[ENDING] = -1
+    s[END_PENDING] = -1
     s[ENDER] = -1
     s[WISHMASK] = ALL_WISHES
-    s[CAP] = turn_cap
+    for i in range(len(SWITCHES)):
+        s[RULES + i] = rules[i]
     for i in range(20):
         s[RLAST + i] = -1
 
 
 @njit(cache=True)
-def deal(s: np.ndarray, players: int, turn_cap: int, rng: np.ndarray, cards: np.ndarray) -> None:
+def deal(
+    s: np.ndarray, players: int, rules: np.ndarray, rng: np.ndarray, cards: np.ndarray
+) -> None:
     """Shuffle and deal (C-5, C-6) into ``s``; ``cards`` is scratch room for 101 cards."""
-    reset(s, players, turn_cap)
+    reset(s, players, rules)
     n = DECK_CARDS
     for i in range(n):
         cards[i] = FULL_DECK[i]
@@ -342,7 +372,7 @@ def _final_from(s: np.ndarray, seat: int) -> None:
             s[LAYS] = 2
             return
         if seat == s[ENDER]:
-            _finish(s, s[ENDING])
+            _finish(s, s[END_PENDING])
             return
         seat = (seat + 1) % n
 
@@ -352,7 +382,7 @@ def _end(s: np.ndarray, p: int, reason: int) -> None:
     """C-13 or C-14 ended the game in ``p``'s turn: on to the final lays."""
     s[TURN] += 1
     s[ENDER] = p
-    s[ENDING] = reason
+    s[END_PENDING] = reason
     s[DRAWS] = 0
     s[BLOCKED] = 0
     _final_from(s, (p + 1) % s[NP])
@@ -362,7 +392,7 @@ def _end(s: np.ndarray, p: int, reason: int) -> None:
 def _final_done(s: np.ndarray, p: int) -> None:
     s[LAYS] = 0
     if p == s[ENDER]:
-        _finish(s, s[ENDING])
+        _finish(s, s[END_PENDING])
     else:
         _final_from(s, (p + 1) % s[NP])
 
@@ -418,7 +448,7 @@ def apply(s: np.ndarray, a: int) -> None:
         s[DRAWS] -= 1
         if s[DRAWS] == 0:
             s[TURN] += 1
-            if s[TURN] >= s[CAP]:
+            if s[TURN] >= s[TURN_CAP]:
                 _finish(s, END_TRUNCATED)
                 return
             s[CUR] = (p + 1) % s[NP]
@@ -534,7 +564,7 @@ def play_batch(
     n_games: int,
     policy: int,
     seed: np.uint64,
-    turn_cap: int,
+    rules: np.ndarray,
     scores: np.ndarray,
     ends: np.ndarray,
     decisions: np.ndarray,
@@ -548,7 +578,7 @@ def play_batch(
     no_offsets = np.zeros(1, dtype=np.int64)
     for g in range(n_games):
         seed_game(rng, seed, g)
-        deal(s, players, turn_cap, rng, cards)
+        deal(s, players, rules, rng, cards)
         decisions[g] = play(s, policy, rng, False, no_legal, no_offsets, no_legal)
         for p in range(players):
             scores[g, p] = score(s, p)

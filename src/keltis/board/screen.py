@@ -8,7 +8,7 @@ on colour.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -19,7 +19,7 @@ from keltis.board.layout import CLOVER, NO_TILE, WISH
 from keltis.board.state import SMALL_FIGURES
 from keltis.board.view import BoardView
 from keltis.core.actions import DECK, Action, ActionKind
-from keltis.core.cards import CARD_VALUE, COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.card_codes import CARD_VALUE, COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.labels import drawn_card
 from keltis.core.protocol import JSON, View
 from keltis.core.scoring import (
@@ -321,3 +321,7 @@ class BoardScreen(GameScreen):
     def rules_help(self) -> str:
         """The board game's rules in a few lines, and what the symbols mean."""
         return "\n".join([self.t("help.board"), *(text.plain for text in self.legends())])
+
+
+#: The game's terminal screen, as ``Game.part("screen")`` hands it out.
+SCREEN: Final[type[GameScreen]] = BoardScreen

@@ -1,6 +1,6 @@
 """The card game's heuristic: a sensible human strategy, as a fast policy over a state.
 
-Like the board game's heuristic (``keltis.bots.board_policy``) it reads only what the player
+Like the board game's heuristic (``keltis.board.policy``) it reads only what the player
 to move may know — public rows, piles, wish stones, deck size, closed rows and that player's
 own hand — so it gives the same answer on any state consistent with the player's view.
 
@@ -33,8 +33,9 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from math import sqrt
-from typing import Final
+from typing import Final, cast
 
+from keltis.cards.rewind import rewind
 from keltis.cards.state import (
     CLOSED_ROWS_TO_END,
     DRAW,
@@ -43,7 +44,9 @@ from keltis.cards.state import (
     CardState,
 )
 from keltis.core.actions import DECK, POINT_PILE, Action, ActionKind
-from keltis.core.cards import CLOSING_BASE, NUM_COLOURS, NUMBER_CARDS, POINT_BASE
+from keltis.core.card_codes import CLOSING_BASE, NUM_COLOURS, NUMBER_CARDS, POINT_BASE
+from keltis.core.policy import GamePolicies, Policy, Projection, Rewinder, Scorer, best_scored
+from keltis.core.protocol import View
 from keltis.core.scoring import (
     ASCENDING,
     CARD_ROW_POINTS,
@@ -336,100 +339,117 @@ def _ends_with_win(state: CardState, p: int, gain: float) -> bool:
 
 def score_play(state: CardState, tuning: CardTuning = DEFAULT_TUNING) -> list[tuple[float, Action]]:
     """Every legal lay, claim and discard of the player to move, scored (higher is better)."""
-    p = state.current_player
-    me = _Me(state, p, tuning)
-    base = [me.base_row(c) for c in range(NUM_COLOURS)]
-    stones = len(state.wish_stones[p])
-    base_extras = me.extras(me.points, me.pairs, stones)
-    rows = state.rows[p]
-    last = state.last[p]
-    dirs = state.dirs[p]
-    closings = state.closings[p]
-    known = state.known[p]
-    # A card's loss to its row and its worth to the next players, once per card (claims
-    # and discards ask for the same cards many times).
-    lost: dict[int, float] = {}
-    gifts: dict[int, float] = {}
-
-    def without(card: int) -> float:
-        value = lost.get(card)
-        if value is None:
-            value = lost[card] = _without(me, base, card)
-        return value
-
-    def gift(card: int) -> float:
-        value = gifts.get(card)
-        if value is None:
-            value = gifts[card] = _gift(state, p, card, tuning)
-        return value
-
+    scorer = _PlayScorer(state, tuning)
     out: list[tuple[float, Action]] = []
     for action in state.legal_actions():
         kind = action.kind
-        card = action.card
         if kind is ActionKind.CLAIM:
-            second = action.card2
-            gain = without(card) + without(second)
-            gain += me.extras(
-                me.points - (card >= POINT_BASE) - (second >= POINT_BASE),
-                _pairs_without(me, _value_of(card), _value_of(second)),
-                stones + 1,
-            )
-            gain -= base_extras
-            gain -= gift(card) + gift(second)
-            gain += tuning.deck_value
-            out.append((gain, action))
-            continue
-        if kind is ActionKind.DISCARD:
-            gain = without(card) - gift(card)
-            if card in known:
-                gain -= tuning.known_discard
-            if card >= POINT_BASE or card < NUMBER_CARDS:
-                gain += (
-                    me.extras(
-                        me.points - (card >= POINT_BASE),
-                        _pairs_without(me, _value_of(card)),
-                        stones,
-                    )
-                    - base_extras
+            out.append((scorer.claim(action.card, action.card2), action))
+        elif kind is ActionKind.DISCARD:
+            out.append((scorer.discard(action.card), action))
+        else:
+            out.append((scorer.lay(action.card, action.target), action))
+    return out
+
+
+class _PlayScorer:
+    """The play phase's scores for the player to move: each kind of action rated against
+    the projection of keeping the hand as it is."""
+
+    def __init__(self, state: CardState, tuning: CardTuning) -> None:
+        p = state.current_player
+        self.state = state
+        self.tuning = tuning
+        self.p = p
+        self.me = me = _Me(state, p, tuning)
+        self.base = [me.base_row(c) for c in range(NUM_COLOURS)]
+        self.stones = len(state.wish_stones[p])
+        self.base_extras = me.extras(me.points, me.pairs, self.stones)
+        # A card's loss to its row and its worth to the next players, once per card (claims
+        # and discards ask for the same cards many times).
+        self.lost: dict[int, float] = {}
+        self.gifts: dict[int, float] = {}
+
+    def without(self, card: int) -> float:
+        """The row's loss when ``card`` leaves the hand unlaid (cached)."""
+        value = self.lost.get(card)
+        if value is None:
+            value = self.lost[card] = _without(self.me, self.base, card)
+        return value
+
+    def gift(self, card: int) -> float:
+        """What ``card`` is worth to the next players when it lands on a pile (cached)."""
+        value = self.gifts.get(card)
+        if value is None:
+            value = self.gifts[card] = _gift(self.state, self.p, card, self.tuning)
+        return value
+
+    def claim(self, card: int, second: int) -> float:
+        """Giving up two cards for a wish stone (C-14)."""
+        me = self.me
+        gain = self.without(card) + self.without(second)
+        gain += me.extras(
+            me.points - (card >= POINT_BASE) - (second >= POINT_BASE),
+            _pairs_without(me, _value_of(card), _value_of(second)),
+            self.stones + 1,
+        )
+        gain -= self.base_extras
+        gain -= self.gift(card) + self.gift(second)
+        gain += self.tuning.deck_value
+        return gain
+
+    def discard(self, card: int) -> float:
+        """Putting ``card`` on its discard pile."""
+        me = self.me
+        gain = self.without(card) - self.gift(card)
+        if card in self.state.known[self.p]:
+            gain -= self.tuning.known_discard
+        if card >= POINT_BASE or card < NUMBER_CARDS:
+            gain += (
+                me.extras(
+                    me.points - (card >= POINT_BASE),
+                    _pairs_without(me, _value_of(card)),
+                    self.stones,
                 )
-            out.append((gain, action))
-            continue
-        # a lay
+                - self.base_extras
+            )
+        return gain
+
+    def lay(self, card: int, onto: int) -> float:
+        """Laying ``card`` (a point card ``onto`` a colour row, or on its own)."""
+        me, base, state, p = self.me, self.base, self.state, self.p
+        rows, last, dirs = state.rows[p], state.last[p], state.dirs[p]
         if card >= POINT_BASE:
             pairs = _pairs_without(me, card - POINT_BASE)
-            extras = me.extras(me.points - 1, pairs, stones) - base_extras
-            if action.target >= 0:
-                c = action.target
+            extras = me.extras(me.points - 1, pairs, self.stones) - self.base_extras
+            if onto >= 0:
+                c = onto
                 now = me.row(c, len(rows[c]) + 1, last[c], dirs[c], 0, me.by_colour[c])
-                out.append((now - base[c] + extras, action))
-            else:
-                out.append((1.0 + extras, action))
-            continue
+                return now - base[c] + extras
+            return 1.0 + extras
         if card >= NUMBER_CARDS:  # a closing card
             c = card - CLOSING_BASE
+            closings = state.closings[p]
             me.closers[c] -= 1
             now = me.row(c, len(rows[c]) + 1, last[c], dirs[c], closings[c] + 1, me.by_colour[c])
             me.closers[c] += 1
-            gain = now - base[c] - tuning.close_margin
+            gain = now - base[c] - self.tuning.close_margin
             if not closings[c] and state.closed_rows + 1 >= CLOSED_ROWS_TO_END:
                 gain += 1000.0 if _ends_with_win(state, p, now - base[c]) else -1000.0
-            out.append((gain, action))
-            continue
+            return gain
         c = card // 11
         v = card - c * 11
         rest = me.by_colour[c][:]
         rest.remove(v)
         pairs = _pairs_without(me, v)
-        extras = me.extras(me.points, pairs, stones) - base_extras
+        extras = me.extras(me.points, pairs, self.stones) - self.base_extras
         count = len(rows[c])
         if count == 0:
-            now = me.row(c, 1, v, 0, 0, rest) - tuning.open_margin
+            now = me.row(c, 1, v, 0, 0, rest) - self.tuning.open_margin
         else:
             direction = direction_after(dirs[c], last[c], v)
             now = me.row(c, count + 1, v, direction, 0, rest)
-        out.append((now - base[c] + extras, action))
-    return out
+        return now - base[c] + extras
 
 
 def _without(me: _Me, base: list[float], card: int) -> float:
@@ -547,13 +567,7 @@ def cards_policy(
 ) -> Action:
     """The heuristic's decision for the player to move: the best-scored legal action, ties
     broken with ``rng``."""
-    scored = cards_scores(state, tuning)
-    best = scored[0][0]
-    for s, _ in scored:
-        if s > best:
-            best = s
-    top = [a for s, a in scored if s >= best - 1e-9]
-    return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
+    return best_scored(cards_scores(state, tuning), rng)
 
 
 def cards_projection(state: CardState, tuning: CardTuning = DEFAULT_TUNING) -> list[float]:
@@ -569,8 +583,25 @@ def cards_projection(state: CardState, tuning: CardTuning = DEFAULT_TUNING) -> l
     return out
 
 
+def greedy_gain(view: View, action: Action) -> float:
+    """The greedy bot's one-step rating of ``action`` in the card game: a lay rather than
+    anything else (see :mod:`keltis.bots.greedy`)."""
+    return 1.0 if action.kind is ActionKind.LAY else 0.0
+
+
+#: The card game's heuristics, as ``keltis.cards.CardGame.heuristics()`` hands them out, with
+#: the rewinding of recent moves that a search uses to weigh its samples.
+POLICIES: Final = GamePolicies(
+    cast(Policy, cards_policy),
+    cast(Scorer, cards_scores),
+    cast(Projection, cards_projection),
+    greedy_gain,
+    cast(Rewinder, rewind),
+)
+
 __all__ = [
     "DEFAULT_TUNING",
+    "POLICIES",
     "CardTuning",
     "cards_policy",
     "cards_projection",
