@@ -13,6 +13,11 @@ A turn is a sequence of decisions by the current player (DESIGN.md):
 
 Decisions that have only one possible answer are not asked (a new path when only small
 figures are left; a clover or overflow with no figure that could move).
+
+Each kind of decision has its rules checked in one place, ``_<kind>_refusal``; the public
+``verify_<kind>``, ``can_<kind>`` and ``<kind>`` (``lay``, ``discard``, ``draw``, ``figure``,
+``advance``, ``pass_``), :meth:`BoardState.legal_actions`, :meth:`BoardState.check_action`
+and :meth:`BoardState.apply` are derived from it.
 """
 
 from __future__ import annotations
@@ -28,14 +33,12 @@ from keltis.core.actions import (
     BIG,
     BIG_ACTION,
     DECK,
-    DRAW_DECK,
     PASS_ACTION,
-    SMALL,
     SMALL_ACTION,
     Action,
     ActionKind,
 )
-from keltis.core.cards import (
+from keltis.core.card_codes import (
     CARD_COLOUR,
     CARD_TEXT,
     CARD_VALUE,
@@ -97,12 +100,41 @@ def deal(
     return hands, deck, removed, tiles
 
 
+# The kinds of action as module constants: every move's dispatch reads them, and reading a
+# module constant is cheaper than looking up an enum member.
+_LAY_KIND: Final = ActionKind.LAY
+_DISCARD_KIND: Final = ActionKind.DISCARD
+_DRAW_KIND: Final = ActionKind.DRAW
+_FIGURE_KIND: Final = ActionKind.FIGURE
+_ADVANCE_KIND: Final = ActionKind.ADVANCE
+_PASS_KIND: Final = ActionKind.PASS
+
 _LAY: Final = tuple(Action.lay(c) for c in range(NUMBER_CARDS))
 _DISCARD: Final = tuple(Action.discard(c) for c in range(NUMBER_CARDS))
 _ADVANCE: Final = tuple(Action.advance(p) for p in range(NUM_COLOURS))
-_DRAW_PILE: Final = tuple(Action.draw(p) for p in range(NUM_COLOURS))
+#: ``_DRAW[source + 1]``: the draw from ``source``, the draw pile (``DECK``) or a discard
+#: pile by colour.
+_DRAW: Final = tuple(Action.draw(source) for source in range(DECK, NUM_COLOURS))
+#: What a rule check returns for a refused move when not asked to explain (``can_*`` only
+#: asks whether, and wording the error costs more than the check). Never raised.
+_REFUSED: Final = IllegalActionError("", key="not_an_action")
 _ALL_NUMBER_CARDS: Final = (1 << NUMBER_CARDS) - 1
 _COLOUR_MASK: Final = tuple(((1 << 11) - 1) << (11 * c) for c in range(NUM_COLOURS))
+
+
+def _notation(kind: ActionKind, card: int, target: int) -> str:
+    """The notation of the action with these fields, as a refusal names it (fields that
+    make no action at all are named as they are)."""
+    try:
+        return str(Action(kind, card, -1, target))
+    except ValueError:
+        return f"{kind.name.lower()} {card} {target}"
+
+
+def _movable(row: int) -> bool:
+    """Whether a figure on ``row`` may move one stone forward (B-14, B-17): it stands on
+    its path (row 0 is the start stone: no figure yet) short of the end stone."""
+    return 0 < row < LAST_ROW
 
 
 def _mask(colour: int, direction: int, last: int) -> int:
@@ -209,10 +241,13 @@ class BoardState(GameState):
     no_take_back: bool
     """The variant's B-15 switch (``variant`` is the whole :class:`BoardVariant`)."""
     layout: Layout
+    """Which stones are dark: the places of the tiles (B-4)."""
     hands: list[list[int]]
+    """hands[player]: the card codes in that player's hand, kept sorted."""
     deck: list[int]
     """The draw pile; its top is the *end* of the list."""
     removed: list[int]
+    """The cards set aside face down at the start of a 2-player game (B-8), else none."""
     piles: list[list[int]]
     """Five discard piles, bottom first."""
     rows: list[list[list[int]]]
@@ -220,20 +255,29 @@ class BoardState(GameState):
     last: list[list[int]]
     """last[player][colour]: value of the row's last card, -1 if the row is empty."""
     dirs: list[list[int]]
+    """dirs[player][colour]: the row's direction (UNDECIDED, ASCENDING, DESCENDING; B-13)."""
     pos: list[list[int]]
     """pos[player][colour]: row 1-9 of the player's figure on that path, 0 if none."""
     started: list[int]
+    """started[player]: how many of the player's figures have entered a path, big included."""
     big: list[int]
     """big[player]: path of the big figure, -1 while it is on the start stone."""
     tiles: list[list[int]]
     """tiles[colour][row] for rows 0-9 (row 0 is the start stone, never a tile)."""
     points: list[int]
+    """points[player]: the sum of the point tiles the player's figures stopped on (B-16)."""
     wishes: list[int]
+    """wishes[player]: how many wish stones the player has taken (B-18)."""
     goal: int
+    """How many figures, all players' together, have entered the goal area (B-19: five end it)."""
     pending: int
+    """The path the figure, clover or overflow decision is about (stale in other phases)."""
     discarded_pile: int
+    """The colour of the pile a card was discarded onto this turn, -1 if none (B-15)."""
     known: list[list[int]]
+    """known[player]: cards everyone saw the player take from a discard pile, still held."""
     first_player: int
+    """The seat that plays the first turn (B-9)."""
     layable: list[int]
     """layable[player]: bit ``card`` is set if that card may be laid now (B-11-B-13)."""
     _rows_view: tuple[tuple[tuple[int, ...], ...], ...] | None
@@ -339,186 +383,345 @@ class BoardState(GameState):
         self.layable = [layable_mask(self.dirs[p], self.last[p]) for p in range(self.num_players)]
 
     # -- the protocol --------------------------------------------------------------------
+    #
+    # Each kind of move (lay, discard, draw, figure, advance, pass) has one rule check,
+    # ``_<kind>_refusal``: the error naming the rule the move would break now, or ``None``.
+    # The rest is derived from it: ``verify_<kind>`` raises that error, ``can_<kind>`` asks
+    # (without wording the error), ``<kind>`` verifies and then does (``_do_<kind>``).
+    # ``legal_actions`` asks the ``can_*`` side; ``check_action`` raises what the rule check
+    # of the action's kind returns (as its ``verify_*`` does); ``apply`` is that check, then
+    # ``apply_legal``, the effect without the checks.
 
     def legal_actions(self) -> list[Action]:
         """The decisions open to the current player, lays before discards."""
         phase = self.phase
-        p = self.current_player
         if phase == PLAY:
+            # the lays, then the discards, of the distinct cards in hand: any card in the hand
+            # may be discarded (``can_discard``); it may be laid if its bit in ``layable`` is
+            # set, the fast form of ``can_lay`` (the bits cache B-13's ``follows`` per card)
+            p = self.current_player
             lays: list[Action] = []
             discards: list[Action] = []
-            add_lay = lays.append
-            add_discard = discards.append
-            lay_action = _LAY
-            discard_action = _DISCARD
             layable = self.layable[p]
             previous = -1
             for card in self.hands[p]:  # hands are kept sorted: duplicates are adjacent
                 if card != previous:
                     previous = card
-                    add_discard(discard_action[card])
+                    discards.append(_DISCARD[card])
                     if layable >> card & 1:
-                        add_lay(lay_action[card])
+                        lays.append(_LAY[card])
             lays += discards
             return lays
+        # each ``_<kind>_refusal(…, False)`` is what ``can_<kind>`` asks, without its call
+        out: list[Action] = []
         if phase == DRAW:
-            out = [DRAW_DECK] if self.deck else []
-            blocked = self.discarded_pile if self.no_take_back else -1
-            for colour, pile in enumerate(self.piles):
-                if pile and colour != blocked:
-                    out.append(_DRAW_PILE[colour])
-            return out
-        if phase in (CLOVER_MOVE, OVERFLOW):
-            out = [_ADVANCE[c] for c, r in enumerate(self.pos[p]) if 0 < r < LAST_ROW]
-            out.append(PASS_ACTION)
-            return out
-        if phase == FIGURE:
-            return [BIG_ACTION, SMALL_ACTION]
-        return []
+            for source in range(DECK, NUM_COLOURS):
+                if self._draw_refusal(source, False) is None:
+                    out.append(_DRAW[source + 1])
+        elif phase in (CLOVER_MOVE, OVERFLOW):
+            for colour in range(NUM_COLOURS):
+                if self._advance_refusal(colour, False) is None:
+                    out.append(_ADVANCE[colour])
+            if self._pass_refusal(False) is None:
+                out.append(PASS_ACTION)
+        elif phase == FIGURE:
+            if self._figure_refusal(True, False) is None:
+                out.append(BIG_ACTION)
+            if self._figure_refusal(False, False) is None:
+                out.append(SMALL_ACTION)
+        return out
 
-    def check_action(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` is legal."""
-        self._check(action)
-
-    def apply(self, action: Action) -> None:
-        """Carry out one decision of the current player (see the module docstring).
-
-        The common cases are checked inline; anything unusual goes through the full check,
-        which raises the error naming the rule before anything changes.
-        """
-        p = self.current_player
-        phase = self.phase
+    def refusal(self, action: Action) -> IllegalActionError | None:
+        """The rule check of ``action``'s kind for it (what its ``verify_*`` raises)."""
         kind = action.kind
-        if phase == PLAY:
-            card = action.card
-            hand = self.hands[p]
-            if action.target >= 0 or (
-                kind is not ActionKind.DISCARD
-                and not (kind is ActionKind.LAY and self.layable[p] >> card & 1)
-            ):
-                self._check(action)
-            try:
-                hand.remove(card)
-            except ValueError:
-                self._check(action)
-                raise
-            known = self.known[p]
-            if known and card in known:
-                known.remove(card)
-            self.history.append(action)
-            self.actors.append(p)
-            if kind is ActionKind.LAY:
-                self._lay(p, card)
-            else:
-                colour = CARD_COLOUR[card]
-                self.piles[colour].append(card)
-                self.discarded_pile = colour
-                self.phase = DRAW
-            return
-        if phase == DRAW:
-            source = action.target
-            if kind is not ActionKind.DRAW or (
-                not self.deck
-                if source == DECK
-                else (
-                    not 0 <= source < NUM_COLOURS
-                    or not self.piles[source]
-                    or (self.no_take_back and source == self.discarded_pile)
-                )
-            ):
-                self._check(action)
-            self.history.append(action)
-            self.actors.append(p)
-            self._draw(p, source)
-            return
-        self._check(action)
+        if kind is _DRAW_KIND:
+            return self._draw_refusal(action.target)
+        if kind is _LAY_KIND:
+            return self._lay_refusal(action.card, action.target)
+        if kind is _DISCARD_KIND:
+            return self._discard_refusal(action.card)
+        if kind is _ADVANCE_KIND:
+            return self._advance_refusal(action.target)
+        if kind is _PASS_KIND:
+            return self._pass_refusal()
+        if kind is _FIGURE_KIND:
+            return self._figure_refusal(action.target == BIG)
+        return self._phase_refusal(str(action))  # a claim: a move of the card game only
+
+    def apply_legal(self, action: Action) -> None:
+        """Carry out ``action`` without checking it: it must be one of
+        :meth:`legal_actions`' answers for this very position (anything else may leave the
+        state inconsistent; use :meth:`apply`)."""
         self.history.append(action)
-        self.actors.append(p)
-        if phase == FIGURE:
-            colour = self.pending
-            if action.target:
-                self.big[p] = colour
-            self._step(p, colour)
-        elif kind is ActionKind.ADVANCE:
-            self._step(p, action.target)
-        else:  # pass on a clover or overflow
-            self.phase = DRAW
-
-    def _check(self, action: Action) -> None:
-        phase = self.phase
+        self.actors.append(self.current_player)
         kind = action.kind
-        p = self.current_player
-        if phase == PLAY:
-            if kind is ActionKind.LAY or kind is ActionKind.DISCARD:
-                card = action.card
-                if not 0 <= card < NUMBER_CARDS or action.target >= 0:
-                    raise IllegalActionError(
-                        "B-1", key="not_board_card", params={"action": str(action)}
-                    )
-                if card not in self.hands[p]:
-                    raise IllegalActionError(
-                        "B-10", key="not_in_hand", params={"card": CARD_TEXT[card]}
-                    )
-                if kind is ActionKind.LAY:
-                    colour = CARD_COLOUR[card]
-                    end = self.last[p][colour]
-                    direction = self.dirs[p][colour]
-                    value = CARD_VALUE[card]
-                    if not follows(direction, end, value):
-                        raise IllegalActionError(
-                            "B-13",
-                            key="row_ascending" if direction == ASCENDING else "row_descending",
-                            params={"colour": colour, "value": value, "end": end},
-                        )
-                return
-            raise self._wrong_phase(action, "B-10", "must_play")
-        if phase == DRAW:
-            if kind is not ActionKind.DRAW:
-                raise self._wrong_phase(action, "B-15", "must_draw")
-            source = action.target
-            if source == DECK:
-                if not self.deck:
-                    raise IllegalActionError("B-15", key="deck_empty")
-                return
-            if not 0 <= source < NUM_COLOURS:
-                raise IllegalActionError("B-15", key="no_point_pile")
-            if not self.piles[source]:
-                raise IllegalActionError("B-15", key="pile_empty", params={"colour": source})
-            if self.no_take_back and source == self.discarded_pile:
-                raise IllegalActionError(
-                    "B-15", key="no_take_back", params={"card": CARD_TEXT[self.piles[source][-1]]}
-                )
-            return
-        if phase == FIGURE:
-            if kind is not ActionKind.FIGURE or action.target not in (SMALL, BIG):
-                raise self._wrong_phase(action, "B-11", "must_figure")
-            return
-        if phase in (CLOVER_MOVE, OVERFLOW):
-            rule = "B-17" if phase == CLOVER_MOVE else "B-14"
-            if kind is ActionKind.PASS:
-                return
-            if kind is not ActionKind.ADVANCE or not 0 <= action.target < NUM_COLOURS:
-                raise self._wrong_phase(action, rule, "must_move_or_pass")
-            row = self.pos[p][action.target]
-            if row == 0:
-                raise IllegalActionError(rule, key="no_figure", params={"colour": action.target})
-            if row >= LAST_ROW:
-                raise IllegalActionError(
-                    rule, key="figure_at_end", params={"colour": action.target}
-                )
-            return
-        if self.end_reason is EndReason.DECK:
-            raise IllegalActionError("B-20", key="over_deck")
-        if self.end_reason is EndReason.TRUNCATED:
-            raise IllegalActionError("B-19", key="over_truncated")
-        raise IllegalActionError("B-19", key="over_goal")
+        if kind is _DRAW_KIND:
+            self._do_draw(action.target)
+        elif kind is _LAY_KIND:
+            self._do_lay(action.card)
+        elif kind is _DISCARD_KIND:
+            self._do_discard(action.card)
+        elif kind is _ADVANCE_KIND:
+            self._do_advance(action.target)
+        elif kind is _FIGURE_KIND:
+            self._do_figure(action.target == BIG)
+        else:  # a pass
+            self._do_pass()
 
-    def _wrong_phase(self, action: Action, rule: str, key: str) -> IllegalActionError:
-        return IllegalActionError(rule, key=key, params={"action": str(action)})
+    # -- the rules of each kind of move ----------------------------------------------------
+    #
+    # ``explain=False`` (for ``can_*``) asks only whether: a refusal is then the shared
+    # ``_REFUSED``, as wording the error costs more than the check.
+
+    def _phase_refusal(self, action: str) -> IllegalActionError:
+        """The error for a move (``action``: its notation) of a kind the current phase does
+        not take; once the game is over, for any move (B-19, B-20)."""
+        phase = self.phase
+        if phase == PLAY:
+            return self._wrong_phase(action, "B-10", "must_play")
+        if phase == DRAW:
+            return self._wrong_phase(action, "B-15", "must_draw")
+        if phase == FIGURE:
+            return self._wrong_phase(action, "B-11", "must_figure")
+        if phase == CLOVER_MOVE:
+            return self._wrong_phase(action, "B-17", "must_move_or_pass")
+        if phase == OVERFLOW:
+            return self._wrong_phase(action, "B-14", "must_move_or_pass")
+        if self.end_reason is EndReason.DECK:
+            return IllegalActionError("B-20", key="over_deck")
+        if self.end_reason is EndReason.TRUNCATED:
+            return IllegalActionError("B-19", key="over_truncated")
+        return IllegalActionError("B-19", key="over_goal")
+
+    def _wrong_phase(self, action: str, rule: str, key: str) -> IllegalActionError:
+        return IllegalActionError(rule, key=key, params={"action": action})
+
+    def _play_refusal(
+        self, kind: ActionKind, card: int, onto: int, explain: bool
+    ) -> IllegalActionError | None:
+        """What a lay and a discard share: the play phase, a number card (B-1), from the
+        player's hand (B-10). ``onto``: the target of a lay onto another row (card game)."""
+        if self.phase != PLAY:
+            if not explain:
+                return _REFUSED
+            return self._phase_refusal(_notation(kind, card, onto))
+        if not 0 <= card < NUMBER_CARDS or onto >= 0:
+            if not explain:
+                return _REFUSED
+            return IllegalActionError(
+                "B-1", key="not_board_card", params={"action": _notation(kind, card, onto)}
+            )
+        if card not in self.hands[self.current_player]:
+            if not explain:
+                return _REFUSED
+            return IllegalActionError("B-10", key="not_in_hand", params={"card": CARD_TEXT[card]})
+        return None
+
+    def _lay_refusal(
+        self, card: int, onto: int = -1, explain: bool = True
+    ) -> IllegalActionError | None:
+        """B-10 b, B-13: lay a card from the hand on its row, if it follows the row's last
+        card in the row's direction."""
+        refusal = self._play_refusal(_LAY_KIND, card, onto, explain)
+        if refusal is not None:
+            return refusal
+        p = self.current_player
+        # B-13: ``layable`` caches keltis.core.scoring.follows for every card (_do_lay keeps it).
+        if self.layable[p] >> card & 1:
+            return None
+        if not explain:
+            return _REFUSED
+        colour = CARD_COLOUR[card]
+        direction = self.dirs[p][colour]
+        return IllegalActionError(
+            "B-13",
+            key="row_ascending" if direction == ASCENDING else "row_descending",
+            params={"colour": colour, "value": CARD_VALUE[card], "end": self.last[p][colour]},
+        )
+
+    def _discard_refusal(self, card: int, explain: bool = True) -> IllegalActionError | None:
+        """B-10 a: discard any card from the hand."""
+        return self._play_refusal(_DISCARD_KIND, card, -1, explain)
+
+    def _draw_refusal(self, source: int, explain: bool = True) -> IllegalActionError | None:
+        """B-15: draw the top card of the draw pile (``DECK``) or of a discard pile that is
+        not empty; with ``no_take_back``, not of the pile a card went onto this turn.
+        """
+        if self.phase != DRAW:
+            if not explain:
+                return _REFUSED
+            return self._phase_refusal(_notation(_DRAW_KIND, -1, source))
+        if source == DECK:
+            if self.deck:
+                return None
+            if not explain:
+                return _REFUSED
+            return IllegalActionError("B-15", key="deck_empty")
+        if not 0 <= source < NUM_COLOURS:
+            if not explain:
+                return _REFUSED
+            return IllegalActionError("B-15", key="no_point_pile")
+        pile = self.piles[source]
+        if not pile:
+            if not explain:
+                return _REFUSED
+            return IllegalActionError("B-15", key="pile_empty", params={"colour": source})
+        if self.no_take_back and source == self.discarded_pile:
+            if not explain:
+                return _REFUSED
+            return IllegalActionError(
+                "B-15", key="no_take_back", params={"card": CARD_TEXT[pile[-1]]}
+            )
+        return None
+
+    def _figure_refusal(self, big: bool, explain: bool = True) -> IllegalActionError | None:
+        """B-11: the big or a small figure enters the new path (asked only when both could)."""
+        if self.phase != FIGURE:
+            if not explain:
+                return _REFUSED
+            return self._phase_refusal(str(Action.figure(big)))
+        return None
+
+    def _advance_refusal(self, colour: int, explain: bool = True) -> IllegalActionError | None:
+        """B-14, B-17: move one's figure on path ``colour`` one stone forward, if it stands
+        on the path short of the end stone."""
+        phase = self.phase
+        if phase not in (CLOVER_MOVE, OVERFLOW) or not 0 <= colour < NUM_COLOURS:
+            if not explain:
+                return _REFUSED
+            return self._phase_refusal(_notation(_ADVANCE_KIND, -1, colour))
+        row = self.pos[self.current_player][colour]
+        if _movable(row):
+            return None
+        if not explain:
+            return _REFUSED
+        rule = "B-17" if phase == CLOVER_MOVE else "B-14"
+        if row == 0:
+            return IllegalActionError(rule, key="no_figure", params={"colour": colour})
+        return IllegalActionError(rule, key="figure_at_end", params={"colour": colour})
+
+    def _pass_refusal(self, explain: bool = True) -> IllegalActionError | None:
+        """B-14, B-17: moving a figure is optional, passing always allowed."""
+        phase = self.phase
+        if phase not in (CLOVER_MOVE, OVERFLOW):
+            if not explain:
+                return _REFUSED
+            return self._phase_refusal(str(PASS_ACTION))
+        return None
+
+    # -- verify, ask, do: derived from the rule checks -------------------------------------
+
+    def verify_lay(self, card: int, onto: int = -1) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless ``card`` may be laid now
+        (``onto``: a lay onto another row, which only the card game has)."""
+        refusal = self._lay_refusal(card, onto)
+        if refusal is not None:
+            raise refusal
+
+    def can_lay(self, card: int, onto: int = -1) -> bool:
+        """Whether ``card`` may be laid now."""
+        return self._lay_refusal(card, onto, False) is None
+
+    def lay(self, card: int, onto: int = -1) -> None:
+        """Lay ``card`` on its row (B-10 b, B-11-B-13), or raise as :meth:`verify_lay`."""
+        self.verify_lay(card, onto)
+        self.apply_legal(_LAY[card])
+
+    def verify_discard(self, card: int) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless ``card`` may be
+        discarded now."""
+        refusal = self._discard_refusal(card)
+        if refusal is not None:
+            raise refusal
+
+    def can_discard(self, card: int) -> bool:
+        """Whether ``card`` may be discarded now."""
+        return self._discard_refusal(card, False) is None
+
+    def discard(self, card: int) -> None:
+        """Discard ``card`` onto its pile (B-10 a), or raise as :meth:`verify_discard`."""
+        self.verify_discard(card)
+        self.apply_legal(_DISCARD[card])
+
+    def verify_draw(self, source: int = DECK) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless the player may draw
+        from ``source`` now (``DECK`` or a discard pile's colour)."""
+        refusal = self._draw_refusal(source)
+        if refusal is not None:
+            raise refusal
+
+    def can_draw(self, source: int = DECK) -> bool:
+        """Whether the player may draw from ``source`` now."""
+        return self._draw_refusal(source, False) is None
+
+    def draw(self, source: int = DECK) -> None:
+        """Draw from ``source`` (B-15), or raise as :meth:`verify_draw`."""
+        self.verify_draw(source)
+        self.apply_legal(_DRAW[source + 1])
+
+    def verify_figure(self, big: bool) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless the player may choose
+        which figure enters the new path now."""
+        refusal = self._figure_refusal(big)
+        if refusal is not None:
+            raise refusal
+
+    def can_figure(self, big: bool) -> bool:
+        """Whether the big (``True``) or a small figure may enter the new path now."""
+        return self._figure_refusal(big, False) is None
+
+    def figure(self, big: bool) -> None:
+        """Send the big (``True``) or a small figure onto the new path (B-11), or raise as
+        :meth:`verify_figure`."""
+        self.verify_figure(big)
+        self.apply_legal(Action.figure(big))
+
+    def verify_advance(self, colour: int) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless the player may move
+        their figure on path ``colour`` now."""
+        refusal = self._advance_refusal(colour)
+        if refusal is not None:
+            raise refusal
+
+    def can_advance(self, colour: int) -> bool:
+        """Whether the player may move their figure on path ``colour`` now."""
+        return self._advance_refusal(colour, False) is None
+
+    def advance(self, colour: int) -> None:
+        """Move the figure on path ``colour`` one stone forward (B-14, B-17), or raise as
+        :meth:`verify_advance`."""
+        self.verify_advance(colour)
+        self.apply_legal(_ADVANCE[colour])
+
+    def verify_pass(self) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless the player may pass
+        now."""
+        refusal = self._pass_refusal()
+        if refusal is not None:
+            raise refusal
+
+    def can_pass(self) -> bool:
+        """Whether the player may pass now (decline a clover's or an overflow's move)."""
+        return self._pass_refusal(False) is None
+
+    def pass_(self) -> None:
+        """Decline the clover's or the overflow's move (B-14, B-17), or raise as
+        :meth:`verify_pass`."""
+        self.verify_pass()
+        self.apply_legal(PASS_ACTION)
 
     # -- effects -------------------------------------------------------------------------
 
-    def _lay(self, p: int, card: int) -> None:
+    def _take_from_hand(self, p: int, card: int) -> None:
+        """Remove ``card`` from ``p``'s hand (and from the cards known to be there)."""
+        self.hands[p].remove(card)
+        known = self.known[p]
+        if known and card in known:
+            known.remove(card)
+
+    def _do_lay(self, card: int) -> None:
+        p = self.current_player
+        self._take_from_hand(p, card)
         colour = CARD_COLOUR[card]
         value = CARD_VALUE[card]
         self.rows[p][colour].append(card)
@@ -552,8 +755,30 @@ class BoardState(GameState):
             return
         self._step(p, colour)
 
+    def _do_discard(self, card: int) -> None:
+        self._take_from_hand(self.current_player, card)
+        colour = CARD_COLOUR[card]
+        self.piles[colour].append(card)
+        self.discarded_pile = colour
+        self.phase = DRAW
+
+    def _do_figure(self, big: bool) -> None:
+        colour = self.pending
+        p = self.current_player
+        if big:
+            self.big[p] = colour
+        self._step(p, colour)
+
+    def _do_advance(self, colour: int) -> None:
+        self._step(self.current_player, colour)
+
+    def _do_pass(self) -> None:
+        self.phase = DRAW
+
     def _can_move(self, p: int) -> bool:
-        return any(0 < row < LAST_ROW for row in self.pos[p])
+        """Whether ``p`` has a figure that may move (else a clover or an overflow is not
+        asked: B-14, B-17)."""
+        return any(_movable(row) for row in self.pos[p])
 
     def _step(self, p: int, colour: int) -> None:
         """Move ``p``'s figure on ``colour`` one stone forward and resolve the stone."""
@@ -579,7 +804,8 @@ class BoardState(GameState):
                 self.points[p] += tile
         self.phase = DRAW
 
-    def _draw(self, p: int, source: int) -> None:
+    def _do_draw(self, source: int) -> None:
+        p = self.current_player
         if source == DECK:
             deck = self.deck
             insort(self.hands[p], deck.pop())

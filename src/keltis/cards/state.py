@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, Self
 
 from keltis.cards.view import RECENT_MOVES, CardView
 from keltis.core.actions import DECK, DRAW_DECK, PASS_ACTION, POINT_PILE, Action, ActionKind
-from keltis.core.cards import (
+from keltis.core.card_codes import (
     CARD_COLOUR,
     CARD_TEXT,
     CARD_VALUE,
@@ -71,6 +71,23 @@ _ALL_WISHES: Final = sum(1 << v for v in WISH_VALUES)
 PLAY, DRAW, FINAL, OVER = range(4)
 _OVER_RULE: Final = {EndReason.CLOSED: "C-13", EndReason.DECK: "C-14"}
 PHASE_NAMES: Final = ("play", "draw", "final", "over")
+
+#: The kinds of move of the card game, for the dispatch on ``Action.kind``.
+_LAY_KIND: Final = ActionKind.LAY
+_DISCARD_KIND: Final = ActionKind.DISCARD
+_CLAIM_KIND: Final = ActionKind.CLAIM
+_DRAW_KIND: Final = ActionKind.DRAW
+_PASS_KIND: Final = ActionKind.PASS
+#: ``1 << kind`` of each, for :data:`_PHASE_KINDS`.
+_BIT_LAY: Final = 1 << int(ActionKind.LAY)
+_BIT_DISCARD: Final = 1 << int(ActionKind.DISCARD)
+_BIT_CLAIM: Final = 1 << int(ActionKind.CLAIM)
+_BIT_DRAW: Final = 1 << int(ActionKind.DRAW)
+_BIT_PASS: Final = 1 << int(ActionKind.PASS)
+#: The phase check: the bits of the kinds of move each phase takes, by phase. Play: a lay,
+#: a discard or a claim (C-7-C-11); draw: draws (C-12); final: lays or a pass (C-15); over:
+#: nothing. :meth:`CardState._phase_refusal` words the refusal of any other move.
+_PHASE_KINDS: Final = (_BIT_LAY | _BIT_DISCARD | _BIT_CLAIM, _BIT_DRAW, _BIT_LAY | _BIT_PASS, 0)
 
 
 def _copies(card: int) -> int:
@@ -150,6 +167,12 @@ def row_mask(colour: int, direction: int, last: int, closings: int) -> int:
     return _OPEN_MASK[colour][direction + 1][last]
 
 
+def _action(kind: ActionKind, card: int = -1, card2: int = -1, target: int = -1) -> Action:
+    """The action with these fields (the cached object where there is one); raises
+    :class:`ValueError` if there is none."""
+    return Action.from_index(Action(kind, card, card2, target).index)
+
+
 @dataclass(frozen=True)
 class CardVariant:
     """Rule switches of the card game. ``turn_cap``: end the game as *truncated* once this
@@ -188,7 +211,13 @@ class CardVariant:
 
 
 class CardState(GameState):
-    """A card-game position with full information. Use :meth:`view` to show it to anyone."""
+    """A card-game position with full information. Use :meth:`view` to show it to anyone.
+
+    ``phase`` is ``PLAY``, ``DRAW``, ``FINAL`` or ``OVER`` (see :data:`PHASE_NAMES`).
+    Besides :meth:`apply`, each kind of move has its own method, with a ``verify_`` and a
+    ``can_`` form: :meth:`lay`, :meth:`discard`, :meth:`claim`, :meth:`draw` and
+    :meth:`pass_` (``pass`` is a Python keyword).
+    """
 
     game_name: ClassVar[str] = "cards"
     phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
@@ -205,9 +234,9 @@ class CardState(GameState):
         "deck",
         "dirs",
         "draws_left",
+        "end_pending",
         "end_reason",
         "ender",
-        "ending",
         "filled",
         "first_player",
         "hands",
@@ -235,14 +264,18 @@ class CardState(GameState):
     deck: list[int]
     """The draw pile; its top is the *end* of the list."""
     removed: list[int]
+    """The cards out of the game, unseen (C-6: 30 in a two-player game)."""
     piles: list[list[int]]
     """Six discard piles, bottom first: colours 0-4, then point cards (5)."""
     rows: list[list[list[int]]]
     """rows[player][colour]: the cards laid (number, point and closing cards), in order."""
     point_rows: list[list[int]]
+    """point_rows[player]: the point cards laid on that player's point row, in order (C-11)."""
     last: list[list[int]]
     """last[player][colour]: value of the last number or point card of the row, -1 if empty."""
     dirs: list[list[int]]
+    """dirs[player][colour]: the row's direction, ``ASCENDING``, ``DESCENDING`` or
+    ``UNDECIDED`` until its first two number cards differ (C-9)."""
     closings: list[list[int]]
     """closings[player][colour]: closing cards on the row (0-2)."""
     onto: list[list[int]]
@@ -253,18 +286,27 @@ class CardState(GameState):
     wish_mask: int
     """Bit ``v`` is set while wish stone card ``v`` is in the face-up row."""
     wish_stones: list[list[int]]
+    """wish_stones[player]: values of the wish stone cards that player claimed, in order (C-8)."""
     closed_rows: int
+    """Rows of all players together that hold a closing card (C-13 ends the game at five)."""
     draws_left: int
+    """Draws still to make this turn in the draw phase (C-12: one, two after a claim)."""
     blocked: int
     """Bit ``pile`` is set for piles that received a card this turn (C-12)."""
     filled: int
     """Bit ``pile`` is set for discard piles that hold cards."""
     lays_left: int
+    """Cards the current player may still lay in the final phase (C-15: up to two)."""
     ender: int
-    ending: EndReason | None
-    """Why the game ended, from the moment it ends (``end_reason`` is set once it is over)."""
+    """The seat in whose turn the game ended (C-13, C-14); -1 before that."""
+    end_pending: EndReason | None
+    """Why the game ends, from the turn that ends it (C-13, C-14) while the final lays (C-15)
+    are still to come; ``end_reason`` is set once it is over."""
     known: list[list[int]]
+    """known[player]: cards everyone saw that player take from a discard pile, still in its
+    hand."""
     first_player: int
+    """The seat that played first."""
     _rows_view: tuple[tuple[tuple[int, ...], ...], ...] | None
     """Views' copy of ``rows`` (``None`` once a card is laid)."""
 
@@ -331,17 +373,29 @@ class CardState(GameState):
         state.filled = 0
         state.lays_left = 0
         state.ender = -1
-        state.ending = None
+        state.end_pending = None
         state.known = [[] for _ in range(players)]
         state._init_caches()
         state._rows_view = None
         return state
 
     # -- the protocol --------------------------------------------------------------------
+    #
+    # Each kind of move (lay, discard, claim, draw, pass) has one rule check,
+    # ``_<kind>_refusal``: the error naming the rule the move would break now, or ``None``.
+    # The rest is derived from it: ``verify_<kind>`` raises that error, ``can_<kind>`` asks,
+    # ``<kind>`` verifies and then does (``_do_<kind>``). ``legal_actions`` lists what the
+    # ``can_*`` side accepts; ``check_action`` raises what the rule check of the action's kind
+    # returns; ``apply`` is that check, then ``apply_legal``, the effect without the checks.
 
     def legal_actions(self) -> list[Action]:
         """The decisions open to the current player: lays, then claims (each pair once,
-        lowest card code first), then discards; in the draw phase the draw pile first."""
+        lowest card code first), then discards; in the draw phase the draw pile first.
+
+        Listed from the fast forms of the ``can_*`` side: the lay masks (``layable``,
+        ``onto``, :meth:`_final_mask`) for :meth:`can_lay`, the pile bits (``filled``,
+        ``blocked``) for :meth:`can_draw`.
+        """
         phase = self.phase
         p = self.current_player
         if phase == PLAY:
@@ -362,7 +416,7 @@ class CardState(GameState):
                     seen |= bit
                 if card != previous:
                     previous = card
-                    add_discard(_DISCARD[card])
+                    add_discard(_DISCARD[card])  # can_discard: any card of the hand
                     if layable >> card & 1:
                         add_lay(_LAY[card])
                     if card >= POINT_BASE:
@@ -372,18 +426,433 @@ class CardState(GameState):
                             for colour in range(NUM_COLOURS):
                                 if onto[colour] == card:
                                     add_lay(fits[colour])
-            twice &= self.wish_mask
+            twice &= self.wish_mask  # can_claim: two cards of a value whose stone is up
             if twice:
                 self._add_claims(hand, twice, lays)
             lays += discards
             return lays
         if phase == DRAW:
-            return list(_DRAWS[self.filled & ~self.blocked])
+            draws = _DRAWS[self.filled & ~self.blocked]
+            return list(draws) if self.deck else list(draws[1:])
         if phase == FINAL:
             out = self._final_lays(p)
             out.append(PASS_ACTION)
             return out
         return []
+
+    def apply(self, action: Action) -> None:
+        """Carry out one decision of the current player (see the module docstring). An
+        illegal one raises the error naming the rule (:meth:`check_action`) before anything
+        changes.
+
+        :meth:`refusal`, then :meth:`apply_legal`; for draws and lays, the most frequent
+        moves, their dispatch is written out here (one call fewer on the hot path).
+        """
+        kind = action.kind
+        if kind is _DRAW_KIND:
+            refusal = self._draw_refusal(action.target)
+            if refusal is None:
+                self.history.append(action)
+                self.actors.append(self.current_player)
+                self._do_draw(action.target)
+                return
+        elif kind is _LAY_KIND:
+            refusal = self._lay_refusal(action.card, action.target)
+            if refusal is None:
+                self.history.append(action)
+                self.actors.append(self.current_player)
+                self._do_lay(action.card, action.target)
+                return
+        else:
+            refusal = self.refusal(action)
+            if refusal is None:
+                self.apply_legal(action)
+                return
+        raise refusal
+
+    def refusal(self, action: Action) -> IllegalActionError | None:
+        """The rule check of ``action``'s kind for it (what its ``verify_*`` raises)."""
+        kind = action.kind
+        if kind is _LAY_KIND:
+            return self._lay_refusal(action.card, action.target)
+        if kind is _DRAW_KIND:
+            return self._draw_refusal(action.target)
+        if kind is _DISCARD_KIND:
+            return self._discard_refusal(action.card)
+        if kind is _CLAIM_KIND:
+            return self._claim_refusal(action.card, action.card2)
+        if kind is _PASS_KIND:
+            return self._pass_refusal()
+        return self._phase_refusal(action)  # a move of the board game only
+
+    def apply_legal(self, action: Action) -> None:
+        """Carry out ``action`` without checking it: it must be one of
+        :meth:`legal_actions`' answers for this very position (anything else may leave the
+        state inconsistent; use :meth:`apply`)."""
+        self.history.append(action)
+        self.actors.append(self.current_player)
+        kind = action.kind
+        if kind is _DRAW_KIND:
+            self._do_draw(action.target)
+        elif kind is _LAY_KIND:
+            self._do_lay(action.card, action.target)
+        elif kind is _DISCARD_KIND:
+            self._do_discard(action.card)
+        elif kind is _CLAIM_KIND:
+            self._do_claim(action.card, action.card2)
+        else:  # a pass
+            self._do_pass()
+
+    # -- the rules of each kind of move ----------------------------------------------------
+
+    def _phase_refusal(self, action: Action) -> IllegalActionError:
+        """The error for ``action`` when the current phase does not take its kind of move
+        (:data:`_PHASE_KINDS`): once the game is over, the rule that ended it; in the draw
+        phase a draw is due (C-12); in the final phase only lays or a pass (C-15); in the
+        play phase no draw before playing (C-12), no pass (C-15), no board-game move (C-7)."""
+        phase = self.phase
+        if phase == OVER:
+            reason = self.end_reason
+            if reason is None:
+                return IllegalActionError("C-15", key="game_over")
+            return IllegalActionError(_OVER_RULE.get(reason, "C-15"), key=f"over_{reason.value}")
+        if phase == DRAW:
+            return IllegalActionError("C-12", key="must_draw_cards", params={"action": str(action)})
+        if phase == FINAL:
+            return IllegalActionError(
+                "C-15", key="final_lay_or_pass", params={"action": str(action)}
+            )
+        kind = action.kind
+        if kind is _DRAW_KIND:
+            return IllegalActionError("C-12", key="play_before_draw")
+        if kind is _PASS_KIND:
+            return IllegalActionError("C-15", key="pass_only_final")
+        return IllegalActionError("C-7", key="board_move", params={"action": str(action)})
+
+    def _lay_refusal(self, card: int, onto: int = -1) -> IllegalActionError | None:
+        """C-9-C-11, C-15: lay ``card`` from the hand on its colour row or, a point card, on
+        the point row; with ``onto`` = a colour, a point card on the end of that colour row
+        (C-11); in the final phase only onto rows that already hold cards (C-15)."""
+        phase = self.phase
+        if not _PHASE_KINDS[phase] & _BIT_LAY:
+            return self._phase_refusal(Action.lay(card, onto))
+        p = self.current_player
+        if card not in self.hands[p]:
+            rule = "C-11" if card >= POINT_BASE else "C-10" if card >= CLOSING_BASE else "C-9"
+            return IllegalActionError(rule, key="not_in_hand", params={"card": CARD_TEXT[card]})
+        # The lay masks cache the row rules for every card: ``layable`` C-9-C-11 (with C-15
+        # on top in the final phase, :meth:`_final_mask`), ``onto`` C-11's row ends.
+        if onto >= 0:
+            if self.onto[p][onto] == card:
+                return None
+        elif (self._final_mask(p) if phase == FINAL else self.layable[p]) >> card & 1:
+            return None
+        return self._row_refusal(p, card, onto, phase == FINAL)
+
+    def _row_refusal(self, p: int, card: int, onto: int, final: bool) -> IllegalActionError:
+        """Which rule refuses ``card`` from ``p``'s hand where the lay masks refuse it: the
+        masks' conditions (:func:`row_mask`, :meth:`_final_mask`, ``onto``) spelled out."""
+        if card >= POINT_BASE and onto < 0:  # the point row: refused only in the final phase
+            return IllegalActionError("C-15", key="final_no_point_row")
+        colour = onto if onto >= 0 else CARD_COLOUR[card]
+        end = self.last[p][colour]
+        if end < 0:  # an empty row: in the play phase any number card may start it
+            if final:
+                return IllegalActionError("C-15", key="final_no_row", params={"colour": colour})
+            if card >= POINT_BASE:
+                return IllegalActionError(
+                    "C-11", key="point_cannot_start", params={"colour": colour}
+                )
+            return IllegalActionError("C-10", key="closing_cannot_start", params={"colour": colour})
+        closings = self.closings[p][colour]
+        if closings == 2:
+            return IllegalActionError("C-10", key="row_full", params={"colour": colour})
+        if closings == 1:  # closed: only the second closing card may follow
+            return IllegalActionError("C-10", key="row_closed", params={"colour": colour})
+        if card >= POINT_BASE:  # an open row with cards takes its closing card
+            return IllegalActionError(
+                "C-11",
+                key="point_must_match",
+                params={"colour": colour, "value": CARD_VALUE[card], "end": end},
+            )
+        direction = self.dirs[p][colour]
+        return IllegalActionError(
+            "C-9",
+            key="row_ascending" if direction == ASCENDING else "row_descending",
+            params={"colour": colour, "value": CARD_VALUE[card], "end": end},
+        )
+
+    def _discard_refusal(self, card: int) -> IllegalActionError | None:
+        """C-7: discard any card from the hand."""
+        if not _PHASE_KINDS[self.phase] & _BIT_DISCARD:
+            return self._phase_refusal(_DISCARD[card])
+        if card not in self.hands[self.current_player]:
+            return IllegalActionError("C-7", key="not_in_hand", params={"card": CARD_TEXT[card]})
+        return None
+
+    def _claim_refusal(self, first: int, second: int) -> IllegalActionError | None:
+        """C-8: claim the wish stone of the two cards' value with two cards from the hand
+        (two copies if they are the same card) while the stone is still face up."""
+        if not _PHASE_KINDS[self.phase] & _BIT_CLAIM:
+            return self._phase_refusal(Action.claim(first, second))
+        hand = self.hands[self.current_player]
+        if first == second:
+            if hand.count(first) < 2:
+                return IllegalActionError(
+                    "C-8", key="no_two_copies", params={"card": CARD_TEXT[first]}
+                )
+        else:
+            for card in (first, second):
+                if card not in hand:
+                    return IllegalActionError(
+                        "C-8", key="not_in_hand", params={"card": CARD_TEXT[card]}
+                    )
+        value = CARD_VALUE[first]
+        if not self.wish_mask >> value & 1:
+            owner = next(q for q, got in enumerate(self.wish_stones) if value in got)
+            return IllegalActionError(
+                "C-8", key="stone_taken", params={"value": value, "owner": owner}
+            )
+        return None
+
+    def _draw_refusal(self, source: int = DECK) -> IllegalActionError | None:
+        """C-12: draw the top card of the draw pile (``DECK``) or of a discard pile that
+        holds cards and received none this turn. The pile bits ``filled`` and ``blocked``
+        cache the discard piles' part for :meth:`legal_actions`."""
+        if not _PHASE_KINDS[self.phase] & _BIT_DRAW:
+            return self._phase_refusal(Action.draw(source))
+        if source == DECK:
+            if not self.deck:
+                return IllegalActionError("C-12", key="deck_empty")
+            return None
+        point = source == POINT_PILE
+        pile: dict[str, str | int] = {} if point else {"colour": source}
+        if not self.piles[source]:
+            return IllegalActionError(
+                "C-12", key="point_pile_empty" if point else "pile_empty", params=pile
+            )
+        if self.blocked >> source & 1:
+            return IllegalActionError(
+                "C-12", key="point_pile_blocked" if point else "pile_blocked", params=pile
+            )
+        return None
+
+    def _pass_refusal(self) -> IllegalActionError | None:
+        """C-15: stop laying in the final phase."""
+        if not _PHASE_KINDS[self.phase] & _BIT_PASS:
+            return self._phase_refusal(PASS_ACTION)
+        return None
+
+    # -- verify, ask, do: derived from the rule checks -------------------------------------
+
+    def verify_lay(self, card: int, onto: int = -1) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless ``card`` may be laid now
+        (``onto``: see :meth:`lay`)."""
+        refusal = self._lay_refusal(card, onto)
+        if refusal is not None:
+            raise refusal
+
+    def can_lay(self, card: int, onto: int = -1) -> bool:
+        """Whether ``card`` may be laid now (``onto``: see :meth:`lay`)."""
+        return self._lay_refusal(card, onto) is None
+
+    def lay(self, card: int, onto: int = -1) -> None:
+        """Lay ``card`` on its colour row or, a point card, on the point row; with ``onto``
+        = a colour, point card ``card`` on the end of that colour row (C-9-C-11, C-15). Raises
+        as :meth:`verify_lay`, or :class:`ValueError` if there is no such action."""
+        action = _action(_LAY_KIND, card, -1, onto)
+        self.verify_lay(card, onto)
+        self.apply_legal(action)
+
+    def verify_discard(self, card: int) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless ``card`` may be
+        discarded now."""
+        refusal = self._discard_refusal(card)
+        if refusal is not None:
+            raise refusal
+
+    def can_discard(self, card: int) -> bool:
+        """Whether ``card`` may be discarded now."""
+        return self._discard_refusal(card) is None
+
+    def discard(self, card: int) -> None:
+        """Discard ``card`` face up onto its pile (C-7). Raises as :meth:`verify_discard`,
+        or :class:`ValueError` if there is no such card."""
+        action = _action(_DISCARD_KIND, card)
+        self.verify_discard(card)
+        self.apply_legal(action)
+
+    def verify_claim(self, first: int, second: int) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless the player may claim a
+        wish stone with ``first`` and ``second`` now."""
+        refusal = self._claim_refusal(first, second)
+        if refusal is not None:
+            raise refusal
+
+    def can_claim(self, first: int, second: int) -> bool:
+        """Whether the player may claim a wish stone with ``first`` and ``second`` now."""
+        return self._claim_refusal(first, second) is None
+
+    def claim(self, first: int, second: int) -> None:
+        """Claim the wish stone of the two cards' value, discarding ``first`` then
+        ``second`` (C-8). Raises as :meth:`verify_claim`, or :class:`ValueError` if there is
+        no such action."""
+        action = _action(_CLAIM_KIND, first, second)
+        self.verify_claim(first, second)
+        self.apply_legal(action)
+
+    def verify_draw(self, source: int = DECK) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless the player may draw
+        from ``source`` now (``DECK``, a colour's discard pile or ``POINT_PILE``)."""
+        refusal = self._draw_refusal(source)
+        if refusal is not None:
+            raise refusal
+
+    def can_draw(self, source: int = DECK) -> bool:
+        """Whether the player may draw from ``source`` now."""
+        return self._draw_refusal(source) is None
+
+    def draw(self, source: int = DECK) -> None:
+        """Draw from ``source`` (C-12). Raises as :meth:`verify_draw`, or
+        :class:`ValueError` if there is no such pile."""
+        action = _action(_DRAW_KIND, target=source)
+        self.verify_draw(source)
+        self.apply_legal(action)
+
+    def verify_pass(self) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless the player may pass
+        now."""
+        refusal = self._pass_refusal()
+        if refusal is not None:
+            raise refusal
+
+    def can_pass(self) -> bool:
+        """Whether the player may pass now (stop laying in the final phase)."""
+        return self._pass_refusal() is None
+
+    def pass_(self) -> None:
+        """Stop laying in the final phase (C-15), or raise as :meth:`verify_pass`."""
+        self.verify_pass()
+        self.apply_legal(PASS_ACTION)
+
+    # -- effects (``apply_legal`` has recorded the action) -------------------------------
+
+    def _take_from_hand(self, p: int, card: int) -> None:
+        """Remove ``card`` from ``p``'s hand (and from the cards known to be there)."""
+        self.hands[p].remove(card)
+        known = self.known[p]
+        if known and card in known:
+            known.remove(card)
+
+    def _do_lay(self, card: int, onto: int) -> None:
+        """In the play phase a draw follows, unless the lay ended the game (C-13); in the
+        final phase the seat lays on until its lays are used up or it cannot (C-15)."""
+        p = self.current_player
+        final = self.phase == FINAL
+        self._take_from_hand(p, card)
+        self._place(p, card, onto)
+        if final:
+            left = self.lays_left = self.lays_left - 1
+            if not left or not self._can_lay_final(p):
+                self._final_done(p)
+        elif self.phase == PLAY:
+            self.draws_left = 1
+            self.phase = DRAW
+
+    def _place(self, p: int, card: int, onto: int) -> None:
+        """Put ``card`` on ``p``'s row (or point row) and update that row's bookkeeping;
+        a fifth closed row ends the game in the play phase (C-13)."""
+        if onto >= 0:  # C-11: a point card of the same value extends the row
+            self.rows[p][onto].append(card)
+            self._rows_view = None
+            return
+        if card >= POINT_BASE:
+            self.point_rows[p].append(card)
+            return
+        if card < NUMBER_CARDS:
+            colour = CARD_COLOUR[card]
+            value = card - colour * 11
+            self.rows[p][colour].append(card)
+            self._rows_view = None
+            last = self.last[p]
+            end = last[colour]
+            direction = self.dirs[p][colour]
+            if end >= 0 and direction == UNDECIDED:  # C-9, B-13: the first change fixes it
+                direction = self.dirs[p][colour] = direction_after(direction, end, value)
+            last[colour] = value
+            self.onto[p][colour] = POINT_BASE + value
+            self.layable[p] = (
+                self.layable[p] & ~_COLOUR_BITS[colour] | _OPEN_MASK[colour][direction + 1][value]
+            )
+            return
+        colour = card - CLOSING_BASE  # C-10: a closing card
+        self.rows[p][colour].append(card)
+        self._rows_view = None
+        closings = self.closings[p][colour] = self.closings[p][colour] + 1
+        self.onto[p][colour] = -1
+        self.layable[p] = self.layable[p] & ~_COLOUR_BITS[colour] | row_mask(
+            colour, UNDECIDED, 0, closings
+        )
+        if closings == 1:
+            self.closed_rows += 1
+            if self.closed_rows >= CLOSED_ROWS_TO_END and self.phase == PLAY:  # C-13
+                self._end(p, EndReason.CLOSED)
+
+    def _do_discard(self, card: int) -> None:
+        """The card onto its pile, which is blocked this turn; one draw follows (C-12)."""
+        self._take_from_hand(self.current_player, card)
+        pile = PILE_OF[card]
+        self.piles[pile].append(card)
+        self.blocked = 1 << pile
+        self.filled |= 1 << pile
+        self.draws_left = 1
+        self.phase = DRAW
+
+    def _do_claim(self, first: int, second: int) -> None:
+        """Both cards onto their piles, which are blocked this turn; the stone to the
+        player; two draws follow (C-8, C-12)."""
+        p = self.current_player
+        self._take_from_hand(p, first)
+        self._take_from_hand(p, second)
+        first_pile = PILE_OF[first]
+        second_pile = PILE_OF[second]
+        self.piles[first_pile].append(first)
+        self.piles[second_pile].append(second)
+        self.blocked = 1 << first_pile | 1 << second_pile
+        self.filled |= self.blocked
+        value = CARD_VALUE[first]
+        self.wish_mask &= ~(1 << value)
+        self.wish_stones[p].append(value)
+        self.draws_left = 2
+        self.phase = DRAW
+
+    def _do_draw(self, source: int) -> None:
+        """The card into the hand (seen by all if from a discard pile); the last card of
+        the draw pile ends the game (C-14); the turn ends when the hand is full again."""
+        p = self.current_player
+        hand = self.hands[p]
+        if source == DECK:
+            deck = self.deck
+            insort(hand, deck.pop())
+            if not deck:  # C-14: a second refill draw is not made
+                self._end(p, EndReason.DECK)
+                return
+        else:
+            taken = self.piles[source]
+            card = taken.pop()
+            if not taken:
+                self.filled &= ~(1 << source)
+            self.known[p].append(card)
+            insort(hand, card)
+        left = self.draws_left = self.draws_left - 1
+        if not left:
+            self._end_turn(p)
+
+    def _do_pass(self) -> None:
+        """The seat's final lays are over (C-15)."""
+        self._final_done(self.current_player)
+
+    # -- the lists behind legal_actions --------------------------------------------------
 
     @staticmethod
     def _add_claims(hand: list[int], values: int, out: list[Action]) -> None:
@@ -421,6 +890,7 @@ class CardState(GameState):
         return mask
 
     def _final_lays(self, p: int) -> list[Action]:
+        """The lays :meth:`can_lay` accepts for ``p`` in the final phase, in hand order."""
         mask = self._final_mask(p)
         onto = self.onto[p]
         out: list[Action] = []
@@ -438,6 +908,7 @@ class CardState(GameState):
         return out
 
     def _can_lay_final(self, p: int) -> bool:
+        """Whether ``p`` has a card to lay in the final phase (C-15)."""
         mask = self._final_mask(p)
         onto = self.onto[p]
         for card in self.hands[p]:
@@ -445,168 +916,10 @@ class CardState(GameState):
                 return True
         return False
 
-    def check_action(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` is legal."""
-        self._check(action)
-
-    def apply(self, action: Action) -> None:
-        """Carry out one decision of the current player (see the module docstring).
-
-        The common cases are checked inline; anything unusual goes through the full check,
-        which raises the error naming the rule before anything changes.
-        """
-        p = self.current_player
-        phase = self.phase
-        kind = action.kind
-        if phase == DRAW:
-            source = action.target
-            if kind is not ActionKind.DRAW or (
-                source != DECK and not (self.filled & ~self.blocked) >> source & 1
-            ):
-                self._check(action)
-            self.history.append(action)
-            self.actors.append(p)
-            hand = self.hands[p]
-            if source == DECK:
-                deck = self.deck
-                insort(hand, deck.pop())
-                if not deck:  # C-14: a second refill draw is not made
-                    self._end(p, EndReason.DECK)
-                    return
-            else:
-                taken = self.piles[source]
-                card = taken.pop()
-                if not taken:
-                    self.filled &= ~(1 << source)
-                self.known[p].append(card)
-                insort(hand, card)
-            left = self.draws_left = self.draws_left - 1
-            if not left:
-                self._end_turn(p)
-            return
-        card = action.card
-        if phase == PLAY:
-            if kind is ActionKind.DISCARD:
-                hand = self.hands[p]
-                try:
-                    hand.remove(card)
-                except ValueError:
-                    self._check(action)
-                    raise
-                known = self.known[p]
-                if known and card in known:
-                    known.remove(card)
-                self.history.append(action)
-                self.actors.append(p)
-                pile = PILE_OF[card]
-                self.piles[pile].append(card)
-                self.blocked = 1 << pile
-                self.filled |= 1 << pile
-                self.draws_left = 1
-                self.phase = DRAW
-                return
-            if kind is ActionKind.LAY:
-                self._apply_lay(p, action, self.layable[p])
-                if self.phase == PLAY:
-                    self.draws_left = 1
-                    self.phase = DRAW
-                return
-            self._check(action)  # claims are rarer: the full check first
-            second = action.card2
-            hand = self.hands[p]
-            hand.remove(card)
-            hand.remove(second)
-            known = self.known[p]
-            for c in (card, second):
-                if c in known:
-                    known.remove(c)
-            self.history.append(action)
-            self.actors.append(p)
-            first_pile = PILE_OF[card]
-            second_pile = PILE_OF[second]
-            self.piles[first_pile].append(card)
-            self.piles[second_pile].append(second)
-            self.blocked = 1 << first_pile | 1 << second_pile
-            self.filled |= self.blocked
-            value = CARD_VALUE[card]
-            self.wish_mask &= ~(1 << value)
-            self.wish_stones[p].append(value)
-            self.draws_left = 2
-            self.phase = DRAW
-            return
-        if phase == FINAL:
-            if kind is ActionKind.PASS:
-                self.history.append(action)
-                self.actors.append(p)
-                self._final_done(p)
-                return
-            if kind is not ActionKind.LAY:
-                self._check(action)
-            self._apply_lay(p, action, self._final_mask(p))
-            left = self.lays_left = self.lays_left - 1
-            if not left or not self._can_lay_final(p):
-                self._final_done(p)
-            return
-        self._check(action)
-
-    def _apply_lay(self, p: int, action: Action, allowed: int) -> None:
-        """Lay ``action.card`` for ``p`` if ``allowed`` (a lay mask) or the onto-row rule
-        permits it; otherwise raise through the full check."""
-        card = action.card
-        target = action.target
-        if target < 0:
-            if not allowed >> card & 1:
-                self._check(action)
-        elif self.onto[p][target] != card:  # Action allows a target only for point cards
-            self._check(action)
-        hand = self.hands[p]
-        try:
-            hand.remove(card)
-        except ValueError:
-            self._check(action)
-            raise
-        known = self.known[p]
-        if known and card in known:
-            known.remove(card)
-        self.history.append(action)
-        self.actors.append(p)
-        if target >= 0:  # C-11: a point card of the same value extends the row
-            self.rows[p][target].append(card)
-            self._rows_view = None
-            return
-        if card >= POINT_BASE:
-            self.point_rows[p].append(card)
-            return
-        if card < NUMBER_CARDS:
-            colour = CARD_COLOUR[card]
-            value = card - colour * 11
-            self.rows[p][colour].append(card)
-            self._rows_view = None
-            last = self.last[p]
-            end = last[colour]
-            direction = self.dirs[p][colour]
-            if end >= 0 and direction == UNDECIDED:  # C-9, B-13: the first change fixes it
-                direction = self.dirs[p][colour] = direction_after(direction, end, value)
-            last[colour] = value
-            self.onto[p][colour] = POINT_BASE + value
-            self.layable[p] = (
-                self.layable[p] & ~_COLOUR_BITS[colour] | _OPEN_MASK[colour][direction + 1][value]
-            )
-            return
-        colour = card - CLOSING_BASE  # C-10: a closing card
-        self.rows[p][colour].append(card)
-        self._rows_view = None
-        closings = self.closings[p][colour] = self.closings[p][colour] + 1
-        self.onto[p][colour] = -1
-        self.layable[p] = self.layable[p] & ~_COLOUR_BITS[colour] | row_mask(
-            colour, UNDECIDED, 0, closings
-        )
-        if closings == 1:
-            self.closed_rows += 1
-            if self.closed_rows >= CLOSED_ROWS_TO_END and self.phase == PLAY:  # C-13
-                self._end(p, EndReason.CLOSED)
+    # -- turns and the end ---------------------------------------------------------------
 
     def _end_turn(self, p: int) -> None:
+        """``p``'s turn is complete: the next seat plays, unless the turn cap ends the game."""
         turn = self.turn = self.turn + 1
         if turn >= self.variant.turn_cap:
             self._finish(EndReason.TRUNCATED)
@@ -619,7 +932,7 @@ class CardState(GameState):
         """C-13 or C-14 ended the game in ``p``'s turn: on to the final phase (C-15)."""
         self.turn += 1
         self.ender = p
-        self.ending = reason
+        self.end_pending = reason
         self.draws_left = 0
         self.blocked = 0
         self._final_from((p + 1) % self.num_players)
@@ -634,20 +947,23 @@ class CardState(GameState):
                 self.lays_left = FINAL_LAYS
                 return
             if seat == self.ender:
-                assert self.ending is not None
-                self._finish(self.ending)
+                assert self.end_pending is not None
+                self._finish(self.end_pending)
                 return
             seat = (seat + 1) % n
 
     def _final_done(self, p: int) -> None:
+        """``p``'s final lays are over: the next seat's follow, or the end after the ender's
+        (C-15)."""
         self.lays_left = 0
         if p == self.ender:
-            assert self.ending is not None
-            self._finish(self.ending)
+            assert self.end_pending is not None
+            self._finish(self.end_pending)
         else:
             self._final_from((p + 1) % self.num_players)
 
     def _finish(self, reason: EndReason) -> None:
+        """The game is over, for ``reason``."""
         self.over = True
         self.end_reason = reason
         self.phase = OVER
@@ -655,139 +971,6 @@ class CardState(GameState):
         self.draws_left = 0
         self.lays_left = 0
         self.blocked = 0
-
-    # -- the full check ------------------------------------------------------------------
-
-    def _check(self, action: Action) -> None:
-        phase = self.phase
-        kind = action.kind
-        p = self.current_player
-        if phase == OVER:
-            reason = self.end_reason
-            rule = _OVER_RULE.get(reason, "C-15") if reason is not None else "C-15"
-            raise IllegalActionError(
-                rule, key=f"over_{reason.value}" if reason is not None else "game_over"
-            )
-        if phase == DRAW:
-            self._check_draw(action)
-            return
-        if phase == FINAL:
-            if kind is ActionKind.PASS:
-                return
-            if kind is not ActionKind.LAY:
-                raise IllegalActionError(
-                    "C-15", key="final_lay_or_pass", params={"action": str(action)}
-                )
-            self._check_lay(p, action, final=True)
-            return
-        if kind is ActionKind.LAY:
-            self._check_lay(p, action, final=False)
-        elif kind is ActionKind.DISCARD:
-            card = action.card
-            if card not in self.hands[p]:
-                raise IllegalActionError("C-7", key="not_in_hand", params={"card": CARD_TEXT[card]})
-        elif kind is ActionKind.CLAIM:
-            self._check_claim(p, action)
-        elif kind is ActionKind.DRAW:
-            raise IllegalActionError("C-12", key="play_before_draw")
-        elif kind is ActionKind.PASS:
-            raise IllegalActionError("C-15", key="pass_only_final")
-        else:
-            raise IllegalActionError("C-7", key="board_move", params={"action": str(action)})
-
-    def _check_draw(self, action: Action) -> None:
-        if action.kind is not ActionKind.DRAW:
-            raise IllegalActionError("C-12", key="must_draw_cards", params={"action": str(action)})
-        source = action.target
-        if source == DECK:
-            if not self.deck:
-                raise IllegalActionError("C-12", key="deck_empty")
-            return
-        point = source == POINT_PILE
-        pile: dict[str, str | int] = {} if point else {"colour": source}
-        if not self.piles[source]:
-            raise IllegalActionError(
-                "C-12", key="point_pile_empty" if point else "pile_empty", params=pile
-            )
-        if self.blocked >> source & 1:
-            raise IllegalActionError(
-                "C-12", key="point_pile_blocked" if point else "pile_blocked", params=pile
-            )
-
-    def _check_lay(self, p: int, action: Action, *, final: bool) -> None:
-        card = action.card
-        target = action.target  # a colour row only for point cards (Action checks that)
-        text = CARD_TEXT[card]
-        rule = "C-11" if card >= POINT_BASE else "C-10" if card >= CLOSING_BASE else "C-9"
-        hand = self.hands[p]
-        if card not in hand:
-            raise IllegalActionError(rule, key="not_in_hand", params={"card": text})
-        if card >= POINT_BASE and target < 0:
-            if final and not self.point_rows[p]:
-                raise IllegalActionError("C-15", key="final_no_point_row")
-            return
-        colour = target if target >= 0 else CARD_COLOUR[card]
-        end = self.last[p][colour]
-        closings = self.closings[p][colour]
-        if end < 0:
-            if final:
-                raise IllegalActionError("C-15", key="final_no_row", params={"colour": colour})
-            if card >= POINT_BASE:
-                raise IllegalActionError(
-                    "C-11", key="point_cannot_start", params={"colour": colour}
-                )
-            if card >= CLOSING_BASE:
-                raise IllegalActionError(
-                    "C-10", key="closing_cannot_start", params={"colour": colour}
-                )
-            return
-        if closings == 2:
-            raise IllegalActionError("C-10", key="row_full", params={"colour": colour})
-        if closings == 1:
-            if card != CLOSING_BASE + colour:
-                raise IllegalActionError("C-10", key="row_closed", params={"colour": colour})
-            return
-        if card >= POINT_BASE:
-            value = CARD_VALUE[card]
-            if value != end:
-                raise IllegalActionError(
-                    "C-11",
-                    key="point_must_match",
-                    params={"colour": colour, "value": value, "end": end},
-                )
-            return
-        if card >= CLOSING_BASE:
-            return
-        value = CARD_VALUE[card]
-        direction = self.dirs[p][colour]
-        if not follows(direction, end, value):
-            raise IllegalActionError(
-                "C-9",
-                key="row_ascending" if direction == ASCENDING else "row_descending",
-                params={"colour": colour, "value": value, "end": end},
-            )
-
-    def _check_claim(self, p: int, action: Action) -> None:
-        first = action.card  # Action guarantees two cards of one value 1-9
-        second = action.card2
-        value = CARD_VALUE[first]
-        hand = self.hands[p]
-        if first == second:
-            if hand.count(first) < 2:
-                raise IllegalActionError(
-                    "C-8", key="no_two_copies", params={"card": CARD_TEXT[first]}
-                )
-        else:
-            for card in (first, second):
-                if card not in hand:
-                    raise IllegalActionError(
-                        "C-8", key="not_in_hand", params={"card": CARD_TEXT[card]}
-                    )
-        if not self.wish_mask >> value & 1:
-            owner = next(q for q, got in enumerate(self.wish_stones) if value in got)
-            raise IllegalActionError(
-                "C-8", key="stone_taken", params={"value": value, "owner": owner}
-            )
 
     # -- scores --------------------------------------------------------------------------
 
@@ -798,7 +981,7 @@ class CardState(GameState):
 
     def _standing_reason(self) -> EndReason:
         """During the final lays (C-15) the reason that ended the game; else truncated."""
-        return self.ending or EndReason.TRUNCATED
+        return self.end_pending or EndReason.TRUNCATED
 
     # -- copies and views ----------------------------------------------------------------
 
@@ -822,7 +1005,7 @@ class CardState(GameState):
         new.filled = self.filled
         new.lays_left = self.lays_left
         new.ender = self.ender
-        new.ending = self.ending
+        new.end_pending = self.end_pending
         new._rows_view = self._rows_view
         return new
 

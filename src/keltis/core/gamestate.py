@@ -34,6 +34,15 @@ class GameState(ABC):
     Attributes read in hot loops are plain attributes: ``num_players``, ``current_player``
     (-1 once over), ``over``, ``turn`` (completed turns), ``history`` (actions so far) and
     ``actors`` (who took each of them).
+
+    >>> import random
+    >>> from keltis import get_game
+    >>> state = get_game("board").new_game(4, seed=11)
+    >>> state.play_random(random.Random(0))  # random legal moves to the end
+    >>> state.over, state.current_player, state.outcome().end_reason.value  # the deck ran out
+    (True, -1, 'deck')
+    >>> state.scores() == list(state.outcome().scores)
+    True
     """
 
     game_name: ClassVar[str]
@@ -70,11 +79,31 @@ class GameState(ABC):
         """The decisions open to the current player (empty once the game is over)."""
 
     @abstractmethod
-    def apply(self, action: Action) -> None:
-        """Carry out ``action`` for the current player.
+    def refusal(self, action: Action) -> IllegalActionError | None:
+        """The error that applying ``action`` now would raise, naming the broken rule, or
+        ``None`` if it is legal: each game's rule checks, one per kind of move
+        (docs/architecture.md, "Each rule checked in one place")."""
 
-        Raises :class:`IllegalActionError` naming the broken rule; the state is then unchanged.
-        """
+    def check_action(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` is legal."""
+        refusal = self.refusal(action)
+        if refusal is not None:
+            raise refusal
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action`` for the current player: :meth:`refusal`, then
+        :meth:`apply_legal`. An illegal one raises :class:`IllegalActionError` naming the
+        broken rule; the state is then unchanged."""
+        refusal = self.refusal(action)
+        if refusal is not None:
+            raise refusal
+        self.apply_legal(action)
+
+    @abstractmethod
+    def apply_legal(self, action: Action) -> None:
+        """Carry out ``action``, one of :meth:`legal_actions`' answers for this position,
+        without checking it again (the trusted path of playouts and searches; anything else
+        goes through :meth:`apply`)."""
 
     @abstractmethod
     def clone(self) -> Self:
@@ -177,10 +206,6 @@ class GameState(ABC):
         out["removed"] = cards_json(self.removed)
         return out
 
-    @abstractmethod
-    def check_action(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is not legal now; else return."""
-
     @property
     def phase_name(self) -> str:
         """The kind of decision awaited (``play``, ``draw``, …; ``over`` when finished)."""
@@ -188,11 +213,7 @@ class GameState(ABC):
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` may be applied now."""
-        try:
-            self.check_action(action)
-        except IllegalActionError:
-            return False
-        return True
+        return self.refusal(action) is None
 
     def apply_text(self, text: str) -> Action:
         """Parse ``text`` as notation and apply it; returns the action."""
@@ -201,8 +222,9 @@ class GameState(ABC):
         return action
 
     def play_random(self, rng: random.Random) -> None:
-        """Finish the game with uniformly random legal actions (a random playout)."""
+        """Finish the game with uniformly random legal actions (a random playout, on the
+        trusted path: the actions come from :meth:`legal_actions`)."""
         uniform = rng.random
         while not self.over:
             actions = self.legal_actions()
-            self.apply(actions[int(uniform() * len(actions))])
+            self.apply_legal(actions[int(uniform() * len(actions))])
