@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from keltis.board import BoardGame, BoardState
-from keltis.core.cards import CARD_TEXT
+from keltis.core.card_codes import CARD_TEXT
 from keltis.games import get_game
 from support import legal as legal
 from support import play as play

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from keltis.board import BoardState
-from keltis.core.cards import CARD_TEXT
+from keltis.core.card_codes import CARD_TEXT
 from support import assert_no_leak, bot_states, compact
 
 from .helpers import GAME, rehide

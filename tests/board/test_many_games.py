@@ -82,6 +82,7 @@ def check_finished(state: BoardState) -> None:
     assert outcome.winners == tuple(p for p, s in enumerate(outcome.scores) if s == best)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_from_the_start_end_properly(players: int) -> None:
     ends: Counter[EndReason] = Counter()
@@ -95,6 +96,7 @@ def test_random_games_from_the_start_end_properly(players: int) -> None:
     assert ends[EndReason.DECK] > FROM_THE_START // 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_from_advanced_positions_end_properly(players: int) -> None:
     ends: Counter[EndReason] = Counter()

@@ -47,6 +47,7 @@ def position(spec: dict[str, Any]) -> BoardState:
     return state
 
 
+@pytest.mark.engine_free
 def test_perft_files_exist() -> None:
     assert len(FILES) >= 5
 

@@ -22,7 +22,7 @@ from keltis.board import DEFAULT_LAYOUT, BoardSetup, BoardState, BoardVariant, s
 from keltis.board.layout import ALL_TILES, CLOVER, NO_TILE
 from keltis.board.state import FULL_DECK, layable_mask
 from keltis.core.actions import NUM_ACTIONS, Action
-from keltis.core.cards import CARD_VALUE
+from keltis.core.card_codes import CARD_VALUE
 from keltis.core.protocol import EndReason
 from keltis.core.scoring import direction_after
 from keltis.record import GameRecord, PlayerInfo

@@ -20,7 +20,7 @@ from keltis.board import DEFAULT_LAYOUT, BoardState, Layout
 from keltis.board.layout import ALL_TILES, CLOVER, NO_TILE, WISH
 from keltis.board.state import FULL_DECK
 from keltis.core.actions import NUM_ACTIONS, Action, ActionKind
-from keltis.core.cards import NUMBER_CARDS, parse_card
+from keltis.core.card_codes import NUMBER_CARDS, parse_card
 from keltis.core.errors import RecordError, SetupError
 from keltis.core.protocol import EndReason
 from keltis.core.scoring import ASCENDING, DESCENDING, UNDECIDED

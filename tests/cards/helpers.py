@@ -73,14 +73,14 @@ def snapshot(state: CardState) -> str:
         state.lays_left,
         state.draws_left,
         state.ender,
-        str(state.ending),
+        str(state.end_pending),
     ]
     return json.dumps(data, sort_keys=True)
 
 
 def text(cards: list[int] | tuple[int, ...]) -> str:
     """Cards as space-separated notation."""
-    from keltis.core.cards import CARD_TEXT
+    from keltis.core.card_codes import CARD_TEXT
 
     return " ".join(CARD_TEXT[c] for c in cards)
 

@@ -35,6 +35,7 @@ def _random_states(players: int, seed: int) -> list[CardState]:
     return states
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_thousands_of_seeded_random_games_all_end(players: int) -> None:
     ends: Counter[EndReason] = Counter()

@@ -13,7 +13,7 @@ import pytest
 
 from keltis.cards.state import FULL_DECK
 from keltis.core.actions import Action
-from keltis.core.cards import CARD_COLOUR, CARD_VALUE, parse_card
+from keltis.core.card_codes import CARD_COLOUR, CARD_VALUE, parse_card
 from keltis.core.errors import SetupError
 from keltis.core.protocol import EndReason
 from keltis.core.scoring import ASCENDING, DESCENDING, UNDECIDED

@@ -10,7 +10,7 @@ import pytest
 
 from keltis.cards import CardGame, CardSetup, CardState, CardVariant
 from keltis.cards.state import derive_rows
-from keltis.core.cards import parse_card
+from keltis.core.card_codes import parse_card
 from keltis.core.errors import SetupError
 from keltis.core.scoring import ASCENDING, DESCENDING
 

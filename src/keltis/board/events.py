@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from keltis.board.view import BoardView
 from keltis.core.actions import Action
-from keltis.core.cards import NUM_COLOURS
+from keltis.core.card_codes import NUM_COLOURS
 from keltis.core.events import Event, action_events
 
 

@@ -4,7 +4,7 @@ it finds there, the pile a card is discarded to or drawn from, from the action's
 from __future__ import annotations
 
 from keltis.core.actions import DECK, Action, ActionKind
-from keltis.core.cards import CARD_COLOUR, COLOUR_LETTERS
+from keltis.core.card_codes import CARD_COLOUR, COLOUR_LETTERS
 from keltis.core.labels import Label, drawn_card
 from keltis.core.protocol import JSON
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from keltis.core.cards import COLOUR_LETTERS, COLOUR_NAMES, NUM_COLOURS
+from keltis.core.card_codes import COLOUR_LETTERS, COLOUR_NAMES, NUM_COLOURS
 from keltis.core.errors import SetupError
 from keltis.core.scoring import LAST_ROW
 

@@ -1,27 +1,31 @@
 """Board-game previews (see :mod:`keltis.core.preview`): for each legal action, the figure
 that moves — its path, the rows it goes from and to, the tile it reaches, whether it enters
 the goal area — with the score change, the decision that follows and whether the game ends.
+``BoardView.previews`` finds :func:`previews` here by name (see ``View.previews``).
 """
 
 from __future__ import annotations
 
+from keltis.board.events import board_events
 from keltis.board.layout import CLOVER, NO_TILE, WISH
+from keltis.board.sample import sample_board_state
 from keltis.board.view import BoardView
 from keltis.core.actions import Action, ActionKind
-from keltis.core.cards import CARD_COLOUR, COLOUR_LETTERS
-from keltis.core.preview import common_preview, simulate
+from keltis.core.card_codes import CARD_COLOUR, COLOUR_LETTERS
+from keltis.core.preview import game_previews
 from keltis.core.protocol import JSON
 from keltis.core.scoring import GOAL_ROW, LAST_ROW
 
 
-def board_previews(view: BoardView) -> list[JSON]:
-    """A preview per action of ``view.legal`` (empty unless the viewer is to decide)."""
-    out = []
-    for action, before, after in simulate(view):
-        preview = common_preview(view, action, before, after)
-        preview["figure"] = figure_move(view, action)
-        out.append(preview)
-    return out
+def previews(view: BoardView) -> list[JSON]:
+    """A preview per action of ``view.legal`` (empty unless the viewer is to decide): the
+    common parts, and ``figure`` (:func:`figure_move`)."""
+    return game_previews(view, sample_board_state, board_events, _figure)
+
+
+def _figure(view: BoardView, action: Action, after: BoardView) -> JSON:
+    """The board game's part of a preview: ``figure``, the figure ``action`` moves."""
+    return {"figure": figure_move(view, action)}
 
 
 def figure_move(view: BoardView, action: Action) -> JSON | None:

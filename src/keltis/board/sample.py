@@ -4,13 +4,12 @@ seen (``Game.sample_state``), for search bots and previews."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from keltis.board.state import COPIES, PHASE_NAMES, BoardState, BoardVariant, layable_mask
 from keltis.board.view import BoardView
-from keltis.core.cards import CARD_VALUE
+from keltis.core.card_codes import CARD_VALUE
 from keltis.core.errors import SetupError
-from keltis.core.setup import shuffle, unseen_cards
+from keltis.core.setup import NO_HAND, deal_unseen, unseen_by
 
 
 def sample_board_state(view: BoardView, rng: random.Random) -> BoardState:
@@ -22,21 +21,11 @@ def sample_board_state(view: BoardView, rng: random.Random) -> BoardState:
     The decision in progress (phase, pending path) is kept; the history is not.
     """
     if view.viewer is None or view.hand is None:
-        raise SetupError("a spectator's view has no hand to sample from")
-    seen: list[Sequence[int]] = [view.hand, *view.piles]
-    for mine in view.rows:
-        seen.extend(mine)
-    seen.extend(known for p, known in enumerate(view.known_cards) if p != view.viewer)
-    unseen = unseen_cards(COPIES, seen)
-    shuffle(unseen, rng)
-    hands: list[list[int]] = []
-    for p in range(view.num_players):
-        if p == view.viewer:
-            hands.append(sorted(view.hand))
-            continue
-        hidden = view.hand_sizes[p] - len(view.known_cards[p])
-        hands.append(sorted([*view.known_cards[p], *unseen[:hidden]]))
-        del unseen[:hidden]
+        raise SetupError(NO_HAND)
+    unseen = unseen_by(view.viewer, view.hand, view.known_cards, view.piles, view.rows, COPIES)
+    hands, deck, removed = deal_unseen(
+        unseen, rng, view.viewer, view.hand, view.known_cards, view.hand_sizes, view.deck_size
+    )
 
     state = BoardState.empty(
         view.num_players, BoardVariant.from_json(dict(view.variant)), view.layout
@@ -47,8 +36,8 @@ def sample_board_state(view: BoardView, rng: random.Random) -> BoardState:
     state.phase = PHASE_NAMES.index(view.phase)
     state.end_reason = view.outcome.end_reason if view.outcome else None
     state.hands = hands
-    state.deck = unseen[: view.deck_size]
-    state.removed = unseen[view.deck_size :]
+    state.deck = deck
+    state.removed = removed
     state.piles = [list(p) for p in view.piles]
     state.rows = [[list(r) for r in mine] for mine in view.rows]
     state.last = [[CARD_VALUE[r[-1]] if r else -1 for r in mine] for mine in view.rows]

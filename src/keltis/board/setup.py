@@ -18,22 +18,24 @@ from keltis.board.layout import (
     Layout,
 )
 from keltis.board.state import COPIES, FIGURES, BoardState, BoardVariant, deal
-from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_CARD_CODES, NUM_COLOURS
+from keltis.core.card_codes import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_COLOURS
 from keltis.core.errors import SetupError
 from keltis.core.protocol import JSON
 from keltis.core.scoring import GOAL_FIGURES, GOAL_ROW, LAST_ROW
 from keltis.core.setup import (
-    HAND_SIZE,
     REMOVED_TWO_PLAYERS,
+    check_hands,
+    check_known,
     code_counts,
-    missing_codes,
+    place_rest,
     read_cards,
     read_int,
     read_per_colour,
     read_per_player,
-    refuse_unknown,
-    shuffle,
+    read_player_cards,
+    setup_entries,
     surplus_codes,
+    unplaced_cards,
 )
 
 #: How many copies of each tile code exist (B-3).
@@ -130,40 +132,16 @@ class BoardSetup:
     @classmethod
     def from_json(cls, data: Any, players: int) -> BoardSetup:
         """Read the record form, with messages that say which entry is wrong."""
-        if not isinstance(data, dict):
-            raise SetupError("an explicit set-up must be an object")
-        known_keys = {
-            "hands", "deck", "removed", "tiles", "first_player", "discards", "rows",
-            "positions", "big", "tile_points", "wishes", "known", "fill_seed",
-        }  # fmt: skip
-        refuse_unknown(data, known_keys, "set-up: unknown entries")
-        if "hands" not in data:
-            raise SetupError("set-up: 'hands' is required (one list of 8 cards per player)")
-        hands = [
-            _numbers(h, f"hand of player {i}")
-            for i, h in enumerate(read_per_player(data["hands"], players, "hands"))
-        ]
-        setup = cls(hands=hands)
+        data = setup_entries(data, _KEYS)
+        setup = cls(
+            hands=read_player_cards(data["hands"], players, "hands", "hand", numbers_only=True)
+        )
         if "deck" in data:
             setup.deck = _numbers(data["deck"], "deck")
         if "removed" in data:
             setup.removed = _numbers(data["removed"], "removed")
         if "tiles" in data:
-            tiles = [[NO_TILE] * (LAST_ROW + 1) for _ in range(NUM_COLOURS)]
-            for colour, text in read_per_colour(data["tiles"], "tiles").items():
-                if not isinstance(text, str) or len(text) != LAST_ROW:
-                    raise SetupError(
-                        f"tiles of path {COLOUR_LETTERS[colour]} must be 9 characters "
-                        f"(rows 1-9) from {TILE_LETTERS!r}, e.g. '.W.C.1.2W'"
-                    )
-                for row, letter in enumerate(text.upper(), start=1):
-                    if letter not in TILE_LETTERS:
-                        raise SetupError(
-                            f"tiles of path {COLOUR_LETTERS[colour]} row {row}: {letter!r} is "
-                            f"not one of {TILE_LETTERS!r}"
-                        )
-                    tiles[colour][row] = TILE_LETTERS.index(letter)
-            setup.tiles = tiles
+            setup.tiles = _read_tiles(data["tiles"])
         setup.first_player = read_int(data.get("first_player", 0), "first_player", 0, players - 1)
         if "discards" in data:
             piles: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
@@ -171,34 +149,11 @@ class BoardSetup:
                 piles[colour] = _numbers(cards, f"discard pile {COLOUR_LETTERS[colour]}")
             setup.piles = piles
         if "rows" in data:
-            rows: list[list[list[int]]] = []
-            for i, entry in enumerate(read_per_player(data["rows"], players, "rows")):
-                mine: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
-                for colour, cards in read_per_colour(entry, f"rows of player {i}").items():
-                    mine[colour] = _numbers(cards, f"row {COLOUR_LETTERS[colour]} of player {i}")
-                rows.append(mine)
-            setup.rows = rows
+            setup.rows = _read_rows(data["rows"], players)
         if "positions" in data:
-            positions: list[list[int]] = []
-            for i, entry in enumerate(read_per_player(data["positions"], players, "positions")):
-                # a path left out: its figure stands on the row's length, as with no positions
-                laid: list[list[int]] = setup.rows[i] if setup.rows else [[]] * NUM_COLOURS
-                mine_pos = [min(len(row), LAST_ROW) for row in laid]
-                for colour, row in read_per_colour(entry, f"positions of player {i}").items():
-                    mine_pos[colour] = read_int(row, f"position {COLOUR_LETTERS[colour]}", 0, 9)
-                positions.append(mine_pos)
-            setup.positions = positions
+            setup.positions = _read_positions(data["positions"], players, setup.rows)
         if "big" in data:
-            bigs = []
-            for i, path in enumerate(read_per_player(data["big"], players, "big")):
-                if path is None:
-                    bigs.append(-1)
-                else:
-                    index = COLOUR_LETTERS.find(str(path).upper()) if len(str(path)) == 1 else -1
-                    if index < 0:
-                        raise SetupError(f"big figure of player {i}: {path!r} is not a path")
-                    bigs.append(index)
-            setup.big = bigs
+            setup.big = _read_big(data["big"], players)
         if "tile_points" in data:
             setup.points = [
                 read_int(x, "tile_points", 0, 10_000)
@@ -210,10 +165,9 @@ class BoardSetup:
                 for x in read_per_player(data["wishes"], players, "wishes")
             ]
         if "known" in data:
-            setup.known = [
-                _numbers(k, f"known cards of player {i}")
-                for i, k in enumerate(read_per_player(data["known"], players, "known"))
-            ]
+            setup.known = read_player_cards(
+                data["known"], players, "known", "known cards", numbers_only=True
+            )
         if "fill_seed" in data:
             setup.fill_seed = read_int(data["fill_seed"], "fill_seed", 0, 2**63)
         return setup
@@ -222,20 +176,45 @@ class BoardSetup:
 
     def build(self, players: int, variant: BoardVariant, layout: Layout) -> BoardState:
         """The state this set-up describes, after checking it is consistent."""
-        if not 2 <= players <= 4:
-            raise SetupError(f"the board game is for 2-4 players, not {players}")
-        if len(self.hands) != players:
-            raise SetupError(f"set-up has {len(self.hands)} hands for {players} players")
-        for p, hand in enumerate(self.hands):
-            if len(hand) != HAND_SIZE:
-                raise SetupError(f"player {p} holds {len(hand)} cards; a hand has 8 (B-7)")
+        check_hands(self.hands, players, "board game", "B-7")
         rng = random.Random(self.fill_seed)
         state = BoardState.empty(players, variant, layout)
         if self.rows is not None:
             state.rows = [[list(r) for r in mine] for mine in self.rows]
         if self.piles is not None:
             state.piles = [list(p) for p in self.piles]
-        placed = code_counts(
+        deck_top_first, removed = self._deal_rest(state, players, rng)
+        # tiles not given are dealt from the same generator, after the cards: one fill_seed
+        # always fills a set-up the same way
+        tiles = self.tiles if self.tiles is not None else layout.deal_tiles(rng)
+        _check_tile_places(tiles, layout)
+        state.first_player = state.current_player = self.first_player
+        state.hands = [sorted(h) for h in self.hands]
+        state.deck = list(reversed(deck_top_first))
+        state.removed = list(removed)
+        state.tiles = [list(t) for t in tiles]
+        state.derive_rows()
+        self._place_figures(state, players)
+        if self.points is not None:
+            state.points = list(self.points)
+        if self.wishes is not None:
+            state.wishes = list(self.wishes)
+        _check_tile_counts(tiles, state.wishes)
+        state.goal = sum(1 for x in state.pos for r in x if r >= GOAL_ROW)
+        if state.goal >= GOAL_FIGURES:
+            raise SetupError("set-up has 5 figures in the goal area: that game is over (B-19)")
+        if self.known:
+            state.known = [list(k) for k in self.known]
+        check_known(state.hands, state.known, list_cards=False)
+        return state
+
+    def _deal_rest(
+        self, state: BoardState, players: int, rng: random.Random
+    ) -> tuple[list[int], list[int]]:
+        """The draw pile (top first) and the removed cards, after refusing a card placed more
+        often than its 2 copies (B-1): the cards placed nowhere else go there, shuffled, 30 of
+        them set aside in a 2-player deal (B-8) when no rows or discard piles are given."""
+        rest = unplaced_cards(
             [
                 *self.hands,
                 *state.piles,
@@ -243,73 +222,25 @@ class BoardSetup:
                 self.deck or (),
                 self.removed or (),
             ],
-            NUM_CARD_CODES,
+            COPIES,
+            "set-up uses cards more often than the 2 copies that exist (B-1): ",
+            show_copies=False,
         )
-        extra = surplus_codes(placed, COPIES)
-        if extra:
-            raise SetupError(
-                "set-up uses cards more often than the 2 copies that exist (B-1): "
-                + ", ".join(f"{CARD_TEXT[c]} x{placed[c]}" for c in extra)
-            )
-        rest = missing_codes(placed, COPIES)
-        shuffle(rest, rng)
-        removed = self.removed
-        deck_top_first = self.deck
-        if deck_top_first is None:
-            if removed is None:
-                dealing = self.rows is None and self.piles is None
-                count = REMOVED_TWO_PLAYERS if players == 2 and dealing else 0
-                removed, rest = rest[:count], rest[count:]
-            deck_top_first = rest
-        elif removed is None:
-            removed = rest
-        elif rest:
-            raise SetupError(
-                "set-up leaves cards nowhere (every card must be in a hand, the deck, the "
-                "removed cards, a discard pile or a row): "
-                + ", ".join(CARD_TEXT[c] for c in sorted(rest))
-            )
-        if not deck_top_first:
-            raise SetupError(
-                "the draw pile must hold at least one card (B-20 ends the game "
-                "when its last card is drawn)"
-            )
-        tiles = self.tiles if self.tiles is not None else layout.deal_tiles(rng)
-        places = set(layout.places())
-        for colour in range(NUM_COLOURS):
-            if len(tiles[colour]) != LAST_ROW + 1 or tiles[colour][0] != NO_TILE:
-                raise SetupError("tiles must list rows 0-9 per path with no tile on row 0")
-            for row in range(1, LAST_ROW + 1):
-                if tiles[colour][row] != NO_TILE and (colour, row) not in places:
-                    raise SetupError(
-                        f"a tile lies on {COLOUR_NAMES[colour]} row {row}, which is not a dark "
-                        f"stone or end stone of layout {layout.name!r} (B-4)"
-                    )
+        dealing = self.rows is None and self.piles is None
+        set_aside = REMOVED_TWO_PLAYERS if players == 2 and dealing else 0
+        return place_rest(rest, rng, self.deck, self.removed, set_aside, "B-20")
 
-        state.first_player = state.current_player = self.first_player
-        state.hands = [sorted(h) for h in self.hands]
-        state.deck = list(reversed(deck_top_first))
-        state.removed = list(removed)
-        state.tiles = [list(t) for t in tiles]
-        state.derive_rows()
+    def _place_figures(self, state: BoardState, players: int) -> None:
+        """Stand the figures (the given positions, else each on its row's length) and the big
+        ones, refusing figures that do not match the laid rows (B-11, B-12, B-14) and big
+        figures that are missing or stand on no path."""
         if self.positions is not None:
             state.pos = [list(x) for x in self.positions]
         else:
             state.pos = [[min(len(r), LAST_ROW) for r in mine] for mine in state.rows]
         for p in range(players):
             for colour in range(NUM_COLOURS):
-                if (state.pos[p][colour] > 0) != bool(state.rows[p][colour]):
-                    raise SetupError(
-                        f"player {p}: a figure stands on the {COLOUR_NAMES[colour]} path "
-                        "exactly when that row has cards (B-11)"
-                    )
-                cards_laid = len(state.rows[p][colour])
-                if state.pos[p][colour] < min(cards_laid, LAST_ROW):
-                    raise SetupError(
-                        f"player {p}'s {COLOUR_NAMES[colour]} figure stands on row "
-                        f"{state.pos[p][colour]}, but its row holds {cards_laid} cards and each "
-                        "card moves it one stone until the end stone (B-12, B-14)"
-                    )
+                _check_figure(p, colour, state.pos[p][colour], len(state.rows[p][colour]))
         state.started = [sum(1 for r in x if r) for x in state.pos]
         if self.big is not None:
             state.big = list(self.big)
@@ -318,27 +249,114 @@ class BoardSetup:
                 raise SetupError(f"player {p}'s big figure stands on a path with no cards")
             if state.started[p] == FIGURES and state.big[p] < 0:
                 raise SetupError(f"player {p} has figures on all 5 paths: say which is big")
-        if self.points is not None:
-            state.points = list(self.points)
-        if self.wishes is not None:
-            state.wishes = list(self.wishes)
-        in_play = code_counts(tiles, len(TILE_LETTERS))
-        in_play[NO_TILE] = 0
-        in_play[WISH] += sum(state.wishes)
-        extra_tiles = surplus_codes(in_play, _TILE_COUNTS)
-        if extra_tiles:
-            tile = extra_tiles[0]
+
+
+#: The entries of an explicit set-up's JSON form.
+_KEYS: Final = {
+    "hands", "deck", "removed", "tiles", "first_player", "discards", "rows", "positions", "big",
+    "tile_points", "wishes", "known", "fill_seed",
+}  # fmt: skip
+
+
+def _read_tiles(data: Any) -> list[list[int]]:
+    """``tiles``: per path letter, the tiles of rows 1-9 as 9 letters of ``TILE_LETTERS``."""
+    tiles = [[NO_TILE] * (LAST_ROW + 1) for _ in range(NUM_COLOURS)]
+    for colour, text in read_per_colour(data, "tiles").items():
+        if not isinstance(text, str) or len(text) != LAST_ROW:
             raise SetupError(
-                f"set-up uses {in_play[tile]} tiles {TILE_LETTERS[tile]!r} "
-                f"({TILE_NAMES[tile]}), but only {_TILE_COUNTS[tile]} exist (B-3)"
+                f"tiles of path {COLOUR_LETTERS[colour]} must be 9 characters "
+                f"(rows 1-9) from {TILE_LETTERS!r}, e.g. '.W.C.1.2W'"
             )
-        state.goal = sum(1 for x in state.pos for r in x if r >= GOAL_ROW)
-        if state.goal >= GOAL_FIGURES:
-            raise SetupError("set-up has 5 figures in the goal area: that game is over (B-19)")
-        if self.known:
-            state.known = [list(k) for k in self.known]
-        for p in range(players):
-            held = code_counts([state.hands[p]], NUM_CARD_CODES)
-            if surplus_codes(code_counts([state.known[p]], NUM_CARD_CODES), held):
-                raise SetupError(f"player {p}'s known cards are not all in the hand")
-        return state
+        for row, letter in enumerate(text.upper(), start=1):
+            if letter not in TILE_LETTERS:
+                raise SetupError(
+                    f"tiles of path {COLOUR_LETTERS[colour]} row {row}: {letter!r} is "
+                    f"not one of {TILE_LETTERS!r}"
+                )
+            tiles[colour][row] = TILE_LETTERS.index(letter)
+    return tiles
+
+
+def _read_rows(data: Any, players: int) -> list[list[list[int]]]:
+    """``rows``: per player, an object of the cards laid per path letter."""
+    rows: list[list[list[int]]] = []
+    for i, entry in enumerate(read_per_player(data, players, "rows")):
+        mine: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
+        for colour, cards in read_per_colour(entry, f"rows of player {i}").items():
+            mine[colour] = _numbers(cards, f"row {COLOUR_LETTERS[colour]} of player {i}")
+        rows.append(mine)
+    return rows
+
+
+def _read_positions(data: Any, players: int, rows: list[list[list[int]]] | None) -> list[list[int]]:
+    """``positions``: per player, an object of figure rows (0-9) per path letter."""
+    positions: list[list[int]] = []
+    for i, entry in enumerate(read_per_player(data, players, "positions")):
+        # a path left out: its figure stands on the row's length, as with no positions
+        laid: list[list[int]] = rows[i] if rows else [[]] * NUM_COLOURS
+        mine = [min(len(row), LAST_ROW) for row in laid]
+        for colour, row in read_per_colour(entry, f"positions of player {i}").items():
+            mine[colour] = read_int(row, f"position {COLOUR_LETTERS[colour]}", 0, 9)
+        positions.append(mine)
+    return positions
+
+
+def _read_big(data: Any, players: int) -> list[int]:
+    """``big``: per player, the path letter of the big figure, ``null`` while it has none."""
+    bigs = []
+    for i, path in enumerate(read_per_player(data, players, "big")):
+        if path is None:
+            bigs.append(-1)
+        else:
+            index = COLOUR_LETTERS.find(str(path).upper()) if len(str(path)) == 1 else -1
+            if index < 0:
+                raise SetupError(f"big figure of player {i}: {path!r} is not a path")
+            bigs.append(index)
+    return bigs
+
+
+def _check_tile_places(tiles: list[list[int]], layout: Layout) -> None:
+    """Refuse tiles that do not list rows 0-9 of each path with no tile on row 0, and tiles on
+    stones of ``layout`` that take none (B-4)."""
+    places = set(layout.places())
+    for colour in range(NUM_COLOURS):
+        if len(tiles[colour]) != LAST_ROW + 1 or tiles[colour][0] != NO_TILE:
+            raise SetupError("tiles must list rows 0-9 per path with no tile on row 0")
+        for row in range(1, LAST_ROW + 1):
+            if tiles[colour][row] != NO_TILE and (colour, row) not in places:
+                raise SetupError(
+                    f"a tile lies on {COLOUR_NAMES[colour]} row {row}, which is not a dark "
+                    f"stone or end stone of layout {layout.name!r} (B-4)"
+                )
+
+
+def _check_figure(player: int, colour: int, row: int, cards_laid: int) -> None:
+    """Refuse a figure on row ``row`` of a path whose row holds ``cards_laid`` cards: a figure
+    stands there exactly when the row has cards (B-11), at least one stone per card up to the
+    end stone (B-12, B-14)."""
+    if (row > 0) != bool(cards_laid):
+        raise SetupError(
+            f"player {player}: a figure stands on the {COLOUR_NAMES[colour]} path "
+            "exactly when that row has cards (B-11)"
+        )
+    if row < min(cards_laid, LAST_ROW):
+        raise SetupError(
+            f"player {player}'s {COLOUR_NAMES[colour]} figure stands on row "
+            f"{row}, but its row holds {cards_laid} cards and each "
+            "card moves it one stone until the end stone (B-12, B-14)"
+        )
+
+
+def _check_tile_counts(tiles: list[list[int]], wishes: list[int]) -> None:
+    """Refuse more tiles of a kind than exist (B-3): those on the paths, with the wish stones
+    already collected (``wishes``) counted as wish tiles."""
+    in_play = code_counts(tiles, len(TILE_LETTERS))
+    in_play[NO_TILE] = 0
+    in_play[WISH] += sum(wishes)
+    extra_tiles = surplus_codes(in_play, _TILE_COUNTS)
+    if extra_tiles:
+        tile = extra_tiles[0]
+        raise SetupError(
+            f"set-up uses {in_play[tile]} tiles {TILE_LETTERS[tile]!r} "
+            f"({TILE_NAMES[tile]}), but only {_TILE_COUNTS[tile]} exist (B-3)"
+        )

@@ -8,19 +8,17 @@ taken) and are listed as ``known_cards`` until they are played.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from keltis.board.labels import action_label
 from keltis.board.layout import TILE_LETTERS, Layout
 from keltis.core.actions import Action
-from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.card_codes import COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.labels import Label
 from keltis.core.protocol import JSON, View, cards_json
 from keltis.core.scoring import (
     BOARD_WISH_POINTS,
     board_parts,
-    direction_name,
     path_points,
-    total_points,
     wish_points,
 )
 
@@ -52,34 +50,14 @@ class BoardView(View):
     discarded_pile: int
     """The pile the current player discarded to this turn (-1 if none)."""
 
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Totals as if the game ended now (every part of a score is public; computed when
-        asked for)."""
-        return tuple(
-            total_points(board_parts(self.positions[p], self.big[p], points, self.wishes[p]))
-            for p, points in enumerate(self.tile_points)
+    def score_breakdown(self, player: int) -> dict[str, int]:
+        """``player``'s score as it stands, part by part (B-21-B-23)."""
+        return board_parts(
+            self.positions[player], self.big[player], self.tile_points[player], self.wishes[player]
         )
-
-    @classmethod
-    def from_fields(cls, fields: dict[str, Any]) -> BoardView:
-        """A view from all its fields by name, without the frozen dataclass's field-by-field
-        ``__init__`` (a view is built for every decision; the state gives every field). Here,
-        not in the compiled ``keltis.core.protocol``, whose methods check types natively."""
-        view = object.__new__(cls)
-        view.__dict__.update(fields)
-        return view
-
-    def previews(self) -> list[JSON]:
-        """What each legal action would do (see :mod:`keltis.board.preview`)."""
-        from keltis.board.preview import board_previews
-
-        return board_previews(self)
 
     def action_label(self, action: Action, preview: JSON) -> Label:
         """A legal action in words (see :mod:`keltis.board.labels`)."""
-        from keltis.board.labels import action_label
-
         return action_label(action, preview)
 
     def score_parts(self, player: int) -> JSON:
@@ -108,13 +86,7 @@ class BoardView(View):
             "discards": {COLOUR_LETTERS[c]: cards_json(p) for c, p in enumerate(self.piles)},
             "players": [
                 {
-                    "rows": {
-                        COLOUR_LETTERS[c]: cards_json(self.rows[p][c]) for c in range(NUM_COLOURS)
-                    },
-                    "directions": {
-                        COLOUR_LETTERS[c]: direction_name(self.directions[p][c])
-                        for c in range(NUM_COLOURS)
-                    },
+                    **self.rows_json(self.rows[p], self.directions[p]),
                     "positions": {
                         COLOUR_LETTERS[c]: self.positions[p][c] for c in range(NUM_COLOURS)
                     },

@@ -4,7 +4,7 @@ what it would score, the wish stone a claim takes, the pile of a discard or a dr
 from __future__ import annotations
 
 from keltis.core.actions import DECK, POINT_PILE, Action, ActionKind
-from keltis.core.cards import CARD_COLOUR, COLOUR_LETTERS, is_point
+from keltis.core.card_codes import CARD_COLOUR, COLOUR_LETTERS, is_point
 from keltis.core.labels import Label, drawn_card
 from keltis.core.protocol import JSON
 

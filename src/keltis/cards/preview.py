@@ -1,26 +1,24 @@
 """Card-game previews (see :mod:`keltis.core.preview`): for each legal action, the row it
 lengthens and what that row would score, the wish stone a claim takes, the score change, the
-decision that follows and whether the game ends (C-13, C-14)."""
+decision that follows and whether the game ends (C-13, C-14). ``CardView.previews`` finds
+:func:`previews` here by name (see ``View.previews``)."""
 
 from __future__ import annotations
 
+from keltis.cards.events import card_events
+from keltis.cards.sample import sample_card_state
 from keltis.cards.view import CardView, pile_letter
 from keltis.core.actions import Action, ActionKind
-from keltis.core.cards import CARD_COLOUR, COLOUR_LETTERS, is_closing, is_point
-from keltis.core.preview import common_preview, simulate
+from keltis.core.card_codes import CARD_COLOUR, COLOUR_LETTERS, is_closing, is_point
+from keltis.core.preview import game_previews
 from keltis.core.protocol import JSON
 from keltis.core.scoring import card_row_points
 
 
-def card_previews(view: CardView) -> list[JSON]:
-    """A preview per action of ``view.legal`` (empty unless the viewer is to decide)."""
-    out = []
-    for action, before, after in simulate(view):
-        preview = common_preview(view, action, before, after)
-        assert isinstance(after, CardView)
-        preview.update(_specific(view, action, after))
-        out.append(preview)
-    return out
+def previews(view: CardView) -> list[JSON]:
+    """A preview per action of ``view.legal`` (empty unless the viewer is to decide): the
+    common parts, and what :func:`_specific` adds."""
+    return game_previews(view, sample_card_state, card_events, _specific)
 
 
 def _specific(view: CardView, action: Action, after: CardView) -> JSON:

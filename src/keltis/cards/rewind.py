@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 
 from keltis.cards.state import DRAW, PILE_OF, PLAY, CardState, derive_rows
 from keltis.core.actions import DECK, Action, ActionKind
-from keltis.core.cards import CARD_COLOUR, POINT_BASE
+from keltis.core.card_codes import CARD_COLOUR, POINT_BASE
 
 
 def rewind(
@@ -65,83 +65,114 @@ def _undo(
     ``returned`` collects the (player, pile) of every card put back in a hand: a later draw
     from that pile by that player may have taken any of them, so it cannot be undone."""
     kind = action.kind
-    hand = state.hands[p]
     if kind is ActionKind.DRAW:
-        ends_turn = not (state.phase == DRAW and state.current_player == p)
-        blocked = _blocked_by(p, moves, index) if ends_turn else state.blocked
-        if blocked is None:
-            return False
-        source = action.target
-        known = state.known[p]
-        if source == DECK:
-            hidden = [c for c in hand if c not in known]
-            if not hidden:
-                return False
-            card = hidden[int(rng.random() * len(hidden))]
-            state.deck.append(card)
-        else:
-            card = _discarded_onto(source, moves, index)
-            if card < 0:  # not seen discarded: the last one taken from that pile, if sure
-                if (p, source) in returned:
-                    return False
-                for c in reversed(known):
-                    if PILE_OF[c] == source:
-                        card = c
-                        break
-            if card < 0 or card not in hand:
-                return False
-            if card in known:
-                known.remove(card)
-            state.piles[source].append(card)
-            state.filled |= 1 << source
-        hand.remove(card)
-        if ends_turn:
-            state.turn -= 1
-            state.current_player = p
-            state.phase = DRAW
-            state.draws_left = 1
-            state.blocked = blocked
-        else:
-            state.draws_left += 1  # the first of a claim's two draws
-        return True
+        return _undo_draw(state, p, action, moves, index, returned, rng)
     if kind is ActionKind.DISCARD or kind is ActionKind.CLAIM:
-        cards = [action.card] if kind is ActionKind.DISCARD else [action.card2, action.card]
-        for card in cards:
-            pile = state.piles[PILE_OF[card]]
-            if not pile or pile[-1] != card:
-                return False
-        for card in cards:
-            pile = state.piles[PILE_OF[card]]
-            pile.pop()
-            if not pile:
-                state.filled &= ~(1 << PILE_OF[card])
-            insort(hand, card)
-            returned.add((p, PILE_OF[card]))
-        if kind is ActionKind.CLAIM:
-            value = state.wish_stones[p].pop()
-            state.wish_mask |= 1 << value
+        undone = _undo_discards(state, p, action, returned)
     elif kind is ActionKind.LAY:
-        card = action.card
-        if action.target >= 0:
-            row = state.rows[p][action.target]
-        elif card >= POINT_BASE:
-            row = state.point_rows[p]
-        else:
-            row = state.rows[p][CARD_COLOUR[card]]
-        if not row or row[-1] != card:
+        undone = _undo_lay(state, p, action, returned)
+    else:
+        undone = False
+    if undone:  # back to the start of p's turn
+        state.current_player = p
+        state.phase = PLAY
+        state.draws_left = 0
+        state.blocked = 0
+    return undone
+
+
+def _undo_draw(
+    state: CardState,
+    p: int,
+    action: Action,
+    moves: Sequence[tuple[int, Action]],
+    index: int,
+    returned: set[tuple[int, int]],
+    rng: random.Random,
+) -> bool:
+    """Put a drawn card back: an unknown card of the hand onto the deck, or the card seen
+    discarded (or last taken) back onto its pile."""
+    hand = state.hands[p]
+    ends_turn = not (state.phase == DRAW and state.current_player == p)
+    blocked = _blocked_by(p, moves, index) if ends_turn else state.blocked
+    if blocked is None:
+        return False
+    source = action.target
+    known = state.known[p]
+    if source == DECK:
+        hidden = [c for c in hand if c not in known]
+        if not hidden:
             return False
-        row.pop()
+        card = hidden[int(rng.random() * len(hidden))]
+        state.deck.append(card)
+    else:
+        card = _discarded_onto(source, moves, index)
+        if card < 0:  # not seen discarded: the last one taken from that pile, if sure
+            if (p, source) in returned:
+                return False
+            for c in reversed(known):
+                if PILE_OF[c] == source:
+                    card = c
+                    break
+        if card < 0 or card not in hand:
+            return False
+        if card in known:
+            known.remove(card)
+        state.piles[source].append(card)
+        state.filled |= 1 << source
+    hand.remove(card)
+    if ends_turn:
+        state.turn -= 1
+        state.current_player = p
+        state.phase = DRAW
+        state.draws_left = 1
+        state.blocked = blocked
+    else:
+        state.draws_left += 1  # the first of a claim's two draws
+    return True
+
+
+def _undo_discards(
+    state: CardState, p: int, action: Action, returned: set[tuple[int, int]]
+) -> bool:
+    """Take a discard (or a wish stone claim's two cards) back from the piles into the hand."""
+    kind = action.kind
+    hand = state.hands[p]
+    cards = [action.card] if kind is ActionKind.DISCARD else [action.card2, action.card]
+    for card in cards:
+        pile = state.piles[PILE_OF[card]]
+        if not pile or pile[-1] != card:
+            return False
+    for card in cards:
+        pile = state.piles[PILE_OF[card]]
+        pile.pop()
+        if not pile:
+            state.filled &= ~(1 << PILE_OF[card])
         insort(hand, card)
         returned.add((p, PILE_OF[card]))
-        if row is not state.point_rows[p]:  # a colour row: its ends and masks change
-            derive_rows(state)
-            state._rows_view = None
+    if kind is ActionKind.CLAIM:
+        value = state.wish_stones[p].pop()
+        state.wish_mask |= 1 << value
+    return True
+
+
+def _undo_lay(state: CardState, p: int, action: Action, returned: set[tuple[int, int]]) -> bool:
+    """Take a laid card back from its row into the hand."""
+    card = action.card
+    if action.target >= 0:
+        row = state.rows[p][action.target]
+    elif card >= POINT_BASE:
+        row = state.point_rows[p]
     else:
+        row = state.rows[p][CARD_COLOUR[card]]
+    if not row or row[-1] != card:
         return False
-    state.current_player = p
-    state.phase = PLAY
-    state.draws_left = 0
-    state.blocked = 0
+    row.pop()
+    insort(state.hands[p], card)
+    returned.add((p, PILE_OF[card]))
+    if row is not state.point_rows[p]:  # a colour row: its ends and masks change
+        derive_rows(state)
+        state._rows_view = None
     return True
 
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from keltis.cards.state import (
     _ALL_WISHES,
@@ -18,7 +17,7 @@ from keltis.cards.state import (
 from keltis.cards.view import CardView
 from keltis.core.errors import SetupError
 from keltis.core.protocol import EndReason
-from keltis.core.setup import shuffle, unseen_cards
+from keltis.core.setup import NO_HAND, deal_unseen, unseen_by
 
 
 def sample_card_state(view: CardView, rng: random.Random) -> CardState:
@@ -31,13 +30,10 @@ def sample_card_state(view: CardView, rng: random.Random) -> CardState:
     the history is not.
     """
     if view.viewer is None or view.hand is None:
-        raise SetupError("a spectator's view has no hand to sample from")
-    seen: list[Sequence[int]] = [view.hand, *view.piles]
-    for mine in view.rows:
-        seen.extend(mine)
-    seen.extend(view.point_rows)
-    seen.extend(known for p, known in enumerate(view.known_cards) if p != view.viewer)
-    unseen = unseen_cards(COPIES, seen)
+        raise SetupError(NO_HAND)
+    unseen = unseen_by(
+        view.viewer, view.hand, view.known_cards, (*view.piles, *view.point_rows), view.rows, COPIES
+    )
     hidden_total = (
         sum(view.hand_sizes[p] - len(view.known_cards[p]) for p in range(view.num_players))
         - (view.hand_sizes[view.viewer] - len(view.known_cards[view.viewer]))
@@ -49,15 +45,9 @@ def sample_card_state(view: CardView, rng: random.Random) -> CardState:
             f"the view hides {hidden_total} cards but {len(unseen)} cards are unseen: "
             "it is not a view of a card game"
         )
-    shuffle(unseen, rng)
-    hands: list[list[int]] = []
-    for p in range(view.num_players):
-        if p == view.viewer:
-            hands.append(sorted(view.hand))
-            continue
-        hidden = view.hand_sizes[p] - len(view.known_cards[p])
-        hands.append(sorted([*view.known_cards[p], *unseen[:hidden]]))
-        del unseen[:hidden]
+    hands, deck, removed = deal_unseen(
+        unseen, rng, view.viewer, view.hand, view.known_cards, view.hand_sizes, view.deck_size
+    )
 
     state = CardState.empty(view.num_players, CardVariant.from_json(dict(view.variant)))
     state.current_player = view.current_player
@@ -65,8 +55,8 @@ def sample_card_state(view: CardView, rng: random.Random) -> CardState:
     state.turn = view.turn
     state.phase = PHASE_NAMES.index(view.phase)
     state.hands = hands
-    state.deck = unseen[: view.deck_size]
-    state.removed = unseen[view.deck_size :]
+    state.deck = deck
+    state.removed = removed
     state.piles = [list(p) for p in view.piles]
     state.filled = pile_mask(state.piles)
     state.rows = [[list(r) for r in mine] for mine in view.rows]
@@ -79,9 +69,9 @@ def sample_card_state(view: CardView, rng: random.Random) -> CardState:
     state.lays_left = view.final_lays_left
     state.ender = view.ender
     if view.outcome is not None:
-        state.ending = state.end_reason = view.outcome.end_reason
+        state.end_pending = state.end_reason = view.outcome.end_reason
     elif view.ender >= 0:
         # C-13 never empties the draw pile; C-14 always does.
-        state.ending = EndReason.DECK if view.deck_size == 0 else EndReason.CLOSED
+        state.end_pending = EndReason.DECK if view.deck_size == 0 else EndReason.CLOSED
     state.known = [list(k) for k in view.known_cards]
     return state

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from keltis.cards.state import (
     _ALL_WISHES,
@@ -22,21 +22,21 @@ from keltis.cards.state import (
     pile_mask,
 )
 from keltis.core.actions import POINT_PILE
-from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_CARD_CODES, NUM_COLOURS
+from keltis.core.card_codes import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_COLOURS
 from keltis.core.errors import SetupError
 from keltis.core.protocol import JSON
 from keltis.core.setup import (
-    HAND_SIZE,
     REMOVED_TWO_PLAYERS,
-    code_counts,
+    check_hands,
+    check_known,
     colour_key,
-    missing_codes,
+    place_rest,
     read_cards,
     read_int,
     read_per_player,
-    refuse_unknown,
-    shuffle,
-    surplus_codes,
+    read_player_cards,
+    setup_entries,
+    unplaced_cards,
 )
 
 
@@ -114,52 +114,21 @@ class CardSetup:
     @classmethod
     def from_json(cls, data: Any, players: int) -> CardSetup:
         """Read the record form, with messages that say which entry is wrong."""
-        if not isinstance(data, dict):
-            raise SetupError("an explicit set-up must be an object")
-        known_keys = {
-            "hands", "deck", "removed", "first_player", "discards", "rows", "point_rows",
-            "wish_stones", "known", "fill_seed",
-        }  # fmt: skip
-        refuse_unknown(data, known_keys, "set-up: unknown entries")
-        if "hands" not in data:
-            raise SetupError("set-up: 'hands' is required (one list of 8 cards per player)")
-        hands = [
-            read_cards(h, f"hand of player {i}")
-            for i, h in enumerate(read_per_player(data["hands"], players, "hands"))
-        ]
-        setup = cls(hands=hands)
+        data = setup_entries(data, _KEYS)
+        setup = cls(hands=read_player_cards(data["hands"], players, "hands", "hand"))
         if "deck" in data:
             setup.deck = read_cards(data["deck"], "deck")
         if "removed" in data:
             setup.removed = read_cards(data["removed"], "removed")
         setup.first_player = read_int(data.get("first_player", 0), "first_player", 0, players - 1)
         if "discards" in data:
-            piles: list[list[int]] = [[] for _ in range(NUM_PILES)]
-            discards = data["discards"]
-            if not isinstance(discards, dict):
-                raise SetupError("discards must be an object keyed by G, Y, R, P, B and *")
-            for key, cards in discards.items():
-                pile = colour_key(key, "discards", point_pile=True)
-                piles[pile] = read_cards(cards, f"discard pile {key}")
-            setup.piles = piles
+            setup.piles = _read_piles(data["discards"])
         if "rows" in data:
-            rows: list[list[list[int]]] = []
-            for i, entry in enumerate(read_per_player(data["rows"], players, "rows")):
-                if entry is None:
-                    entry = {}
-                if not isinstance(entry, dict):
-                    raise SetupError(f"rows of player {i} must be an object keyed by colour letter")
-                mine: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
-                for key, cards in entry.items():
-                    colour = colour_key(key, f"rows of player {i}", point_pile=False)
-                    mine[colour] = read_cards(cards, f"row {key} of player {i}")
-                rows.append(mine)
-            setup.rows = rows
+            setup.rows = _read_rows(data["rows"], players)
         if "point_rows" in data:
-            setup.point_rows = [
-                read_cards(r, f"point row of player {i}")
-                for i, r in enumerate(read_per_player(data["point_rows"], players, "point_rows"))
-            ]
+            setup.point_rows = read_player_cards(
+                data["point_rows"], players, "point_rows", "point row"
+            )
         if "wish_stones" in data:
             stones: list[list[int]] = []
             for i, entry in enumerate(read_per_player(data["wish_stones"], players, "wish_stones")):
@@ -168,10 +137,7 @@ class CardSetup:
                 stones.append([read_int(v, f"wish stone of player {i}", 1, 9) for v in entry])
             setup.wish_stones = stones
         if "known" in data:
-            setup.known = [
-                read_cards(k, f"known cards of player {i}")
-                for i, k in enumerate(read_per_player(data["known"], players, "known"))
-            ]
+            setup.known = read_player_cards(data["known"], players, "known", "known cards")
         if "fill_seed" in data:
             setup.fill_seed = read_int(data["fill_seed"], "fill_seed", 0, 2**63)
         return setup
@@ -180,27 +146,8 @@ class CardSetup:
 
     def build(self, players: int, variant: CardVariant) -> CardState:
         """The state this set-up describes, after checking it is consistent."""
-        if not 2 <= players <= 4:
-            raise SetupError(f"the card game is for 2-4 players, not {players}")
-        if len(self.hands) != players:
-            raise SetupError(f"set-up has {len(self.hands)} hands for {players} players")
-        for p, hand in enumerate(self.hands):
-            if len(hand) != HAND_SIZE:
-                raise SetupError(f"player {p} holds {len(hand)} cards; a hand has 8 (C-5)")
-        if not 0 <= self.first_player < players:
-            raise SetupError(f"first_player must be a seat 0-{players - 1}")
-        for what, per_player in (
-            ("rows", self.rows),
-            ("point_rows", self.point_rows),
-            ("wish_stones", self.wish_stones),
-            ("known", self.known),
-        ):
-            if per_player is not None and len(per_player) != players:
-                raise SetupError(f"{what} must have one entry per player ({players})")
-        if self.rows is not None and any(len(r) != NUM_COLOURS for r in self.rows):
-            raise SetupError("rows must list the 5 colour rows of each player")
-        if self.piles is not None and len(self.piles) != NUM_PILES:
-            raise SetupError("piles must list the 6 discard piles (5 colours, then point cards)")
+        check_hands(self.hands, players, "card game", "C-5")
+        self._check_shapes(players)
         rows = (
             [[list(r) for r in mine] for mine in self.rows]
             if self.rows is not None
@@ -216,67 +163,14 @@ class CardSetup:
             if self.point_rows is not None
             else [[] for _ in range(players)]
         )
-        for pile, cards in enumerate(piles):
-            for card in cards:
-                if PILE_OF[card] != pile:
-                    raise SetupError(
-                        f"{CARD_TEXT[card]} lies on the {_pile_name(pile)} discard pile; it "
-                        f"belongs on the {_pile_name(PILE_OF[card])} pile (C-7)"
-                    )
-        placed = code_counts(
-            [
-                *self.hands,
-                *piles,
-                *(row for mine in rows for row in mine),
-                *point_rows,
-                self.deck or (),
-                self.removed or (),
-            ],
-            NUM_CARD_CODES,
-        )
-        extra = surplus_codes(placed, COPIES)
-        if extra:
-            raise SetupError(
-                "set-up uses cards more often than they exist (C-1-C-3): "
-                + ", ".join(f"{CARD_TEXT[c]} x{placed[c]} (exists x{COPIES[c]})" for c in extra)
-            )
-        rest = missing_codes(placed, COPIES)
-        rng = random.Random(self.fill_seed)
-        shuffle(rest, rng)
-        removed = self.removed
-        deck_top_first = self.deck
-        if deck_top_first is None:
-            if removed is None:
-                fresh = self.rows is None and self.piles is None and self.point_rows is None
-                count = REMOVED_TWO_PLAYERS if players == 2 and fresh else 0
-                removed, rest = rest[:count], rest[count:]
-            deck_top_first = rest
-        elif removed is None:
-            removed = rest
-        elif rest:
-            raise SetupError(
-                "set-up leaves cards nowhere (every card must be in a hand, the deck, the "
-                "removed cards, a discard pile or a row): "
-                + ", ".join(CARD_TEXT[c] for c in sorted(rest))
-            )
-        if not deck_top_first:
-            raise SetupError(
-                "the draw pile must hold at least one card (C-14 ends the game when its last "
-                "card is drawn)"
-            )
+        _check_piles(piles)
+        deck_top_first, removed = self._deal_rest(rows, piles, point_rows, players)
         stones = (
             [list(w) for w in self.wish_stones]
             if self.wish_stones is not None
             else [[] for _ in range(players)]
         )
-        taken = Counter(v for w in stones for v in w)
-        twice = sorted(v for v, n in taken.items() if n > 1)
-        if twice:
-            raise SetupError(
-                f"wish stone card(s) {', '.join(map(str, twice))} claimed more than once (C-4)"
-            )
-        if any(not 1 <= v <= 9 for v in taken):
-            raise SetupError("wish stone cards have values 1-9 (C-4)")
+        claimed = _claimed_wishes(stones)
 
         state = CardState.empty(players, variant)
         state.first_player = state.current_player = self.first_player
@@ -293,16 +187,113 @@ class CardSetup:
                 f"set-up has {state.closed_rows} rows with a closing card: that game is over (C-13)"
             )
         state.wish_stones = stones
-        state.wish_mask = _ALL_WISHES & ~sum(1 << v for v in taken)
+        state.wish_mask = _ALL_WISHES & ~sum(1 << v for v in claimed)
         state.known = [list(k) for k in self.known] if self.known else [[] for _ in range(players)]
-        for p in range(players):
-            missing = missing_codes(
-                code_counts([state.hands[p]], NUM_CARD_CODES),
-                code_counts([state.known[p]], NUM_CARD_CODES),
-            )
-            if missing:
-                raise SetupError(
-                    f"player {p}'s known cards are not all in the hand: "
-                    + ", ".join(CARD_TEXT[c] for c in missing)
-                )
+        check_known(state.hands, state.known, list_cards=True)
         return state
+
+    def _check_shapes(self, players: int) -> None:
+        """Refuse a first player who is no seat and per-player entries, rows and piles that do
+        not have one entry per player, colour or pile."""
+        if not 0 <= self.first_player < players:
+            raise SetupError(f"first_player must be a seat 0-{players - 1}")
+        for what, per_player in (
+            ("rows", self.rows),
+            ("point_rows", self.point_rows),
+            ("wish_stones", self.wish_stones),
+            ("known", self.known),
+        ):
+            if per_player is not None and len(per_player) != players:
+                raise SetupError(f"{what} must have one entry per player ({players})")
+        if self.rows is not None and any(len(r) != NUM_COLOURS for r in self.rows):
+            raise SetupError("rows must list the 5 colour rows of each player")
+        if self.piles is not None and len(self.piles) != NUM_PILES:
+            raise SetupError("piles must list the 6 discard piles (5 colours, then point cards)")
+
+    def _deal_rest(
+        self,
+        rows: list[list[list[int]]],
+        piles: list[list[int]],
+        point_rows: list[list[int]],
+        players: int,
+    ) -> tuple[list[int], list[int]]:
+        """The draw pile (top first) and the removed cards, after refusing a card placed more
+        often than it exists (C-1-C-3): the cards placed nowhere else go there, shuffled with
+        ``fill_seed``, 30 of them set aside in a 2-player game (C-6) when no rows, point rows
+        or discard piles are given."""
+        rest = unplaced_cards(
+            [
+                *self.hands,
+                *piles,
+                *(row for mine in rows for row in mine),
+                *point_rows,
+                self.deck or (),
+                self.removed or (),
+            ],
+            COPIES,
+            "set-up uses cards more often than they exist (C-1-C-3): ",
+            show_copies=True,
+        )
+        fresh = self.rows is None and self.piles is None and self.point_rows is None
+        set_aside = REMOVED_TWO_PLAYERS if players == 2 and fresh else 0
+        rng = random.Random(self.fill_seed)
+        return place_rest(rest, rng, self.deck, self.removed, set_aside, "C-14")
+
+
+#: The entries of an explicit set-up's JSON form.
+_KEYS: Final = {
+    "hands", "deck", "removed", "first_player", "discards", "rows", "point_rows",
+    "wish_stones", "known", "fill_seed",
+}  # fmt: skip
+
+
+def _read_piles(data: Any) -> list[list[int]]:
+    """``discards``: the cards of each discard pile, keyed by colour letter or ``*``."""
+    piles: list[list[int]] = [[] for _ in range(NUM_PILES)]
+    if not isinstance(data, dict):
+        raise SetupError("discards must be an object keyed by G, Y, R, P, B and *")
+    for key, cards in data.items():
+        pile = colour_key(key, "discards", point_pile=True)
+        piles[pile] = read_cards(cards, f"discard pile {key}")
+    return piles
+
+
+def _read_rows(data: Any, players: int) -> list[list[list[int]]]:
+    """``rows``: per player, an object of the cards laid per colour letter."""
+    rows: list[list[list[int]]] = []
+    for i, entry in enumerate(read_per_player(data, players, "rows")):
+        if entry is None:
+            entry = {}
+        if not isinstance(entry, dict):
+            raise SetupError(f"rows of player {i} must be an object keyed by colour letter")
+        mine: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
+        for key, cards in entry.items():
+            colour = colour_key(key, f"rows of player {i}", point_pile=False)
+            mine[colour] = read_cards(cards, f"row {key} of player {i}")
+        rows.append(mine)
+    return rows
+
+
+def _check_piles(piles: list[list[int]]) -> None:
+    """Refuse a card on a discard pile other than its own (C-7)."""
+    for pile, cards in enumerate(piles):
+        for card in cards:
+            if PILE_OF[card] != pile:
+                raise SetupError(
+                    f"{CARD_TEXT[card]} lies on the {_pile_name(pile)} discard pile; it "
+                    f"belongs on the {_pile_name(PILE_OF[card])} pile (C-7)"
+                )
+
+
+def _claimed_wishes(stones: list[list[int]]) -> list[int]:
+    """The values of the wish stone cards ``stones`` claims (per player), each once in the
+    order first claimed, refusing one claimed twice or a value outside 1-9 (C-4)."""
+    taken = Counter(v for w in stones for v in w)
+    twice = sorted(v for v, n in taken.items() if n > 1)
+    if twice:
+        raise SetupError(
+            f"wish stone card(s) {', '.join(map(str, twice))} claimed more than once (C-4)"
+        )
+    if any(not 1 <= v <= 9 for v in taken):
+        raise SetupError("wish stone cards have values 1-9 (C-4)")
+    return list(taken)

@@ -9,18 +9,16 @@ piles, rows, point rows, wish stone cards) lies face up on the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from keltis.cards.labels import action_label
 from keltis.core.actions import POINT_PILE, Action
-from keltis.core.cards import COLOUR_LETTERS, NUM_COLOURS
+from keltis.core.card_codes import COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.labels import Label
 from keltis.core.protocol import JSON, View, cards_json
 from keltis.core.scoring import (
     CARD_WISH_POINTS,
     card_parts,
     card_row_points,
-    direction_name,
-    total_points,
     wish_points,
 )
 
@@ -60,34 +58,14 @@ class CardView(View):
     ender: int
     """Seat that ended the game by C-13 or C-14 (-1 while it runs, and for a truncated game)."""
 
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Totals as if the game ended now (every part of a score is public; computed when
-        asked for)."""
-        return tuple(
-            total_points(card_parts(rows, len(self.point_rows[p]), len(self.wish_stones[p])))
-            for p, rows in enumerate(self.rows)
+    def score_breakdown(self, player: int) -> dict[str, int]:
+        """``player``'s score as it stands, part by part (C-16-C-18)."""
+        return card_parts(
+            self.rows[player], len(self.point_rows[player]), len(self.wish_stones[player])
         )
-
-    @classmethod
-    def from_fields(cls, fields: dict[str, Any]) -> CardView:
-        """A view from all its fields by name, without the frozen dataclass's field-by-field
-        ``__init__`` (a view is built for every decision; the state gives every field). Here,
-        not in the compiled ``keltis.core.protocol``, whose methods check types natively."""
-        view = object.__new__(cls)
-        view.__dict__.update(fields)
-        return view
-
-    def previews(self) -> list[JSON]:
-        """What each legal action would do (see :mod:`keltis.cards.preview`)."""
-        from keltis.cards.preview import card_previews
-
-        return card_previews(self)
 
     def action_label(self, action: Action, preview: JSON) -> Label:
         """A legal action in words (see :mod:`keltis.cards.labels`)."""
-        from keltis.cards.labels import action_label
-
         return action_label(action, preview)
 
     def score_parts(self, player: int) -> JSON:
@@ -114,13 +92,7 @@ class CardView(View):
             "discards": {pile_letter(i): cards_json(p) for i, p in enumerate(self.piles)},
             "players": [
                 {
-                    "rows": {
-                        COLOUR_LETTERS[c]: cards_json(self.rows[p][c]) for c in range(NUM_COLOURS)
-                    },
-                    "directions": {
-                        COLOUR_LETTERS[c]: direction_name(self.directions[p][c])
-                        for c in range(NUM_COLOURS)
-                    },
+                    **self.rows_json(self.rows[p], self.directions[p]),
                     "point_row": cards_json(self.point_rows[p]),
                     "wish_stones": list(self.wish_stones[p]),
                     "score": self.scores[p],

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
-from keltis.core.cards import (
+from keltis.core.card_codes import (
     CARD_COLOUR,
     CARD_TEXT,
     CARD_VALUE,

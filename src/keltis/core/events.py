@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from keltis.core.actions import DECK, POINT_PILE, Action, ActionKind
-from keltis.core.cards import CARD_TEXT, COLOUR_LETTERS
+from keltis.core.card_codes import CARD_TEXT, COLOUR_LETTERS
 from keltis.core.labels import event_label
 from keltis.core.protocol import JSON, View
 

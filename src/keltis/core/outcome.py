@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from keltis.core.cards import CARD_TEXT
+from keltis.core.card_codes import CARD_TEXT
 
 JSON = dict[str, Any]
 

@@ -1,5 +1,6 @@
-"""Reading the JSON form of set-ups and variants: shared checks with messages that say which
-entry is wrong. Every function raises :class:`SetupError`."""
+"""What both games' set-ups and samplers share: dealing, reading the JSON form of set-ups and
+variants, the checks that an explicit set-up is consistent (with messages that say which entry
+is wrong) and dealing the cards a player has not seen. Every check raises :class:`SetupError`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from keltis.core.actions import POINT_PILE
-from keltis.core.cards import COLOUR_LETTERS, NUMBER_CARDS, parse_card
+from keltis.core.card_codes import (
+    CARD_TEXT,
+    COLOUR_LETTERS,
+    NUM_CARD_CODES,
+    NUMBER_CARDS,
+    parse_card,
+)
 from keltis.core.errors import NotationError, SetupError
 
 
@@ -37,9 +44,8 @@ def randbelow(rng: random.Random, n: int) -> int:
 
 def shuffle(items: list[int], rng: random.Random) -> None:
     """``rng.shuffle(items)``: the same permutation from the same random numbers (one
-    :func:`randbelow` a card), without ``random.shuffle``'s Python-level call for every card.
-    Compiled, it takes a fraction of the time; every deal and every search's sampling
-    shuffles. Tested against ``random.shuffle``."""
+    :func:`randbelow` a card), without ``random.shuffle``'s Python-level call for every card
+    (every deal and every search's sampling shuffles). Tested against ``random.shuffle``."""
     for i in range(len(items) - 1, 0, -1):
         j = randbelow(rng, i + 1)
         items[i], items[j] = items[j], items[i]
@@ -94,6 +100,148 @@ def deal_cards(
     return hands, rest[len(removed) :], removed
 
 
+# -- checking an explicit set-up -----------------------------------------------------------
+
+
+def check_hands(hands: Sequence[Sequence[int]], players: int, game: str, rule: str) -> None:
+    """Refuse a seat count outside 2-4 and hands that are not one hand of :data:`HAND_SIZE`
+    cards per seat. ``game`` names the game in the message (``"board game"``), ``rule`` the
+    rule that deals the hands (``"B-7"``)."""
+    if not 2 <= players <= 4:
+        raise SetupError(f"the {game} is for 2-4 players, not {players}")
+    if len(hands) != players:
+        raise SetupError(f"set-up has {len(hands)} hands for {players} players")
+    for p, hand in enumerate(hands):
+        if len(hand) != HAND_SIZE:
+            raise SetupError(f"player {p} holds {len(hand)} cards; a hand has {HAND_SIZE} ({rule})")
+
+
+def unplaced_cards(
+    parts: Iterable[Iterable[int]], copies: Sequence[int], too_many: str, *, show_copies: bool
+) -> list[int]:
+    """The cards of a deck holding ``copies[code]`` of each card code that none of ``parts``
+    (hands, piles, rows …) places, in ascending order. A card placed more often than it exists
+    is refused: the message is ``too_many`` followed by each such card and how often it is
+    placed (with ``show_copies``, also how often it exists)."""
+    placed = code_counts(parts, len(copies))
+    extra = surplus_codes(placed, copies)
+    if extra:
+        raise SetupError(
+            too_many + ", ".join(_overused(c, placed[c], copies[c], show_copies) for c in extra)
+        )
+    return missing_codes(placed, copies)
+
+
+def _overused(card: int, placed: int, exist: int, show_copies: bool) -> str:
+    """One card of :func:`unplaced_cards`' refusal: ``G7 x3``, or ``G7 x3 (exists x2)``."""
+    text = f"{CARD_TEXT[card]} x{placed}"
+    return f"{text} (exists x{exist})" if show_copies else text
+
+
+def place_rest(
+    rest: list[int],
+    rng: random.Random,
+    deck: list[int] | None,
+    removed: list[int] | None,
+    set_aside: int,
+    rule: str,
+) -> tuple[list[int], list[int]]:
+    """Where the cards a set-up does not place (``rest``, shuffled here with ``rng``) go, and
+    the draw pile (``deck``, top first) and removed cards that result. With no ``deck`` given,
+    the first ``set_aside`` of them are removed (unless ``removed`` is given) and the others
+    become the draw pile; with a deck but no removed cards, they are the removed cards; with
+    both given, no card may be left over. An empty draw pile is refused: ``rule`` ends the
+    game when its last card is drawn. Returns the draw pile top first and the removed cards."""
+    shuffle(rest, rng)
+    if deck is None:
+        if removed is None:
+            removed, rest = rest[:set_aside], rest[set_aside:]
+        deck = rest
+    elif removed is None:
+        removed = rest
+    elif rest:
+        raise SetupError(
+            "set-up leaves cards nowhere (every card must be in a hand, the deck, the "
+            "removed cards, a discard pile or a row): "
+            + ", ".join(CARD_TEXT[c] for c in sorted(rest))
+        )
+    if not deck:
+        raise SetupError(
+            f"the draw pile must hold at least one card ({rule} ends the game when its last "
+            "card is drawn)"
+        )
+    return deck, removed
+
+
+def check_known(
+    hands: Sequence[Sequence[int]], known: Sequence[Sequence[int]], *, list_cards: bool
+) -> None:
+    """Refuse cards known to be in a hand (``known[p]``: taken from a discard pile) that the
+    hand does not hold; with ``list_cards`` the message names them."""
+    for p, hand in enumerate(hands):
+        missing = missing_codes(
+            code_counts([hand], NUM_CARD_CODES), code_counts([known[p]], NUM_CARD_CODES)
+        )
+        if missing:
+            message = f"player {p}'s known cards are not all in the hand"
+            if list_cards:
+                message += ": " + ", ".join(CARD_TEXT[c] for c in missing)
+            raise SetupError(message)
+
+
+# -- sampling: a full state from one player's view ------------------------------------------
+
+#: The refusal of a sampler given a spectator's view.
+NO_HAND: Final = "a spectator's view has no hand to sample from"
+
+
+def unseen_by(
+    viewer: int,
+    hand: Sequence[int],
+    known_cards: Sequence[Sequence[int]],
+    face_up: Iterable[Sequence[int]],
+    rows: Iterable[Iterable[Sequence[int]]],
+    copies: Sequence[int],
+) -> list[int]:
+    """The cards seat ``viewer`` has not seen, in ascending order: a deck of ``copies[code]``
+    of each card code less the seat's ``hand``, the piles ``face_up`` on the table, every
+    player's ``rows`` and the cards known to be in other hands (``known_cards``)."""
+    seen: list[Sequence[int]] = [hand, *face_up]
+    for mine in rows:
+        seen.extend(mine)
+    seen.extend(known for p, known in enumerate(known_cards) if p != viewer)
+    return unseen_cards(copies, seen)
+
+
+def deal_unseen(
+    unseen: list[int],
+    rng: random.Random,
+    viewer: int,
+    hand: Sequence[int],
+    known_cards: Sequence[Sequence[int]],
+    hand_sizes: Sequence[int],
+    deck_size: int,
+) -> tuple[list[list[int]], list[int], list[int]]:
+    """Shuffle the cards ``viewer`` has not seen (``unseen``, from :func:`unseen_by`) with
+    ``rng`` and deal them to the hidden places in the sizes the viewer sees: the rest of each
+    other hand (beside the cards known to be in it), then the draw pile (``deck_size`` cards),
+    then the removed cards (what is left). Returns the hands (sorted; the viewer's is
+    ``hand``), the draw pile and the removed cards."""
+    shuffle(unseen, rng)
+    hands: list[list[int]] = []
+    for p in range(len(hand_sizes)):
+        if p == viewer:
+            hands.append(sorted(hand))
+            continue
+        hidden = hand_sizes[p] - len(known_cards[p])
+        hands.append(sorted([*known_cards[p], *unseen[:hidden]]))
+        del unseen[:hidden]
+    return hands, unseen[:deck_size], unseen[deck_size:]
+
+
+# -- reading the JSON form -------------------------------------------------------------------
+
+
 def read_cards(data: Any, what: str, *, numbers_only: bool = False) -> list[int]:
     """A list of card notations (``["G7", "RX", "*3"]``) as card codes.
 
@@ -114,6 +262,28 @@ def read_cards(data: Any, what: str, *, numbers_only: bool = False) -> list[int]
             raise SetupError(f"{what}: {item} is not a board-game card")
         out.append(card)
     return out
+
+
+def read_player_cards(
+    data: Any, players: int, key: str, what: str, *, numbers_only: bool = False
+) -> list[list[int]]:
+    """A list of cards per seat (the set-up's entry ``key``), each read by :func:`read_cards`
+    and named ``"{what} of player {seat}"`` in messages."""
+    return [
+        read_cards(entry, f"{what} of player {i}", numbers_only=numbers_only)
+        for i, entry in enumerate(read_per_player(data, players, key))
+    ]
+
+
+def setup_entries(data: Any, keys: set[str]) -> dict[str, Any]:
+    """An explicit set-up's JSON form as an object, refused if it is no object, has entries
+    not in ``keys`` or lacks ``hands`` (the one entry every set-up needs)."""
+    if not isinstance(data, dict):
+        raise SetupError("an explicit set-up must be an object")
+    refuse_unknown(data, keys, "set-up: unknown entries")
+    if "hands" not in data:
+        raise SetupError("set-up: 'hands' is required (one list of 8 cards per player)")
+    return data
 
 
 def colour_key(key: Any, what: str, *, point_pile: bool = False) -> int:
