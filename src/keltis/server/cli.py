@@ -10,8 +10,10 @@ import socket
 import sys
 import threading
 from typing import Any
+from urllib.parse import urlsplit
 
 from keltis.argtypes import number
+from keltis.server.config import ServerConfig
 
 #: Seconds (0 or more), a count (0 or more) and a rate (more than 0).
 _seconds = number(float, 0)
@@ -27,6 +29,29 @@ def add_serve_parser(sub: Any) -> None:
         description="Run the Keltis game server: matches over HTTP and WebSocket, stored in "
         "a database (by default SQLite in your data folder). See docs/server.md.",
     )
+    _add_play_options(serve)
+    _add_client_options(serve)
+    serve.add_argument(
+        "--open",
+        action="store_true",
+        help="open the start page in your browser once the server listens",
+    )
+    serve.add_argument(
+        "--allow-setup",
+        action="store_true",
+        help="let new matches choose the deal by hand (an explicit set-up): for tests and "
+        "demos only, since whoever creates such a match knows every hand",
+    )
+    serve.add_argument(
+        "--log-level",
+        choices=("critical", "error", "warning", "info", "debug"),
+        default="info",
+        help="how much to log (info)",
+    )
+
+
+def _add_play_options(serve: argparse.ArgumentParser) -> None:
+    """Where the server listens and stores, and how its bots play."""
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=_count, default=8000, help="port (default 8000)")
     serve.add_argument(
@@ -57,6 +82,11 @@ def add_serve_parser(sub: Any) -> None:
         default="medium",
         help="level of the bot that plays for an away player (medium)",
     )
+
+
+def _add_client_options(serve: argparse.ArgumentParser) -> None:
+    """How players reach the server, and what one connection, one address and the whole
+    process may ask of it."""
     serve.add_argument(
         "--rate",
         type=_positive,
@@ -99,30 +129,11 @@ def add_serve_parser(sub: Any) -> None:
         metavar="S",
         help="seconds a new live connection may take to say hello before it is closed (10)",
     )
-    serve.add_argument(
-        "--open",
-        action="store_true",
-        help="open the start page in your browser once the server listens",
-    )
-    serve.add_argument(
-        "--allow-setup",
-        action="store_true",
-        help="let new matches choose the deal by hand (an explicit set-up): for tests and "
-        "demos only, since whoever creates such a match knows every hand",
-    )
-    serve.add_argument(
-        "--log-level",
-        choices=("critical", "error", "warning", "info", "debug"),
-        default="info",
-        help="how much to log (info)",
-    )
 
 
 def public_url(text: str) -> str:
     """``--public-url``'s address checked: ``http(s)://host[:port][/path]``, without a
     query or fragment; returned without a trailing ``/``."""
-    from urllib.parse import urlsplit
-
     try:
         parts = urlsplit(text.strip())
         parts.port  # noqa: B018 - a bad port raises here
@@ -140,11 +151,11 @@ def public_url(text: str) -> str:
     return text.strip().rstrip("/")
 
 
-def config_from_args(args: argparse.Namespace, port: int | None = None) -> Any:
+def config_from_args(args: argparse.Namespace, port: int | None = None) -> ServerConfig:
     """The :class:`~keltis.server.config.ServerConfig` of ``keltis serve``'s options
     (``port``: the one it listens on, if not ``--port``; raises ``ValueError`` for a bad
     ``--public-url``)."""
-    from keltis.server.config import ServerConfig
+    # keltis.server.db loads SQLAlchemy: not for keltis --help, which imports this module
     from keltis.server.db import default_url
 
     workers = args.bot_workers
@@ -221,6 +232,7 @@ def open_browser(url: str) -> None:
     Without ``$BROWSER`` and without a graphical session (no ``$DISPLAY`` nor
     ``$WAYLAND_DISPLAY``, on a system other than macOS or Windows) Python would pick a
     console browser, which would take over this terminal: then none is opened."""
+    # only where a browser is to be opened: keltis --help imports this module
     import webbrowser
 
     graphical = (
@@ -241,6 +253,8 @@ def open_browser(url: str) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Start the server and serve until interrupted."""
+    # The server's extra, imported only to serve: keltis --help imports this module, and
+    # works without the extra installed.
     try:
         import uvicorn
 
@@ -252,6 +266,7 @@ def run_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    # the extra is there: the rest of it
     import sqlalchemy as sa
 
     from keltis.server.guards import raise_file_limit

@@ -10,6 +10,7 @@ and migrates them (:func:`migrate`); the metadata here is what the migrations bu
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +72,6 @@ actions = sa.Table(
 def default_url(env: dict[str, str] | None = None) -> str:
     """SQLite in the user's data directory: ``$XDG_DATA_HOME/keltis/server.sqlite3``
     (``~/.local/share/keltis/…`` by default)."""
-    import os
-
     env = dict(os.environ) if env is None else env
     base = Path(env.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return f"sqlite:///{base / 'keltis' / 'server.sqlite3'}"
@@ -123,6 +122,8 @@ def make_engine(url: str) -> Engine:
 def migrate(engine: Engine) -> None:
     """Create or upgrade the schema to the newest Alembic revision. On PostgreSQL an
     advisory lock keeps two processes starting together from migrating at once."""
+    # Alembic is slow to import and needed once, as the server starts: keltis serve's
+    # options read default_url from this module before anything is to be migrated
     from alembic import command
     from alembic.config import Config
 

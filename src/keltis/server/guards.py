@@ -1,6 +1,6 @@
 """The server's guards at its edge: request bodies read within their limit whatever their
-framing (:class:`CheckedBody`), and a count of live connections per address and in all
-(:class:`Connections`)."""
+framing (:class:`CheckedBody`), a count of live connections per address and in all
+(:class:`Connections`), and a rate per address (:class:`PerAddress`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from keltis.i18n import LANGUAGES, Translator
+from keltis.server.ratelimit import TokenBucket
 from keltis.server.wirecheck import BadMessageError, parse_message
 
 #: File descriptors a process keeps for itself beyond its WebSocket connections: the
@@ -87,6 +88,21 @@ class Connections:
         else:
             self.by_address[address] = held - 1
         self.count = max(0, self.count - 1)
+
+
+class PerAddress:
+    """A rate per address: ``rate`` requests per second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str) -> bool:
+        """Count a request from ``address``: ``False`` (and nothing counted) when it is over
+        its rate."""
+        bucket = self.buckets.setdefault(address, TokenBucket(self.rate, self.burst))
+        return bucket.take()
 
 
 class CheckedBody:

@@ -3,14 +3,19 @@ hard bot's second must not stall the other matches).
 
 A job carries the match's record (as JSON): the worker replays it — bots are reseeded per
 decision from the record's bot seeds and the ply, so the decision is the same in whatever
-process it is made — and returns the chosen action's notation, or the hints.
+process it is made — and returns the chosen action's notation, or the hints. The server's
+event loop hands jobs over through :class:`WorkerPool`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import multiprocessing
 import signal
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from keltis.bots.hints import hints
@@ -18,6 +23,8 @@ from keltis.bots.levels import LEVELS
 from keltis.bots.spec import make_bot
 from keltis.match import Match
 from keltis.record import GameRecord
+
+log = logging.getLogger("keltis.server")
 
 #: The bot levels a seat may have: ``random`` and the levels for people.
 BOT_LEVELS: tuple[str, ...] = ("random", *LEVELS)
@@ -60,3 +67,26 @@ def _ignore_interrupts() -> None:
     """A worker leaves Ctrl-C to the server (the terminal sends it to every process of the
     group): the server stops, and the workers with it, without a traceback from each."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class WorkerPool:
+    """The pool the server's bots and hints think in (:func:`make_pool`'s), started again
+    should a worker process die."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool = make_pool(workers)
+
+    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` in a worker, awaited without blocking the event loop."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.pool, function, *args)
+        except BrokenProcessPool:
+            log.error("the bot worker pool broke; starting a new one")
+            self.pool = make_pool(self.workers)
+            return await loop.run_in_executor(self.pool, function, *args)
+
+    def shutdown(self) -> None:
+        """Stop the workers, dropping the jobs not yet begun."""
+        self.pool.shutdown(wait=False, cancel_futures=True)

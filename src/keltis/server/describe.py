@@ -1,0 +1,150 @@
+"""What clients are told about a match: its public description (seats, options, the turn
+clock), a snapshot for a (re)connecting client and each step as every seat may see it.
+
+Nothing here reads the database or changes a match: these build the JSON of wire.md and
+docs/server.md from what a :class:`~keltis.server.livematch.LiveMatch` (or a stored
+:class:`~keltis.server.store.MatchRow`) holds. Hidden cards stay hidden: each seat's view is
+the match's own ``view(seat)``, each step its ``to_json(seat)``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from keltis.match import Match, Step
+from keltis.server.config import ServerConfig
+from keltis.server.livematch import SNAPSHOT_LOG, LiveMatch
+from keltis.server.store import MatchRow, now
+
+
+def turn_seconds(options: dict[str, Any]) -> int | None:
+    """The match's time for each decision in seconds, or ``None`` (no turn clock)."""
+    seconds = options.get("turn_seconds")
+    return seconds if type(seconds) is int and seconds > 0 else None
+
+
+def turn_clock(row: MatchRow, match: Match | None = None) -> dict[str, Any] | None:
+    """The turn clock of the decision now due, or ``None`` where none runs (no limit, the
+    match not running, a bot or a stand-in to move): ``seconds`` (the limit), ``seat`` (who
+    must decide), ``deadline`` (ISO 8601, UTC), ``remaining`` (seconds left as this is
+    said, 0 once out) and ``expired``."""
+    seconds = turn_seconds(row.options)
+    to_move = row.to_move if match is None else match.to_move
+    over = row.status != "running" or (match is not None and match.over)
+    if seconds is None or over or row.turn_since is None or not 0 <= to_move < len(row.seats):
+        return None
+    seat = row.seats[to_move]
+    if seat.kind != "person" or seat.stand_in is not None:
+        return None
+    deadline = row.turn_since + timedelta(seconds=seconds)
+    remaining = max(0.0, (deadline - now()).total_seconds())
+    return {
+        "seconds": seconds,
+        "seat": to_move,
+        "deadline": deadline.isoformat(),
+        "remaining": round(remaining, 1),
+        "expired": remaining <= 0,
+    }
+
+
+def match_summary(
+    row: MatchRow, config: ServerConfig, match: Match | None = None
+) -> dict[str, Any]:
+    """A match's public description: game, status, seats (names, bots, who is away), options,
+    the ply and, once over, the result. Never a token, an invite or a hidden card."""
+    away_before = now() - timedelta(seconds=config.away_after)
+    header = row.header
+    return {
+        "id": row.id,
+        "game": row.game,
+        "status": row.status,
+        "players": len(row.seats),
+        "variant": header.get("variant", {}),
+        "options": {
+            "hints": bool(row.options.get("hints", True)),
+            "undo": bool(row.options.get("undo", True))
+            and sum(s.kind != "bot" for s in row.seats) == 1,
+            "turn_seconds": turn_seconds(row.options),
+        },
+        "version": row.ply if match is None else match.ply,
+        "to_move": None
+        if row.status != "running"
+        else row.to_move
+        if match is None
+        else (match.to_move),
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind,
+                "level": s.level,
+                "joined": s.joined,
+                "stand_in": s.stand_in,
+                "away": s.kind == "person"
+                and s.joined
+                and (s.last_seen is None or s.last_seen <= away_before),
+            }
+            for s in row.seats
+        ],
+        "result": row.result,
+        "clock": turn_clock(row, match),
+        "next": row.next_match,
+        "previous": row.previous_match,
+        "created": row.created_at.isoformat(),
+        "updated": row.updated_at.isoformat(),
+    }
+
+
+def live_summary(live: LiveMatch, config: ServerConfig) -> dict[str, Any]:
+    """A live match's public description (:func:`match_summary`), with who is connected
+    here."""
+    summary = match_summary(live.row, config, live.match)
+    here = {c.seat for c in live.clients}
+    for seat in summary["seats"]:
+        seat["connected"] = seat["seat"] in here
+    return summary
+
+
+def snapshot(live: LiveMatch, seat: int | None, config: ServerConfig) -> dict[str, Any]:
+    """Everything a (re)connecting client of ``seat`` needs: the match, its own view, the
+    recent log."""
+    return {
+        "type": "snapshot",
+        "version": live.match.ply,
+        "seat": seat,
+        "match": live_summary(live, config),
+        "view": live.match.view(seat).to_json(),
+        "log": [s.to_json(seat) for s in live.steps[-SNAPSHOT_LOG:]],
+        "result": live.match.record.result,
+    }
+
+
+def step_messages(
+    live: LiveMatch, step: Step, seats: set[int | None]
+) -> dict[int | None, dict[str, Any]]:
+    """Per receiving seat: ``step`` as it may see it, with its view of the position right
+    after ``step`` (which must be the match's current position)."""
+    clock = turn_clock(live.row, live.match)
+    return {
+        seat: {
+            "type": "step",
+            "version": step.ply,
+            "step": step.to_json(seat),
+            "view": live.match.view(seat).to_json(),
+            "result": live.match.record.result,
+            "clock": clock,
+        }
+        for seat in seats
+    }
+
+
+def presence_message(live: LiveMatch, config: ServerConfig) -> dict[str, Any]:
+    """The ``match`` message: the description again, after a seat's player came or went."""
+    return {"type": "match", "version": live.match.ply, "match": live_summary(live, config)}
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A message's JSON text."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,219 @@
+"""The lobby's rules: what a request for a new match becomes (:func:`plan_match`), before
+anything is stored or any secret minted.
+
+A request names the game, its seats (people and bots), options and perhaps a guided first
+game, a seed or an explicit set-up; the plan holds the seats' names, the options with their
+defaults and the match's record — its deal and its bots' seeds drawn here, in secret. What
+the server refuses is refused here, as a :class:`~keltis.server.answers.RefusedError` with
+the HTTP status it answers with. The match service (:mod:`keltis.server.master`) then mints
+the tokens and invites and stores the plan.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from keltis.bots.levels import LEVELS
+from keltis.core.errors import KeltisError
+from keltis.match import Match
+from keltis.record import GameRecord, PlayerInfo
+from keltis.server.answers import BadSetupError, RefusedError, printable
+from keltis.server.bodies import DEFAULT_TURN_SECONDS, MAX_NAME, CreateMatch, SeatRequest
+from keltis.server.store import MatchRow
+from keltis.server.tutorials import TUTORIALS, Tutorial
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """One seat of a new match: ``kind`` (``person`` or ``bot``), its player's ``name`` and,
+    for a bot, its ``level``."""
+
+    kind: str
+    name: str
+    level: str | None = None
+
+    def row(self) -> dict[str, Any]:
+        """The seat as :meth:`Store.create_match` takes it (without a secret)."""
+        row: dict[str, Any] = {"kind": self.kind, "name": self.name}
+        if self.kind == "bot":
+            row["level"] = self.level
+        return row
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """A new match as it is to be stored: the ``record`` (the deal, the players, the bots'
+    seeds), its ``seats``, the ``creator``'s seat (``None``: the creator only hosts), its
+    ``options``, whether it is listed (``public``) and whether it starts at once when no
+    other person is to join (``start``)."""
+
+    record: GameRecord
+    seats: list[SeatPlan]
+    creator: int | None
+    options: dict[str, Any]
+    public: bool
+    start: bool
+
+    @property
+    def game(self) -> str:
+        return self.record.game
+
+
+def name_ok(name: str) -> bool:
+    """Whether ``name`` may name a player: 1 to :data:`MAX_NAME` characters, not only
+    spaces, no control character or lone surrogate (PostgreSQL text cannot even hold a
+    NUL)."""
+    # printable() cuts to MAX_NAME and replaces those characters: unchanged means neither
+    return len(name) > 0 and not name.isspace() and printable(name, MAX_NAME) == name
+
+
+def plan_match(body: CreateMatch, allow_setup: bool) -> MatchPlan:
+    """The match ``body`` asks for; ``allow_setup``: the server takes seeds and explicit
+    set-ups (``--allow-setup``). Raises :class:`RefusedError` for a request it refuses."""
+    if body.seat is not None and (
+        body.seat >= len(body.seats) or body.seats[body.seat].kind != "person"
+    ):
+        raise RefusedError(
+            "server.bad_request", status=400, detail=f"seat {body.seat} is not a person seat"
+        )
+    given = [body.name, *(s.name for s in body.seats if s.name is not None)]
+    if not all(name_ok(name) for name in given):
+        raise RefusedError("server.bad_name", status=400, limit=MAX_NAME)
+    if body.seed is not None and not allow_setup:
+        raise RefusedError("server.no_seed", status=403)
+    lesson = None
+    if body.tutorial is not None:
+        lesson, body = _lesson(body)
+    names = seat_names(body)
+    setup = _setup(body, allow_setup) if lesson is None else lesson.setup
+    players = [
+        PlayerInfo(name, "human" if s.kind == "person" else s.level)
+        for name, s in zip(names, body.seats, strict=True)
+    ]
+    try:
+        record = new_record(
+            body.game,
+            players,
+            body.variant,
+            seed=body.seed,
+            setup=setup,
+            bot_seeds=lesson.bot_seeds if lesson is not None else None,
+        )
+    except (KeltisError, ValueError) as error:
+        raise BadSetupError(error) from error
+    seats = [
+        SeatPlan(s.kind, name, s.level if s.kind == "bot" else None)
+        for name, s in zip(names, body.seats, strict=True)
+    ]
+    people = sum(s.kind == "person" for s in body.seats)
+    turn_seconds = body.turn_seconds
+    if "turn_seconds" not in body.model_fields_set and people > 1:
+        turn_seconds = DEFAULT_TURN_SECONDS
+    options = {"hints": body.hints, "undo": body.undo, "turn_seconds": turn_seconds}
+    return MatchPlan(record, seats, body.seat, options, body.public, body.start)
+
+
+def _lesson(body: CreateMatch) -> tuple[Tutorial, CreateMatch]:
+    """The guided first game ``body`` names, and the request as the lesson has it: its game,
+    the creator in seat 0 against its bot, unlisted, no turn clock."""
+    assert body.tutorial is not None
+    lesson = TUTORIALS.get(body.tutorial)
+    if lesson is None:
+        raise RefusedError("tutorial.unknown", status=400, name=printable(body.tutorial))
+    if body.seed is not None or body.setup is not None:
+        raise RefusedError(
+            "server.bad_request",
+            status=400,
+            detail="give a tutorial or a seed or a set-up, not two",
+        )
+    return lesson, body.model_copy(
+        update={
+            "game": lesson.game,
+            "seats": [
+                SeatRequest.model_validate({"kind": "person"}),
+                SeatRequest.model_validate({"kind": "bot", "level": lesson.bot_level}),
+            ],
+            "variant": {},
+            "seat": 0,
+            "start": True,
+            "public": False,
+            "turn_seconds": None,
+        }
+    )
+
+
+def _setup(body: CreateMatch, allow_setup: bool) -> dict[str, Any] | None:
+    """The explicit set-up ``body`` gives (also taken wrapped as ``{"explicit": …}``), if
+    the server takes one."""
+    setup = body.setup
+    if setup is None:
+        return None
+    if not allow_setup:
+        raise RefusedError("server.no_setup", status=403)
+    if set(setup) == {"explicit"} and isinstance(setup["explicit"], dict):
+        setup = setup["explicit"]
+    if body.seed is not None:
+        raise RefusedError(
+            "server.bad_request", status=400, detail="give a seed or a set-up, not both"
+        )
+    return setup
+
+
+def seat_names(body: CreateMatch) -> list[str]:
+    """Seat names: the creator's, ``Player N`` for invited people, bots by their persona;
+    a name given to more than one seat gets each seat's number (``Brigid 3`` sits in seat
+    3)."""
+    names = []
+    for number, seat in enumerate(body.seats):
+        if seat.kind == "bot":
+            name = seat.name or ("Random" if seat.level == "random" else LEVELS[seat.level].persona)
+        elif number == body.seat:
+            name = body.name
+        else:
+            name = f"Player {number + 1}"
+        names.append(name)
+    twice = {name for name in names if names.count(name) > 1}
+    return [f"{name} {n + 1}" if name in twice else name for n, name in enumerate(names)]
+
+
+def new_record(
+    game: str,
+    players: list[PlayerInfo],
+    variant: dict[str, Any] | None,
+    seed: int | None = None,
+    setup: dict[str, Any] | None = None,
+    bot_seeds: tuple[int, ...] | None = None,
+) -> GameRecord:
+    """A new match's record, its bot seeds fixed in ``meta``. They are secret like the deal
+    (whoever knew them could foresee the bots' moves): drawn here, unless a seed was given
+    (tests, with --allow-setup), from which they derive as in any record, or a tutorial's
+    (``bot_seeds``: its bot must answer as its script expects)."""
+    record = GameRecord.start(game, players, seed=seed, setup=setup, variant=variant)
+    seeds: list[int] | None = list(bot_seeds) if bot_seeds is not None else None
+    if seeds is None and seed is None:
+        seeds = [secrets.randbits(63) for _ in players]
+    Match(record, narrate=False, bot_seeds=seeds)
+    return record
+
+
+def plan_again(row: MatchRow) -> MatchPlan:
+    """The match that plays ``row`` again: the same game, variant, options, seats and
+    names, a new deal and new bot seeds; its person seats wait for their players
+    (:meth:`Store.claim_again`), and it starts by itself once they are in."""
+    players = [
+        PlayerInfo(s.name, "human" if s.kind == "person" else (s.level or "medium"))
+        for s in row.seats
+    ]
+    record = new_record(row.game, players, row.header.get("variant"))
+    seats = [SeatPlan(s.kind, s.name, s.level if s.kind == "bot" else None) for s in row.seats]
+    return MatchPlan(record, seats, None, dict(row.options), row.public, start=False)
+
+
+def record_header(record: GameRecord) -> dict[str, Any]:
+    """What ``matches.header`` stores: the record without its actions and result."""
+    data = record.to_json()
+    data.pop("actions", None)
+    data.pop("result", None)
+    return data
