@@ -1,4 +1,5 @@
-# The two commands of the README: `make play` and `make test`.
+# The two commands of the README: `make play` and `make test` (and `make check`, the fast lane
+# while working: docs/testing.md).
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -21,15 +22,17 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 COMPILED := $(VENV)/.compiled
 # (keltis._native.COMPILED lists the modules; a test checks this list against it.)
 NATIVE_SOURCES := setup.py src/keltis/_native.py \
-	$(patsubst %,src/keltis/core/%.py,actions cards scoring setup gamestate) \
-	$(patsubst %,src/keltis/board/%.py,layout state setup sample) \
-	$(patsubst %,src/keltis/cards/%.py,state setup sample) \
-	$(patsubst %,src/keltis/bots/%.py,policies board_policy cards_policy) \
+	$(patsubst %,src/keltis/core/%.py,actions card_codes scoring setup gamestate policy) \
+	$(patsubst %,src/keltis/board/%.py,layout state setup sample policy) \
+	$(patsubst %,src/keltis/cards/%.py,state setup sample policy) \
 	src/keltis/match.py
-# The rules tests, run a second time against the pure-Python modules (KELTIS_PURE_PYTHON=1).
+# The rules tests, run a second time against the pure-Python modules (KELTIS_PURE_PYTHON=1);
+# their `engine_free` tests (tests/test_native.py's subprocess games, …) run in the first pass only.
 PURE_TESTS := tests/board tests/cards tests/core tests/test_native.py tests/test_match.py
+# `make check`: every test but these markers' (pyproject.toml; docs/testing.md).
+CHECK_MARKERS := not slow and not browser and not postgres and not ray and not train
 
-.PHONY: play test install install-test lint bench clean web
+.PHONY: play test check install install-test lint bench clean web
 
 $(BIN)/python:
 	@echo "Setting up keltis in $(VENV): the first time takes a few minutes (a Python"
@@ -89,9 +92,16 @@ test: install-test $(COMPILED) $(TEST_WEB_TOOLS)
 	$(BIN)/python -m pytest -n auto $(ARGS)
 	KELTIS_PURE_PYTHON=1 $(BIN)/python -m pytest -n auto $(PURE_TESTS)
 
+# The fast lane: rules, wire and unit tests, ruff and mypy, without the slow, browser,
+# PostgreSQL, Ray and training tests; `make test` (and .ci/run) stays the whole suite. Like
+# `make test` it compiles the engine again after an edit to a compiled module (a minute or
+# two; the searches' tests would take far longer in pure Python).
+check: install-test $(COMPILED) $(TEST_WEB_TOOLS)
+	$(BIN)/python -m pytest -n auto -m "$(CHECK_MARKERS)" $(ARGS)
+
 lint: install-test
-	$(BIN)/ruff check src tests benchmarks examples
-	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples tools
+	$(BIN)/ruff format --check src tests benchmarks examples tools
 	$(BIN)/mypy
 
 bench: $(INSTALLED)

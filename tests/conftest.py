@@ -1,12 +1,19 @@
-"""Shared test options and fixtures.
+"""Shared test options, markers and fixtures.
 
 ``pytest --update-golden`` rewrites golden files (``tests/data/**``) instead of comparing with
 them; review the diff before committing it.
+
+The lanes (``make check``, ``make test``) choose tests by marker (``pyproject.toml`` declares
+them; docs/testing.md). Here ``postgres`` is set on every test of the PostgreSQL backend (the
+``postgresql`` parameter of ``tests/server``'s database fixtures), and ``engine_free`` tests
+are left out of the ``KELTIS_PURE_PYTHON=1`` pass, where they would only repeat the first
+pass's result. pytest's header names the engine a run uses.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +34,40 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite golden files under tests/data instead of comparing with them",
     )
+
+
+#: The database fixtures of ``tests/server/conftest.py`` and their PostgreSQL parameter.
+DATABASE_FIXTURES = ("database", "shared_database")
+POSTGRES_PARAM = "postgresql"
+
+
+def _pure_pass() -> bool:
+    """Whether ``KELTIS_PURE_PYTHON`` forces pure Python on this run (``make test``'s second
+    pass): the engine this environment decides on is the one the switch alone gives."""
+    from keltis import _native
+
+    return _native.decide(os.environ) == _native.decide({_native.PURE_ENV: "1"})
+
+
+def pytest_report_header() -> str:
+    """``keltis engine: compiled (mypyc)``, or ``pure Python (why)``."""
+    from keltis import _native
+
+    return f"keltis engine: {_native.decide(os.environ)}"
+
+
+# tryfirst: before ``-m`` deselects by the markers added here.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if any(params.get(name) == POSTGRES_PARAM for name in DATABASE_FIXTURES):
+            item.add_marker(pytest.mark.postgres)
+    if _pure_pass():
+        again = [item for item in items if item.get_closest_marker("engine_free")]
+        if again:
+            config.hook.pytest_deselected(items=again)
+            items[:] = [item for item in items if not item.get_closest_marker("engine_free")]
 
 
 @pytest.fixture

@@ -1,5 +1,9 @@
 """Compiled or pure Python (``keltis._native``): the switch, the fall-back for a stale build,
-and the same games either way."""
+and the same games either way.
+
+Only the check of this process's own engine runs in both passes of ``make test``: the others
+set the engine of the processes they start, or read files, so they are ``engine_free`` (run
+once, not again under ``KELTIS_PURE_PYTHON=1``)."""
 
 from __future__ import annotations
 
@@ -55,6 +59,8 @@ def _run(code: str, *, pure: bool) -> dict[str, str]:
     return result
 
 
+@pytest.mark.slow
+@pytest.mark.engine_free
 @pytest.mark.timeout(900)
 def test_seeded_games_are_the_same_compiled_and_pure() -> None:
     pure = _run(HASH_GAMES, pure=True)
@@ -65,9 +71,10 @@ def test_seeded_games_are_the_same_compiled_and_pure() -> None:
     assert default["hash"] == pure["hash"]
 
 
+@pytest.mark.engine_free
 def test_the_switch_loads_the_sources() -> None:
     code = (
-        "import json, keltis.board.state as s, keltis.bots.board_policy as b\n"
+        "import json, keltis.board.state as s, keltis.board.policy as b\n"
         "from keltis._native import engine\n"
         "print(json.dumps({'engine': engine(), 'files': [s.__file__, b.__file__]}))"
     )
@@ -97,6 +104,7 @@ def _fake_package(root: Path, *, built: bool) -> Path:
     return root
 
 
+@pytest.mark.engine_free
 def test_the_choice(tmp_path: Path) -> None:
     decide = _native.decide
     assert decide({"KELTIS_PURE_PYTHON": "1"}).endswith("(KELTIS_PURE_PYTHON=1)")
@@ -112,6 +120,7 @@ def test_the_choice(tmp_path: Path) -> None:
     assert decide({}, built).startswith("pure Python (the compiled modules are older")
 
 
+@pytest.mark.engine_free
 def test_the_makefile_rebuilds_on_every_compiled_source() -> None:
     root = Path(__file__).parent.parent
     done = subprocess.run(

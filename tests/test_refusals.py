@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from keltis.core.actions import NUM_ACTIONS, Action
-from keltis.core.cards import CARD_TEXT
+from keltis.core.card_codes import CARD_TEXT
 from keltis.core.errors import IllegalActionError, KeltisError, NotationError
 from keltis.core.protocol import EndReason
 from keltis.core.refusals import REFUSALS
@@ -138,6 +138,7 @@ def test_an_error_without_a_template_keeps_its_message() -> None:
     assert str(NotationError("plain")) == "plain"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["board", "cards"])
 def test_refusals_met_in_random_games_are_translated(name: str) -> None:
     """Try every action of the dense index at states along seeded random games: each refused

@@ -136,6 +136,7 @@ def test_an_import_path_bot_from_the_current_directory(
     assert results["bots"][0]["spec"] == "my_arena_bot_xyz:Mine"
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_finished_games_and_resume_completes_them(tmp_path: Path) -> None:
     # Slow games (a delay per decision) and far more of them than it takes for the first two
     # to finish, so that Ctrl-C lands mid-tournament even on a busy machine; the resumed and

@@ -53,6 +53,7 @@ def stale_ray_record(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         shutil.rmtree(temp, ignore_errors=True)
 
 
+@pytest.mark.ray
 def test_the_command_line_starts_and_stops_a_private_ray_instance(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -70,6 +71,7 @@ def test_the_command_line_starts_and_stops_a_private_ray_instance(
     assert "(ray local)" not in capsys.readouterr().err  # --quiet: no progress bar
 
 
+@pytest.mark.ray
 def test_a_stale_cluster_record_neither_traps_local_nor_hangs_auto(
     stale_ray_record: str,
     tmp_path: Path,
@@ -160,6 +162,7 @@ def local_ray() -> Iterator[None]:
         ray.shutdown()
 
 
+@pytest.mark.ray
 def test_ray_plays_the_same_tournament_as_a_local_run(local_ray: None, tmp_path: Path) -> None:
     local = tmp_path / "local"
     summary = run_tournament(small_tournament(), local, workers=1)
@@ -174,6 +177,7 @@ def test_ray_plays_the_same_tournament_as_a_local_run(local_ray: None, tmp_path:
     assert ray.is_initialized()  # a connection made by the caller is left open
 
 
+@pytest.mark.ray
 def test_an_interrupted_ray_run_resumes_locally_to_the_same_results(
     local_ray: None, tmp_path: Path
 ) -> None:
@@ -193,6 +197,7 @@ def test_an_interrupted_ray_run_resumes_locally_to_the_same_results(
     assert played(out) == played(whole)
 
 
+@pytest.mark.ray
 def test_ray_results_yields_each_game_once(local_ray: None) -> None:
     tournament = small_tournament(games=12)
     results = list(ray_results([tournament.task(i) for i in range(12)], "auto"))
@@ -200,6 +205,7 @@ def test_ray_results_yields_each_game_once(local_ray: None) -> None:
     assert all(r.error is None for r in results)
 
 
+@pytest.mark.ray
 def test_a_local_instance_listens_on_the_loopback_address_only(local_ray: None) -> None:
     import psutil  # Ray's own (Ray puts it on the path)
 

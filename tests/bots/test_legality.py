@@ -15,6 +15,7 @@ GAMES_PER_CASE = 350
 
 # The suite's slowest tests (30-55 s each on a busy 2-core machine): more than the default
 # timeout's room.
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -27,6 +28,7 @@ def test_cheap_bots_choose_only_legal_actions(game: str, players: int) -> None:
     assert finished == GAMES_PER_CASE
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("playout", ["heuristic", "random"])
 def test_search_chooses_only_legal_actions(game: str, playout: str) -> None:

@@ -15,6 +15,9 @@ from keltis.env.linear import LinearBot, LinearPolicy, main, train  # noqa: E402
 from keltis.match import Match  # noqa: E402
 from keltis.record import PlayerInfo  # noqa: E402
 
+# Every test here trains a policy (its own, or the module's ``policy_file``).
+pytestmark = pytest.mark.train
+
 
 @pytest.fixture(scope="module")
 def policy_file(tmp_path_factory: pytest.TempPathFactory) -> Path:

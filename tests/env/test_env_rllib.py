@@ -31,7 +31,7 @@ from keltis.env.rllib import POLICY, make_rllib_env, ppo_config  # noqa: E402
 
 # A Ray instance takes 5-25 s to start on a busy 2-core machine; building the algorithm as
 # much again.
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.slow, pytest.mark.ray, pytest.mark.train, pytest.mark.timeout(600)]
 
 
 def test_rllibs_pettingzoo_wrapper_takes_the_environment() -> None:

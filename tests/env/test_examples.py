@@ -18,6 +18,7 @@ from keltis.cli import main
 SCRIPT = Path(__file__).parents[2] / "examples" / "train_linear.py"
 
 
+@pytest.mark.train
 def test_the_example_trains_a_policy_that_plays_in_the_arena(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

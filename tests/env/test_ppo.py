@@ -65,6 +65,7 @@ class Checked(PPOBot):
         return action
 
 
+@pytest.mark.train
 def test_a_tiny_run_saves_a_policy_and_its_log(trained: Path) -> None:
     policy = load_policy(trained)
     assert (policy.game, policy.players) == ("cards", 2)
@@ -78,6 +79,7 @@ def test_a_tiny_run_saves_a_policy_and_its_log(trained: Path) -> None:
     assert log["cpu_seconds"] > 0
 
 
+@pytest.mark.train
 @pytest.mark.slow
 def test_the_same_seed_trains_the_same_policy(trained: Path, tmp_path: Path) -> None:
     again = tmp_path / "again.pt"
@@ -99,6 +101,7 @@ def test_illegal_actions_get_no_probability() -> None:
     assert float(torch.softmax(logits.detach(), 0)[illegal].sum()) == 0.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["cards", "board"])
 def test_the_bot_only_picks_legal_actions(game: str, tmp_path: Path) -> None:
     path = tmp_path / f"{game}.pt"  # untrained weights: any action could come out first
@@ -115,6 +118,7 @@ def test_the_bot_only_picks_legal_actions(game: str, tmp_path: Path) -> None:
         assert all(bot.choices)
 
 
+@pytest.mark.train
 def test_a_seeded_game_replays_the_same(trained: Path) -> None:
     def actions(seed: int) -> list[str]:
         bot = make_bot(f"keltis.env.torch_policy:PPOBot:path={trained},greedy=false", seed)
@@ -126,6 +130,7 @@ def test_a_seeded_game_replays_the_same(trained: Path) -> None:
     assert actions(4) == actions(4)
 
 
+@pytest.mark.train
 def test_the_policy_file_is_a_bot_spec(trained: Path, tmp_path: Path) -> None:
     spec = BotSpec.parse(f"learned={trained}")
     assert spec == BotSpec.parse(f"learned=keltis.env.torch_policy:PPOBot:path={trained}")
@@ -144,6 +149,7 @@ def test_the_policy_file_is_a_bot_spec(trained: Path, tmp_path: Path) -> None:
         make_bot(str(tmp_path / "junk.pt"))
 
 
+@pytest.mark.train
 def test_a_policy_refuses_another_game(trained: Path) -> None:
     bot = PPOBot(0, path=str(trained))
     view = Match.new("board", [PlayerInfo("a"), PlayerInfo("b")], seed=1).view(0)
@@ -151,6 +157,7 @@ def test_a_policy_refuses_another_game(trained: Path) -> None:
         bot.choose(view)
 
 
+@pytest.mark.train
 @pytest.mark.parametrize("form", ["short", "long"])
 def test_the_policy_plays_in_the_arena(
     trained: Path, form: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

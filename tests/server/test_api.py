@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from keltis.match import Match
 from keltis.record import GameRecord
 
@@ -105,6 +107,7 @@ def test_create_join_start_list(server: Server) -> None:
         assert secret not in log
 
 
+@pytest.mark.slow
 def test_play_over_http_to_the_record(server: Server) -> None:
     """A person against a bot, over plain HTTP (slow play needs nothing else): every action
     stored before the answer, the record replayable once the game is over."""

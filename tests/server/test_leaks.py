@@ -16,7 +16,7 @@ from .harness import Player, Server, create, engine_history, join, play_together
 
 
 def hidden_lists(state: Any, viewer: int | None) -> list[list[str]]:
-    from keltis.core.cards import CARD_TEXT
+    from keltis.core.card_codes import CARD_TEXT
 
     secrets = []
     for seat, hand in enumerate(state.hands):
@@ -27,6 +27,7 @@ def hidden_lists(state: Any, viewer: int | None) -> list[list[str]]:
     return [s for s in secrets if len(s) > 1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["board", "cards"])
 def test_every_message_shows_only_what_its_receiver_may_see(server: Server, game: str) -> None:
     made = create(

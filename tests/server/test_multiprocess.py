@@ -17,6 +17,9 @@ from keltis.record import GameRecord
 from .conftest import postgres_database
 from .harness import FAST_CLIENTS, SEEDED, Player, Server, create, join, play_together, start
 
+# Every test here needs PostgreSQL (two processes on one database); SQLite is not tried.
+pytestmark = pytest.mark.postgres
+
 
 @pytest.fixture
 def two_servers(tmp_path: Path) -> Iterator[tuple[Server, Server]]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
+
 from keltis.match import Match
 from keltis.record import GameRecord
 
@@ -25,6 +27,7 @@ def seen_actions(p: Player) -> dict[int, str]:
     return {m["version"]: m["step"]["action"]["notation"] for m in p.steps()}
 
 
+@pytest.mark.slow
 def test_kill_9_mid_match_then_the_match_goes_on(servers: Callable[..., Server]) -> None:
     first = servers(*SEEDED)
     made = create(
@@ -56,6 +59,7 @@ def test_kill_9_mid_match_then_the_match_goes_on(servers: Callable[..., Server])
     assert Match(record).outcome().to_json() == record.result == again.result
 
 
+@pytest.mark.slow
 def test_a_bots_only_match_survives_repeated_kills(servers: Callable[..., Server]) -> None:
     """Kill the server whenever a spectator has seen a few more moves (bots play on without
     delay, so kills land at all points of the store-then-tell cycle); after each restart the

@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console, RenderableType
 
 from keltis.bots import make_bot
-from keltis.core.cards import CARD_TEXT
+from keltis.core.card_codes import CARD_TEXT
 from keltis.core.protocol import View
 from keltis.i18n import Translator
 from keltis.match import Match
@@ -87,6 +87,7 @@ def check_fits(
     return lines
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("game", ["board", "cards"])
 def test_every_screen_of_a_game_fits_80x24(game: str, players: int) -> None:
@@ -265,6 +266,7 @@ def test_a_hand_over_in_plain_output_pushes_the_screen_away(tmp_path: Path) -> N
     assert "\n" * 20 in text[shown:second]  # blank lines push the last screen out of sight
 
 
+@pytest.mark.slow
 def test_a_whole_hot_seat_game_shows_each_player_only_their_hand(tmp_path: Path) -> None:
     """Three people at one keyboard, the compact layout: every screen shows the hand of the
     seat it was drawn for, and no other."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from keltis.cli import main
-from keltis.core.cards import CARD_TEXT
+from keltis.core.card_codes import CARD_TEXT
 from keltis.i18n import Translator
 from keltis.record import GameRecord
 from keltis.replay import replay_file
@@ -33,7 +33,8 @@ def _finished(record_path: Path) -> GameRecord:
     return record
 
 
-@pytest.mark.parametrize("game", ["board", "cards"])
+# the board game: a whole game of screens, several times as long as the card game
+@pytest.mark.parametrize("game", [pytest.param("board", marks=pytest.mark.slow), "cards"])
 def test_a_game_against_bots_finishes_and_saves_a_replayable_record(
     tmp_path: Path, game: str
 ) -> None:
@@ -57,6 +58,7 @@ def test_a_game_against_bots_finishes_and_saves_a_replayable_record(
     assert f"{len(record.actions):5d}." in out.getvalue()
 
 
+@pytest.mark.slow
 def test_every_human_decision_gets_a_screen_with_its_options(tmp_path: Path) -> None:
     run = play(["--seats", "human,random", "--seed", "8"], ["1"] * MANY, tmp=tmp_path)
     record = _finished(run.record)
@@ -190,6 +192,7 @@ def test_quit_saves_and_leaves(tmp_path: Path) -> None:
     assert len(record.actions) == 1
 
 
+@pytest.mark.slow
 def test_resume_continues_the_same_game(tmp_path: Path) -> None:
     first = play(["--seats", "human,greedy,random", "--seed", "6"], ["1"] * 7, tmp=tmp_path)
     start, _ = GameRecord.load(first.record)
@@ -204,6 +207,7 @@ def test_resume_continues_the_same_game(tmp_path: Path) -> None:
     assert len(done.actions) > len(start.actions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["board", "cards"])
 def test_a_resumed_game_goes_on_as_an_unbroken_one_would(tmp_path: Path, game: str) -> None:
     """The bots' choices depend on the game's seed and the moves so far, not on when the game
@@ -218,6 +222,7 @@ def test_a_resumed_game_goes_on_as_an_unbroken_one_would(tmp_path: Path, game: s
     assert resumed.result == whole.result
 
 
+@pytest.mark.slow
 def test_resume_of_a_finished_game_shows_the_result(tmp_path: Path) -> None:
     first = play(["--seats", "human,random", "--seed", "9"], ["1"] * MANY, tmp=tmp_path)
     again = play(["--resume", str(first.record)], [], tmp=tmp_path)
@@ -255,6 +260,7 @@ def _hand_line(screen: str) -> str | None:
     return found.group(1) if found else None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "seats", [["--hotseat", "--players", "2"], ["--seats", "human,greedy,human"]]
 )

@@ -110,6 +110,7 @@ def test_a_failing_save_is_reported_the_game_goes_on_and_nothing_is_lost(
     assert not list(tmp_path.rglob("*.tmp"))
 
 
+@pytest.mark.slow
 def test_resume_last_continues_the_latest_unfinished_game_and_saved_lists_them(
     tmp_path: Path,
 ) -> None:
@@ -212,6 +213,7 @@ def test_hot_seat_undo_needs_the_others_consent(tmp_path: Path) -> None:
     assert len(record.actions) == 1  # back to Ann's draw
 
 
+@pytest.mark.slow
 def test_play_again_starts_a_new_game_with_a_new_record(tmp_path: Path) -> None:
     env = {"XDG_DATA_HOME": str(tmp_path)}
     lines = ["1"] * 400 + ["y", "1"]

@@ -32,6 +32,7 @@ def tools() -> Path:
     return WEB / "node_modules" / ".bin"
 
 
+@pytest.mark.slow
 def test_the_typescript_type_checks(tools: Path) -> None:
     done = subprocess.run(
         [str(tools / "tsc"), "--noEmit", "-p", "tsconfig.json"],
@@ -43,6 +44,7 @@ def test_the_typescript_type_checks(tools: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_the_committed_build_is_what_the_sources_build_to(tools: Path, tmp_path: Path) -> None:
     out = tmp_path / "static"
     done = subprocess.run(

@@ -17,6 +17,7 @@ from .helpers import wait_finished
 BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "easy"}]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["board", "cards"])
 def test_every_position_of_a_finished_match(plain_server: Server, game: str) -> None:
     made = create(plain_server, game=game, seats=[*BOTS, BOTS[0]], seat=None)
