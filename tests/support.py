@@ -13,7 +13,7 @@ import pytest
 
 from keltis.bots import make_bot
 from keltis.core.actions import Action
-from keltis.core.cards import CARD_TEXT
+from keltis.core.card_codes import CARD_TEXT
 from keltis.core.errors import IllegalActionError, KeltisError
 from keltis.core.protocol import Game, GameState
 from keltis.games import get_game

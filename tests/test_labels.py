@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from keltis.core.actions import BIG, DECK, NUM_ACTIONS, POINT_PILE, Action, ActionKind
-from keltis.core.cards import CARD_COLOUR, CARD_TEXT, COLOUR_LETTERS
+from keltis.core.card_codes import CARD_COLOUR, CARD_TEXT, COLOUR_LETTERS
 from keltis.core.events import event_json
 from keltis.core.labels import CARD_PARAMS, Label, event_label
 from keltis.core.protocol import action_json

@@ -344,6 +344,7 @@ def test_a_random_bot_chooses_the_same_from_its_view_or_its_legal_actions(game: 
         state.apply(action)
 
 
+@pytest.mark.engine_free
 def test_the_random_bot_draws_exactly_as_random_choice() -> None:
     """Its inlined draw is ``random.choice``'s: the same index for every seed and length
     (lengths around powers of two, where the redraws happen), and the stream stays in step."""

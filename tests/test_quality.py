@@ -25,11 +25,11 @@ def _run(*args: str) -> None:
 
 
 def test_ruff_lint() -> None:
-    _run(_tool("ruff"), "check", "src", "tests", "benchmarks", "examples")
+    _run(_tool("ruff"), "check", "src", "tests", "benchmarks", "examples", "tools")
 
 
 def test_ruff_format() -> None:
-    _run(_tool("ruff"), "format", "--check", "src", "tests", "benchmarks", "examples")
+    _run(_tool("ruff"), "format", "--check", "src", "tests", "benchmarks", "examples", "tools")
 
 
 def test_mypy_strict() -> None:

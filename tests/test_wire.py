@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from keltis.core.actions import Action
-from keltis.core.cards import CARD_TEXT
+from keltis.core.card_codes import CARD_TEXT
 from keltis.core.events import event_json
 from keltis.games import GAME_NAMES, get_game
 from keltis.match import Match

@@ -19,6 +19,7 @@ This module uses only the standard library and is never compiled.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -31,28 +32,27 @@ from types import ModuleType
 from typing import Final
 
 #: The modules mypyc compiles: the rules engines and their set-up, the heuristic policies
-#: (what playouts and bots spend their time in: 84-86% of a search is its heuristic playouts)
-#: and the match layer (every decision of every front end passes through it: a quarter of an
-#: arena game's time when it was interpreted). Views, events, previews, records and the front
-#: ends stay interpreted: they are not hot, and they are subclassed or introspected. The
-#: search itself (``keltis.bots.ismcts``) is not compiled: its bot class and options are
-#: introspected by ``keltis.bots.spec``.
+#: (what playouts and searches spend most of their time in) and the match layer (every
+#: decision of every front end passes through it); docs/performance.md has the measurements.
+#: Views, events, previews, records and the front ends stay interpreted: they are not hot,
+#: and they are subclassed or introspected. The search itself (``keltis.bots.ismcts``) is not
+#: compiled: its bot class and options are introspected by ``keltis.bots.spec``.
 COMPILED: Final = (
     "keltis.core.actions",
-    "keltis.core.cards",
+    "keltis.core.card_codes",
     "keltis.core.scoring",
     "keltis.core.setup",
     "keltis.core.gamestate",
+    "keltis.core.policy",
     "keltis.board.layout",
     "keltis.board.state",
     "keltis.board.setup",
     "keltis.board.sample",
+    "keltis.board.policy",
     "keltis.cards.state",
     "keltis.cards.setup",
     "keltis.cards.sample",
-    "keltis.bots.policies",
-    "keltis.bots.board_policy",
-    "keltis.bots.cards_policy",
+    "keltis.cards.policy",
     "keltis.match",
 )
 #: The build's record of the sources it compiled (module -> SHA-256 of its ``.py``).
@@ -139,11 +139,11 @@ def engine() -> str:
     """``compiled (mypyc)`` or ``pure Python (why)``, as :func:`install` chose, checked
     against where the rules engine was actually loaded from."""
     reason = install()
-    from keltis.board import state
-
-    loaded_compiled = not str(state.__file__).endswith(".py")
+    # the first compiled module (after install: importing keltis runs this module first)
+    probe = importlib.import_module(COMPILED[0])
+    loaded_compiled = not str(probe.__file__).endswith(".py")
     if loaded_compiled != reason.startswith("compiled"):  # pragma: no cover - a bug here
-        raise RuntimeError(f"the engine was to be {reason} but {state.__file__} was loaded")
+        raise RuntimeError(f"the engine was to be {reason} but {probe.__file__} was loaded")
     return reason
 
 

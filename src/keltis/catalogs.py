@@ -53,6 +53,17 @@ LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 SOURCE_DIR: Final = Path(__file__).resolve().parent
 MAPPING_FILE: Final = SOURCE_DIR.parents[1] / "babel.cfg"
 
+#: The languages of the interface, by code, each named in itself (``keltis.i18n`` and the
+#: server offer them).
+LANGUAGES: Final = {
+    "en": "English",
+    "de": "Deutsch",
+    "cs": "Čeština",
+    "sk": "Slovenčina",
+    "hu": "Magyar",
+    "pl": "Polski",
+    "es": "Español",
+}
 #: The languages with a catalog (English is the source itself).
 TRANSLATED: Final = ("de", "cs", "sk", "hu", "pl", "es")
 
@@ -396,8 +407,6 @@ def export_json(outdir: Path, languages: Mapping[str, str]) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from keltis.i18n import LANGUAGES
-
     parser = argparse.ArgumentParser(
         prog="python -m keltis.catalogs", description="Manage keltis's translation catalogs."
     )

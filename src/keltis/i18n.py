@@ -29,23 +29,14 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
-from keltis.catalogs import parse_colour, translations
-from keltis.core.cards import COLOUR_LETTERS
+from keltis.catalogs import LANGUAGES as LANGUAGES  # the languages are the catalogs'
+from keltis.catalogs import fields, parse_colour, translations
+from keltis.core.card_codes import COLOUR_LETTERS
 from keltis.core.errors import IllegalActionError, KeltisError
 from keltis.core.events import event_json
 from keltis.core.labels import Label
 from keltis.describe import Event
 from keltis.messages import COLOUR_KEYS, MESSAGES, Phrase
-
-LANGUAGES: Final = {
-    "en": "English",
-    "de": "Deutsch",
-    "cs": "Čeština",
-    "sk": "Slovenčina",
-    "hu": "Magyar",
-    "pl": "Polski",
-    "es": "Español",
-}
 
 #: Event and refusal parameters that hold a colour index (or ``"*"``: the point-card pile).
 _COLOUR_PARAMS: Final = ("onto", "path", "pile", "colour")
@@ -144,8 +135,6 @@ class ColourName:
 
 def template_fields(template: str) -> dict[str, set[str]]:
     """The fields of a message template, each with the format specs it is used with."""
-    from keltis.catalogs import fields
-
     return fields(template)
 
 

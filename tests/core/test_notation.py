@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from keltis.core.actions import NUM_ACTIONS, Action, ActionKind, parse_action
-from keltis.core.cards import (
+from keltis.core.card_codes import (
     NUM_CARD_CODES,
     card_colour,
     card_text,

@@ -2,7 +2,7 @@
 game protocol. Standard library only; no I/O."""
 
 from keltis.core.actions import NUM_ACTIONS, Action, ActionKind, parse_action
-from keltis.core.cards import Colour, card_text, parse_card
+from keltis.core.card_codes import Colour, card_text, parse_card
 from keltis.core.errors import (
     IllegalActionError,
     KeltisError,

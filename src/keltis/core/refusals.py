@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from keltis.core.colours import COLOUR_NAMES
+
 #: English refusal templates by key (without the ``refuse.`` prefix of the catalogs).
 REFUSALS: Final[dict[str, str]] = {}
 
@@ -38,8 +40,6 @@ def refusal(key: str, english: str) -> str:
 
 def english_values(params: Mapping[str, str | int]) -> dict[str, str | int]:
     """``params`` as the English text shows them: colour and owner by name."""
-    from keltis.core.cards import COLOUR_NAMES  # here: keltis.core.cards imports the errors
-
     values = dict(params)
     colour = values.get("colour")
     if isinstance(colour, int) and 0 <= colour < len(COLOUR_NAMES):
@@ -62,7 +62,7 @@ def render(key: str, params: Mapping[str, str | int]) -> str | None:
         return template
 
 
-# -- reading typed input (keltis.core.cards, keltis.core.actions) --------------------------
+# -- reading typed input (keltis.core.card_codes, keltis.core.actions) --------------------------
 
 refusal("refuse.not_a_colour", "“{text}” is not a colour: use G, Y, R, P or B")
 refusal(

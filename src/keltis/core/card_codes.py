@@ -18,6 +18,9 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
+from keltis.core.colours import COLOUR_LETTERS as COLOUR_LETTERS
+from keltis.core.colours import COLOUR_NAMES as COLOUR_NAMES
+from keltis.core.colours import NUM_COLOURS as NUM_COLOURS
 from keltis.core.errors import NotationError
 
 
@@ -44,10 +47,7 @@ class Colour(IntEnum):
         return cls(index)
 
 
-NUM_COLOURS: Final = 5
 COLOURS: Final = tuple(Colour)
-COLOUR_LETTERS: Final = "GYRPB"
-COLOUR_NAMES: Final = ("green", "yellow", "red", "pink", "blue")
 
 NUMBER_CARDS: Final = 55
 CLOSING_BASE: Final = 55
