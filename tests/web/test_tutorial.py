@@ -148,7 +148,8 @@ def test_an_off_script_move_is_explained_and_not_played(
     page.locator("[data-testid=tutor-restart]").click()
     page.wait_for_function("(url) => location.href !== url && location.hash.startsWith('#/match/')",
                            arg=first)  # fmt: skip
-    page.wait_for_function(READY)
+    # at the first step once the script has come (until then the page may show free play)
+    page.wait_for_selector("[data-testid=tutor][data-step='1']")
     assert page.locator("[data-testid=tutor]").get_attribute("data-step") == "1"
     # and it can be left for the start page, where it is offered again
     page.locator("[data-testid=tutor-leave]").click()

@@ -82,7 +82,8 @@ function same(a: string, b: string): boolean {
 
 export interface Tutor {
   name: string;
-  script: TutorialScript | null;
+  /** The script, once it has come (`undefined` until then, `null` if it could not be had). */
+  script: TutorialScript | null | undefined;
   /** The move refused last (its notation), said until the next move. */
   wrong: string | null;
   /** Whether the move is off the script (then it is not sent, and the panel says why). */
@@ -91,10 +92,12 @@ export interface Tutor {
 
 /** The tutor of a match that is a guided first game (`name`), or null for any other match. */
 export function useTutor(name: string | null | undefined): Tutor | null {
-  const [script, setScript] = useState<TutorialScript | null>(null);
+  // undefined until the script has come (null if it could not be had)
+  const [script, setScript] = useState<TutorialScript | null | undefined>(undefined);
   const [wrong, setWrong] = useState<string | null>(null);
   useEffect(() => {
     if (!name) return;
+    setScript(undefined);
     api.tutorial(name).then(setScript, () => setScript(null));
   }, [name]);
   if (!name) return null;
@@ -103,6 +106,7 @@ export function useTutor(name: string | null | undefined): Tutor | null {
     script,
     wrong,
     veto: (action, view) => {
+      if (script === undefined) return true; // a moment before the script has come: wait
       const step = script?.steps.find((s) => s.ply === view.ply);
       if (!step || view.over || same(action, step.move)) {
         setWrong(null);
@@ -213,7 +217,7 @@ export function TutorialPanel({ tutor, view, myTurn, names, selected, matchId, g
   const shownStep = done ? steps.length : index >= 0 ? index + 1 : steps.filter((s) => s.ply < view.ply).length;
   return (
     <section class={`tutor${done ? " done" : ""}`} aria-labelledby="tutor-title" data-testid="tutor"
-      data-step={step ? index + 1 : undefined} data-done={done ? "true" : undefined} data-free={!done && !step && myTurn ? "true" : undefined}>
+      data-step={step ? index + 1 : undefined} data-done={done ? "true" : undefined} data-free={!done && !step && myTurn && script !== undefined ? "true" : undefined}>
       <h2 id="tutor-title">
         {done ? t.t("tutorial.done.title") : t.t("tutorial.heading")}
         {steps.length > 0 && !done && (
