@@ -11,14 +11,14 @@ from keltis.board.view import BoardView
 from keltis.core.card_codes import CARD_VALUE, COLOUR_LETTERS, NUM_COLOURS, NUMBER_CARDS
 from keltis.core.protocol import View
 from keltis.env.encode import (
-    HAND_SIZE,
     MAX_PLAYERS,
-    SCORE_SCALE,
     Array,
     Field,
     ObservationLayout,
     add_counts,
     encode_common,
+    encode_piles,
+    encode_seat_common,
     one_hot_direction,
     seats_in_block_order,
 )
@@ -96,12 +96,7 @@ def _encode_board(view: BoardView, lay: ObservationLayout, out: Array) -> None:
         for stone in range(1, _BOARD_ROWS + 1):
             at = tiles + (colour * _BOARD_ROWS + stone - 1) * _TILE_KINDS
             out[at + view.tiles[colour][stone]] = 1.0
-    tops, sizes, piles = o("pile_tops"), o("pile_sizes"), o("piles")
-    for colour, pile in enumerate(view.piles):
-        if pile:
-            out[tops + pile[-1]] = 1.0
-        out[sizes + colour] = len(pile) / _BOARD_PILE_MAX
-        add_counts(out, piles, pile)
+    encode_piles(lay, out, view.piles, _BOARD_PILE_MAX)
     out[o("goal")] = view.goal_count / 5
     out[o("pending") + (view.pending if view.pending >= 0 else NUM_COLOURS)] = 1.0
     discarded = view.discarded_pile
@@ -120,9 +115,7 @@ def _encode_board(view: BoardView, lay: ObservationLayout, out: Array) -> None:
         out[o("big", k) + (big if big >= 0 else NUM_COLOURS)] = 1.0
         out[o("tile_points", k)] = view.tile_points[seat] / _TILE_POINTS_MAX
         out[o("wishes", k)] = min(view.wishes[seat] / _WISH_STONES, 1.0)
-        out[o("score", k)] = view.scores[seat] / SCORE_SCALE
-        out[o("hand_size", k)] = view.hand_sizes[seat] / HAND_SIZE
-        add_counts(out, o("known", k), view.known_cards[seat])
+        encode_seat_common(view, lay, out, k, seat)
 
 
 # -- plain text (the environments' ``render_mode="ansi"``: ``keltis.env.common.render_view``)

@@ -10,15 +10,15 @@ from keltis.cards.view import CardView
 from keltis.core.card_codes import CARD_VALUE, CLOSING_BASE, NUM_COLOURS
 from keltis.core.protocol import View
 from keltis.env.encode import (
-    HAND_SIZE,
     MAX_PLAYERS,
-    SCORE_SCALE,
     Array,
     Field,
     ObservationLayout,
     add_counts,
     cards_text,
     encode_common,
+    encode_piles,
+    encode_seat_common,
     one_hot_direction,
     relative_seat,
     seats_in_block_order,
@@ -89,12 +89,7 @@ def _encode_cards(view: CardView, lay: ObservationLayout, out: Array) -> None:
     wish_row = o("wish_row")
     for value in view.wish_row:
         out[wish_row + value - 1] = 1.0
-    tops, sizes, piles = o("pile_tops"), o("pile_sizes"), o("piles")
-    for number, pile in enumerate(view.piles):
-        if pile:
-            out[tops + pile[-1]] = 1.0
-        out[sizes + number] = len(pile) / _CARDS_PILE_MAX
-        add_counts(out, piles, pile)
+    encode_piles(lay, out, view.piles, _CARDS_PILE_MAX)
     blocked = o("blocked")
     for pile_number in view.blocked_piles:
         out[blocked + pile_number] = 1.0
@@ -121,9 +116,7 @@ def _encode_cards(view: CardView, lay: ObservationLayout, out: Array) -> None:
         wishes = o("wishes", k)
         for value in view.wish_stones[seat]:
             out[wishes + value - 1] = 1.0
-        out[o("score", k)] = view.scores[seat] / SCORE_SCALE
-        out[o("hand_size", k)] = view.hand_sizes[seat] / HAND_SIZE
-        add_counts(out, o("known", k), view.known_cards[seat])
+        encode_seat_common(view, lay, out, k, seat)
 
 
 # -- plain text (the environments' ``render_mode="ansi"``: ``keltis.env.common.render_view``)

@@ -275,6 +275,29 @@ def add_counts(out: Array, start: int, cards: Sequence[int]) -> None:
         out[start + card] += step
 
 
+def encode_piles(
+    lay: ObservationLayout, out: Array, piles: Sequence[Sequence[int]], pile_max: int
+) -> None:
+    """Fill the discard piles' fields both games have: each pile's top card, its size
+    (divided by ``pile_max``) and every card in the piles."""
+    o = lay.offset
+    tops, sizes, counts = o("pile_tops"), o("pile_sizes"), o("piles")
+    for number, pile in enumerate(piles):
+        if pile:
+            out[tops + pile[-1]] = 1.0
+        out[sizes + number] = len(pile) / pile_max
+        add_counts(out, counts, pile)
+
+
+def encode_seat_common(view: View, lay: ObservationLayout, out: Array, k: int, seat: int) -> None:
+    """Fill the fields of player block ``k`` (``seat``'s) both games have: score, hand size
+    and the cards known to be in the hand."""
+    o = lay.offset
+    out[o("score", k)] = view.scores[seat] / SCORE_SCALE
+    out[o("hand_size", k)] = view.hand_sizes[seat] / HAND_SIZE
+    add_counts(out, o("known", k), view.known_cards[seat])
+
+
 def cards_text(cards: Sequence[int]) -> str:
     """Cards in notation, space-separated (``-`` for none), for the plain-text rendering."""
     return " ".join(CARD_TEXT[c] for c in cards) or "-"
