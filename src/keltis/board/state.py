@@ -712,13 +712,6 @@ class BoardState(GameState):
 
     # -- effects -------------------------------------------------------------------------
 
-    def _take_from_hand(self, p: int, card: int) -> None:
-        """Remove ``card`` from ``p``'s hand (and from the cards known to be there)."""
-        self.hands[p].remove(card)
-        known = self.known[p]
-        if known and card in known:
-            known.remove(card)
-
     def _do_lay(self, card: int) -> None:
         p = self.current_player
         self._take_from_hand(p, card)

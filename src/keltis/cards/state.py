@@ -737,13 +737,6 @@ class CardState(GameState):
 
     # -- effects (``apply_legal`` has recorded the action) -------------------------------
 
-    def _take_from_hand(self, p: int, card: int) -> None:
-        """Remove ``card`` from ``p``'s hand (and from the cards known to be there)."""
-        self.hands[p].remove(card)
-        known = self.known[p]
-        if known and card in known:
-            known.remove(card)
-
     def _do_lay(self, card: int, onto: int) -> None:
         """In the play phase a draw follows, unless the lay ended the game (C-13); in the
         final phase the seat lays on until its lays are used up or it cannot (C-15)."""

@@ -105,6 +105,13 @@ class GameState(ABC):
         without checking it again (the trusted path of playouts and searches; anything else
         goes through :meth:`apply`)."""
 
+    def _take_from_hand(self, p: int, card: int) -> None:
+        """Remove ``card`` from ``p``'s hand (and from the cards known to be there)."""
+        self.hands[p].remove(card)
+        known = self.known[p]
+        if known and card in known:
+            known.remove(card)
+
     @abstractmethod
     def clone(self) -> Self:
         """An independent copy."""
