@@ -149,15 +149,12 @@ def _cards(cards: Sequence[int]) -> str:
 
 @runtime_checkable
 class _TableView(Protocol):
-    """What both games' views show of the table: discard piles, rows, scores."""
+    """What both games' views show of the table beyond the View base: discard piles and
+    rows."""
 
     piles: tuple[tuple[int, ...], ...]
     rows: tuple[tuple[tuple[int, ...], ...], ...]
     directions: tuple[tuple[int, ...], ...]
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Every seat's score as if the game ended now."""
 
 
 def render_view(view: View) -> str:
