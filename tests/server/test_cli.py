@@ -44,3 +44,14 @@ def test_bad_options_are_refused(options: list[str], capsys: pytest.CaptureFixtu
         build_parser().parse_args(["serve", *options])
     assert exited.value.code == 2
     assert options[0] in capsys.readouterr().err
+
+
+def test_a_database_that_is_no_url_is_refused_with_what_one_looks_like(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = build_parser().parse_args(["serve", "--db", "/tmp/keltis.db"])
+    with pytest.raises(ValueError, match=r"'/tmp/keltis.db' is not a database URL: give e.g."):
+        config_from_args(args)
+    monkeypatch.setenv("KELTIS_DATABASE_URL", "keltis.sqlite3")
+    with pytest.raises(ValueError, match="not a database URL"):
+        config_from_args(build_parser().parse_args(["serve"]))

@@ -154,16 +154,16 @@ def public_url(text: str) -> str:
 def config_from_args(args: argparse.Namespace, port: int | None = None) -> ServerConfig:
     """The :class:`~keltis.server.config.ServerConfig` of ``keltis serve``'s options
     (``port``: the one it listens on, if not ``--port``; raises ``ValueError`` for a bad
-    ``--public-url``)."""
+    ``--public-url`` or database URL)."""
     # keltis.server.db loads SQLAlchemy: not for keltis --help, which imports this module
-    from keltis.server.db import default_url
+    from keltis.server.db import checked_url, default_url
 
     workers = args.bot_workers
     if workers is None:
         workers = max(1, min(4, os.cpu_count() or 1))
     away = args.away_after
     return ServerConfig(
-        database=args.db or os.environ.get("KELTIS_DATABASE_URL") or default_url(),
+        database=checked_url(args.db or os.environ.get("KELTIS_DATABASE_URL") or default_url()),
         bot_delay=args.bot_delay,
         bot_workers=workers,
         away_after=away,

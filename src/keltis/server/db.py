@@ -77,6 +77,19 @@ def default_url(env: dict[str, str] | None = None) -> str:
     return f"sqlite:///{base / 'keltis' / 'server.sqlite3'}"
 
 
+def checked_url(url: str) -> str:
+    """``url`` if SQLAlchemy can read it as a database URL; else ``ValueError`` saying what
+    one looks like (a bare file name is not one)."""
+    try:
+        sa.make_url(url)
+    except sa.exc.ArgumentError:
+        raise ValueError(
+            f"{url!r} is not a database URL: give e.g. sqlite:////path/to/keltis.sqlite3 or "
+            "postgresql://user@host/keltis"
+        ) from None
+    return url
+
+
 def is_sqlite(url: str) -> bool:
     """Whether ``url`` names an SQLite database."""
     return sa.make_url(url).get_backend_name() == "sqlite"
