@@ -1,11 +1,14 @@
 """The server's tables (SQLAlchemy Core) and the engine for a database URL.
 
-Three tables: ``matches`` (one row per match: its record without the actions, options,
+The match tables: ``matches`` (one row per match: its record without the actions, options,
 status, the ply stored, the seat to move and when its decision began), ``seats`` (one row
 per seat: who plays it, the hashes of its secret token and invite code, when its player was
 last seen, a bot standing in) and ``actions`` (one row per match and ply, primary key
-``(match_id, ply)``: two racing actions for the same ply cannot both land). Alembic creates
-and migrates them (:func:`migrate`); the metadata here is what the migrations build.
+``(match_id, ply)``: two racing actions for the same ply cannot both land). Then the
+community's: ``accounts``, ``login_sessions``, ``ratings`` and ``rating_history``, ``seeks``
+and ``seek_players`` (the lobby), ``chat``, ``mutes``, ``admin_log``, ``mail_log`` and
+``server_keys``. Alembic creates and migrates them (:func:`migrate`); the metadata here is
+what the migrations build.
 """
 
 from __future__ import annotations
@@ -41,6 +44,12 @@ matches = sa.Table(
     # playing again: the match its players asked for after this one, and the one before
     sa.Column("next_match", sa.String(32), nullable=True),
     sa.Column("previous_match", sa.String(32), nullable=True),
+    # a rated match changes its players' ratings when it ends (rated_at: when it did)
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("rated_at", sa.DateTime(timezone=True), nullable=True),
+    # with a time control: when the decision now due runs out of time (its seat's clock
+    # and bank together); None without one or while no person is to move
+    sa.Column("deadline", sa.DateTime(timezone=True), nullable=True, index=True),
 )
 
 seats = sa.Table(
@@ -56,6 +65,12 @@ seats = sa.Table(
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True),
     sa.Column("stand_in", sa.String(16), nullable=True),
+    # the account that plays this seat (None: a guest or a bot)
+    sa.Column("account_id", sa.String(24), nullable=True, index=True),
+    # seconds left in the seat's bank (a real-time time control), None without one
+    sa.Column("bank", sa.Float, nullable=True),
+    # the seat ran out of time: a bot plays it on (in a rated match it is ranked last)
+    sa.Column("timed_out", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 actions = sa.Table(
@@ -66,6 +81,155 @@ actions = sa.Table(
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("notation", sa.String(64), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+# -- accounts, ratings, the lobby, chat (docs/server.md, "Accounts") ----------------------
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.String(24), primary_key=True),
+    sa.Column("name", sa.String(32), nullable=False),
+    # the name as compared (case-folded): two accounts cannot differ only in case
+    sa.Column("name_key", sa.String(32), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("language", sa.String(8), nullable=False),
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("email_turns", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("suspended_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("suspended_reason", sa.String(200), nullable=True),
+    # log-in attempts that failed in a row, and until when log-ins are refused
+    sa.Column("failed_logins", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+)
+
+login_sessions = sa.Table(
+    "login_sessions",
+    metadata,
+    # the SHA-256 of the session cookie's secret, never the secret
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column(
+        "account_id",
+        sa.String(24),
+        sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    # the token state-changing requests must carry beside the cookie (cross-site requests)
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_seen", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    # "account:<id>" or "bot:<level>"
+    sa.Column("player", sa.String(40), primary_key=True),
+    sa.Column("game", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player", sa.String(40), nullable=False),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("match_id", sa.String(32), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_rating_history_player", "player", "game", "at"),
+)
+
+seeks = sa.Table(
+    "seeks",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("account_id", sa.String(24), nullable=False, index=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    # the time control, the variant and what else the match is to have
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("rating_min", sa.Float, nullable=True),
+    sa.Column("rating_max", sa.Float, nullable=True),
+    # seconds after which bots take the seats still empty (None: wait for people)
+    sa.Column("bots_after", sa.Integer, nullable=True),
+    # "open", "started" (match_id names the match) or "cancelled"
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("match_id", sa.String(32), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+seek_players = sa.Table(
+    "seek_players",
+    metadata,
+    sa.Column("seek_id", sa.String(16), sa.ForeignKey("seeks.id"), primary_key=True),
+    sa.Column("account_id", sa.String(24), primary_key=True),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+chat = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), nullable=False),
+    # "players" (seats) or "spectators": spectators' words never reach the players
+    sa.Column("channel", sa.String(12), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("account_id", sa.String(24), nullable=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_chat_match", "match_id", "id"),
+)
+
+mutes = sa.Table(
+    "mutes",
+    metadata,
+    sa.Column("account_id", sa.String(24), primary_key=True),
+    sa.Column("muted_id", sa.String(24), primary_key=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+admin_log = sa.Table(
+    "admin_log",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    # who did it (the operating-system user running keltis admin)
+    sa.Column("actor", sa.String(64), nullable=False),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("target", sa.String(64), nullable=False),
+    sa.Column("detail", sa.Text, nullable=False),
+)
+
+mail_log = sa.Table(
+    "mail_log",
+    metadata,
+    # one e-mail per decision: the match, the ply it is due at and the account told
+    sa.Column("match_id", sa.String(32), primary_key=True),
+    sa.Column("ply", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.String(24), primary_key=True),
+    sa.Column("sent_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+server_keys = sa.Table(
+    "server_keys",
+    metadata,
+    # secrets every server process shares (made once, when the schema is created): the key
+    # that derives the seat tokens of accounts' seats and the unsubscribe links
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("value", sa.String(128), nullable=False),
 )
 
 
