@@ -68,6 +68,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     from keltis.server.cli import add_serve_parser  # a command's modules load when it runs
 
     add_serve_parser(sub)
+    from keltis.server.admin import add_admin_parser  # a command's modules load when it runs
+
+    add_admin_parser(sub)
     return parser
 
 
@@ -231,6 +234,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from keltis.server.cli import run_serve  # a command's modules load when it runs
 
             return run_serve(args)
+        if args.command == "admin":
+            from keltis.server.admin import run_admin  # a command's modules load when it runs
+
+            return run_admin(args)
     except KeltisError as error:
         print(f"keltis {args.command}: {error}", file=sys.stderr)
         return 2

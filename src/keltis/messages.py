@@ -576,6 +576,53 @@ message(
 )
 message("server.busy", "The server holds as many connections as it can: try again later.")
 
+# -- accounts and ratings (keltis.server.accounts, routes/accounts.py, routes/players.py) ---
+message(
+    "account.bad_name",
+    "A name has 3 to 20 characters: letters, digits, _ or - (no spaces).",
+)
+message("account.bad_password", "A password has {min} to {max} characters.")
+message("account.name_taken", "The name {name} is taken: choose another.")
+message("account.bad_login", "That name and password do not match an account.")
+# TRANSLATORS: {minutes} is always 15
+message(
+    "account.login_limited",
+    "Too many wrong passwords for this account: try again in {minutes} minutes.",
+)
+message("account.slow_down", "Too many attempts from your address: wait a minute and try again.")
+message("account.suspended", "This account is suspended.")
+message("account.no_session", "You are not logged in.")
+message(
+    "account.cross_site",
+    "This request did not come from the Keltis page itself, so it was refused: reload the "
+    "page and try again.",
+)
+message("account.wrong_password", "That is not your current password.")
+message("account.no_player", "There is no player {name}.")
+message(
+    "account.rated_needs_account",
+    "A rated match is for players with an account: log in first.",
+)
+
+# -- chat in a match (keltis.server.chat, routes/chat.py) ----------------------------------
+message("chat.empty", "A chat message cannot be empty.")
+# TRANSLATORS: {limit}: the most characters a chat message may have (300);
+# {length}: how many the refused one had
+message("chat.too_long", "A chat message has at most {limit} characters; this one has {length}.")
+message(
+    "chat.control",
+    "A chat message is one line of text, without control characters.",
+)
+message("chat.rate_limited", "You are chatting too fast: wait a moment before the next message.")
+message("chat.guest", "Only the players and logged-in spectators can chat: log in to chat.")
+message(
+    "chat.seated",
+    "You play in this match: chat from your seat (players never see the spectators' chat).",
+)
+# TRANSLATORS: what the "text" field of a chat message must hold, said after
+# server.bad_field's colon
+message("chat.expected.text", "a text of 1 to 300 characters")
+
 # -- the browser client (web/, served by keltis serve) ---------------------------------------
 # (Button texts are short verbs; the board's pieces keep each rulebook's terms.)
 
@@ -1341,3 +1388,274 @@ message(
     "the wish stones by their table. The scores are below. Play a real game, or read the "
     "rules.",
 )
+
+# -- time controls and turn e-mails (keltis.server.clocks, keltis.server.mail) ------------
+
+message(
+    "server.timed_out",
+    "Your time for this match ran out: a bot plays your seat to the end.",
+)
+# TRANSLATORS: an e-mail's subject; {game}: the game's title (title.board or
+# title.cards); {opponents}: the other players' names, separated by commas
+message("mail.turn.subject", "Your turn: {game} against {opponents}")
+# TRANSLATORS: an e-mail's text, plain text (keep the line breaks and the two
+# links as they are); {name}: the player's account name; {deadline}: a date and
+# time such as 2026-11-27 18:04 UTC; {link}: the match's address;
+# {unsubscribe}: the address that turns these e-mails off
+message(
+    "mail.turn.body",
+    "Hello {name},\n\n"
+    "it is your turn in your correspondence match of {game} against {opponents}.\n"
+    "Decide by {deadline}: after that, a bot plays your seat to the end of the match.\n\n"
+    "Open the match: {link}\n\n"
+    "--\n"
+    "You get this e-mail because e-mails about your turns are on in your Keltis account.\n"
+    "Turn them off with one click: {unsubscribe}",
+)
+# TRANSLATORS: the title of the page an e-mail's unsubscribe link opens
+message("mail.unsubscribe.title", "E-mails about your turns")
+message(
+    "mail.unsubscribe.text",
+    "Keltis e-mails you when it is your turn in a correspondence match. Press the button "
+    "to get no more of these e-mails (you can turn them on again in your account).",
+)
+message("mail.unsubscribe.button", "Turn the e-mails off")
+message(
+    "mail.unsubscribe.done",
+    "Done: you get no more e-mails about your turns. Turn them on again in your account.",
+)
+message(
+    "mail.bad_unsubscribe",
+    "This unsubscribe link is not valid: copy the whole link from the e-mail.",
+)
+
+# -- the lobby's seeks (keltis.server.seeks, docs/server.md "The lobby: seeks") -----------
+
+message("seek.no_seek", "There is no such seek.")
+message("seek.not_open", "This seek is no longer open: it has started or was cancelled.")
+message("seek.full", "This seek is full.")
+message("seek.own", "This is your own seek: you are in it already.")
+message("seek.joined", "You have joined this seek already.")
+message("seek.not_joined", "You are not in this seek.")
+message(
+    "seek.rating_range",
+    "Your rating in this game, {rating}, is outside this seek's range ({range}).",
+)
+message(
+    "seek.too_many",
+    "You have {limit} open seeks already: cancel one before you open another.",
+)
+message("seek.busy", "Many players are joining this seek at once: try again.")
+
+
+# -- web: community --------------------------------------------------------------------------
+# The browser client's accounts, lobby, ratings, player pages, turn badge, chat and time
+# controls (web/src/header.tsx, account.tsx, lobby.tsx, ratings.tsx, chat.tsx).
+
+# TRANSLATORS: the name of the header's navigation (and of the button that opens it on a phone)
+message("web.nav", "Menu")
+message("web.lobby", "Lobby")
+# TRANSLATORS: the leaderboard of a game's ratings (a link in the header, a page's heading)
+message("web.ratings", "Ratings")
+message("web.account.log_in", "Log in")
+message("web.account.log_out", "Log out")
+message("web.account.register", "Register")
+message("web.account.create", "Create my account")
+message("web.account.page", "My page")
+message("web.account.name", "Name")
+message("web.account.name_help", "3 to 20 letters, digits, _ or -.")
+message("web.account.password", "Password")
+message("web.account.password_help", "At least 8 characters.")
+message("web.account.password_again", "The password again")
+message("web.account.passwords_differ", "The two passwords differ.")
+message("web.account.email", "E-mail address")
+message("web.account.email_optional", "E-mail address (if you like)")
+message(
+    "web.account.email_help",
+    "Only for e-mails when it is your turn in a correspondence match; you can turn them off.",
+)
+message(
+    "web.account.why",
+    "With an account you keep your name, get ratings and a page of your own, play in the "
+    "lobby and by correspondence, and chat in matches. Guests can still play without one.",
+)
+# TRANSLATORS: on the register page: the matches this browser played as a guest
+plural_message(
+    "web.account.keeps_seats",
+    "Your account keeps the {count} match this browser plays as a guest.",
+    "Your account keeps the {count} matches this browser plays as a guest.",
+)
+# TRANSLATORS: a check box on the log-in page
+plural_message(
+    "web.account.take_seats",
+    "Add the {count} match this browser plays as a guest to my account",
+    "Add the {count} matches this browser plays as a guest to my account",
+)
+message("web.account.no_account", "No account yet?")
+message("web.account.have_account", "Already have an account?")
+message("web.account.logged_in", "Logged in as {name}.")
+message("web.account.logged_out", "Logged out.")
+message("web.account.welcome", "Welcome, {name}: your account is ready.")
+message("web.account.needed", "Log in to see your settings.")
+message("web.account.unavailable", "This server has no accounts.")
+message("web.settings", "Settings")
+# TRANSLATORS: {name}: the account's name
+message("web.settings.as", "Logged in as {name}")
+message("web.settings.language", "The language of the pages and of e-mails")
+message("web.settings.email", "E-mail")
+message("web.settings.email_turns", "E-mail me when it is my turn in a correspondence match")
+message("web.settings.save", "Save")
+message("web.settings.saved", "Saved.")
+message("web.settings.notify", "Notifications")
+message("web.settings.password", "Change the password")
+message("web.settings.password_old", "Current password")
+message("web.settings.password_new", "New password")
+message("web.settings.password_button", "Change the password")
+message("web.settings.password_changed", "The password is changed; your other sessions ended.")
+message("web.settings.delete", "Delete the account")
+message(
+    "web.settings.delete_detail",
+    "Your account, its ratings, mutes and seeks are deleted for good. Finished matches stay, "
+    "with your name replaced by (deleted).",
+)
+message("web.settings.delete_password", "Your password, to confirm")
+message("web.settings.delete_button", "Delete my account")
+message("web.settings.deleted", "The account is deleted.")
+
+# TRANSLATORS: the turn badge's name: how many of the account's matches wait for its move
+plural_message(
+    "web.badge.label",
+    "Your turn in {count} match",
+    "Your turn in {count} matches",
+)
+message("web.badge.title", "Waiting for your move")
+message("web.badge.none", "No match is waiting for you.")
+# TRANSLATORS: a match in the turn badge's list; {game}: its title; {names}: the others
+message("web.badge.match", "{game} with {names}")
+message("web.notify.toggle", "Tell me when it is my turn (a browser notification)")
+message("web.notify.refused", "The browser does not allow notifications for this page.")
+message("web.notify.unsupported", "This browser cannot show notifications.")
+message("web.notify.title", "Keltis: your turn")
+plural_message(
+    "web.notify.body",
+    "{count} match is waiting for your move.",
+    "{count} matches are waiting for your move.",
+)
+
+message(
+    "web.lobby.detail",
+    "Open a seek and wait for others to join, or join one: the match starts when every seat "
+    "is taken.",
+)
+message("web.lobby.seeks", "Open seeks")
+message("web.lobby.none", "No open seeks right now. Open one!")
+message("web.lobby.open", "Open a seek")
+message("web.lobby.open_button", "Open the seek")
+message("web.lobby.login", "Log in to open a seek or join one.")
+message("web.lobby.join", "Join")
+message("web.lobby.leave", "Leave")
+message("web.lobby.cancel", "Cancel the seek")
+message("web.lobby.opened", "Your seek is open.")
+message("web.lobby.joined", "You joined the seek.")
+message("web.lobby.left", "You left the seek.")
+message("web.lobby.cancelled", "The seek is cancelled.")
+message("web.lobby.started", "The match starts.")
+plural_message("web.lobby.players", "{count} player", "{count} players")
+# TRANSLATORS: how many of a seek's seats are taken, as "2/3", before their names
+message("web.lobby.seated", "Seated {count}/{players}:")
+# TRANSLATORS: the ratings a seek admits; {min}, {max}: ratings (– for no limit)
+message("web.lobby.range", "ratings {min} to {max}")
+message("web.lobby.range_choice", "Ratings admitted (if you like)")
+message("web.lobby.range_min", "Lowest")
+message("web.lobby.range_max", "Highest")
+message("web.lobby.bots_choice", "Empty seats go to bots")
+message("web.lobby.bots_never", "never: wait for players")
+# TRANSLATORS: {time}: a span of time, "30 seconds", "2 minutes"
+message("web.lobby.bots_after", "bots after {time}")
+
+message("web.rated", "Rated")
+message("web.unrated", "Unrated")
+message("web.rated.choice", "Rated: the result changes the players' ratings")
+message(
+    "web.rated.help",
+    "A rated match is played by accounts and bots only: a friend you invite logs in to take "
+    "the seat. Taking moves back is off.",
+)
+message(
+    "web.ratings.detail",
+    "The rating is a cautious estimate of strength: it rises as results show more.",
+)
+message("web.ratings.none", "Nobody has a rating in this game yet.")
+message("web.ratings.caption", "Ratings in {game}")
+message("web.ratings.rank", "Rank")
+message("web.ratings.player", "Player")
+message("web.ratings.rating", "Rating")
+message("web.ratings.games", "Rated matches")
+# TRANSLATORS: a bot level as a player of the leaderboard; {level}: the level's name
+message("web.player.bot", "Bot: {level}")
+message("web.player.is_bot", "A bot of the server: its rating is measured against players.")
+message("web.player.since", "Playing since {date}")
+message("web.player.none", "There is no player of that name.")
+message("web.player.unrated", "No rated matches yet.")
+plural_message("web.player.games", "{count} rated match", "{count} rated matches")
+# TRANSLATORS: the rating chart's description; {count}: rated matches; the others ratings
+plural_message(
+    "web.player.chart",
+    "{game}: the rating over {count} rated match, from {first} to {last} (lowest {low}, "
+    "highest {high})",
+    "{game}: the rating over {count} rated matches, from {first} to {last} (lowest {low}, "
+    "highest {high})",
+)
+message("web.player.history", "The rating, match by match")
+message("web.player.date", "Date")
+message("web.player.match", "Match")
+message("web.player.recent", "Recent matches")
+message("web.player.no_matches", "No matches yet.")
+# TRANSLATORS: {names}: the other players of a match
+message("web.player.against", "against {names}")
+# TRANSLATORS: a player's place in a match: {rank}: 1 for the winner; {players}: how many played
+message("web.player.place", "place {rank} of {players}")
+plural_message("web.player.score", "{score} point", "{score} points", count="score")
+message("web.player.opponents", "Results by opponent")
+message("web.player.opponent", "Opponent")
+message("web.player.played", "Played")
+message("web.player.won", "Won")
+message("web.player.lost", "Lost")
+message("web.player.tied", "Tied")
+
+message("web.chat.players", "Chat")
+message("web.chat.spectators", "Spectators' chat")
+message("web.chat.empty", "No messages yet.")
+message("web.chat.message", "Message")
+message("web.chat.placeholder", "Say something nice…")
+message("web.chat.send", "Send")
+message("web.chat.guest", "Spectators chat with an account.")
+message("web.chat.mute_short", "Mute")
+message("web.chat.mute", "Mute {name}")
+message("web.chat.unmute_short", "Unmute")
+message("web.chat.unmute", "Unmute {name}")
+plural_message("web.chat.muted", "{count} muted player", "{count} muted players")
+
+message("web.time.choice", "Time control")
+message("web.time.kind.none", "None")
+message("web.time.kind.realtime", "Real time")
+message("web.time.kind.correspondence", "Correspondence")
+message("web.time.decision", "Time for each move")
+message("web.time.bank_choice", "Extra time in the bank, for moves that take longer")
+message("web.time.no_bank", "no bank")
+message("web.time.days_choice", "Days for each move")
+# TRANSLATORS: {n}: a number of seconds
+plural_message("web.time.seconds", "{n} second", "{n} seconds", count="n")
+# TRANSLATORS: {n}: a number of days
+plural_message("web.time.days", "{n} day", "{n} days", count="n")
+message("web.time.none", "no time control")
+# TRANSLATORS: {decision}, {bank}: spans of time, "30 seconds", "5 minutes"
+message("web.time.realtime", "{decision} a move, {bank} in the bank")
+message("web.time.realtime_no_bank", "{decision} a move")
+# TRANSLATORS: {days}: "1 day", "2 days"
+message("web.time.correspondence", "by correspondence: {days} a move")
+message("web.time.timeout", "out of time, a bot plays on")
+message("web.time.timeout_rated", "out of time, a bot plays on and the seat ranks last")
+# TRANSLATORS: a seat's bank of time left; {time}: 2:05
+message("web.time.bank", "bank {time}")
+message("web.time.timed_out", "out of time: a bot plays on")

@@ -10,7 +10,8 @@ Five documents, each described by a JSON Schema (draft 2020-12) shipped in
 ``game-info``  ``Game.info(players, variant).to_json()``: the game's metadata
 ``record``     ``GameRecord.to_json()``: a game record (version 2)
 ``live``       a game server's message to a client on the live WebSocket (snapshot, step,
-               match, ack, hints, pong, error; ``docs/server.md``)
+               match, ack, hints, pong, chat, error; ``docs/server.md``); its ``$defs``
+               also describe the client's ``chat`` message (``client_chat``)
 =============  =========================================================================
 
 ``common`` holds the shared definitions (card, action, preview, event, outcome). Read

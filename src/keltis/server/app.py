@@ -38,14 +38,16 @@ from keltis.server.db import make_engine, migrate
 from keltis.server.master import MatchMaster
 from keltis.server.notifier import Notifier
 from keltis.server.replays import ReplayCache
-from keltis.server.routes import health, info, live, matches, records
+from keltis.server.routes import accounts, chat, health, info, live, mail, matches, players, records
+from keltis.server.routes import lobby as seek_routes
 from keltis.server.routes.client import STATIC_DIR, client_router
+from keltis.server.seeks import LobbyEvents, Seeks, SeekStore
 from keltis.server.store import Store
 from keltis.server.tasks import Background
-from keltis.server.upkeep import Presence, Sweeper
+from keltis.server.upkeep import Presence, SeekFiller, Sweeper, Timeouts
 from keltis.server.workers import WorkerPool
 
-__all__ = ["STATIC_DIR", "create_app"]
+__all__ = ["STATIC_DIR", "create_app", "stopping"]
 
 #: The garbage collector's thresholds while the server runs: full passes over hundreds of
 #: live matches pause every match at once, and few of a match's objects form cycles, so it
@@ -72,11 +74,25 @@ def create_app(config: ServerConfig) -> FastAPI:
         config.max_connections_per_address,
         config.max_connections or guards.connection_limit(),
     )
+    # the lobby's streams: a few per address; in all, they count among the connections
+    app.state.lobby_streams = guards.Connections(config.max_lobby_streams_per_address, 1 << 30)
     app.add_middleware(guards.CheckedBody, limit=config.max_body)
     app.exception_handler(RequestValidationError)(_invalid)
     app.exception_handler(HTTPException)(_http_error)
     app.exception_handler(RefusedError)(_refused)
-    for router in (health.router, info.router, matches.router, records.router, live.router):
+    app.state.account_limits = accounts.limiters(config)
+    for router in (
+        health.router,
+        info.router,
+        matches.router,
+        records.router,
+        live.router,
+        accounts.router,
+        players.router,
+        mail.router,
+        chat.router,
+        seek_routes.router,
+    ):
         app.include_router(router)
     static = Path(config.static_dir) if config.static_dir is not None else STATIC_DIR
     app.include_router(client_router(static))  # last: its /{name} is the catch-all
@@ -100,15 +116,35 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.master = master
     background.spawn(Presence(master.cache, store, config.presence_interval).run())
     background.spawn(Sweeper(store, config, master.resume).run())
+    background.spawn(Timeouts(store, config, master.resume).run())
+    background.spawn(master.rate_pending())
+    seek_store = SeekStore(store)
+    interval = config.lobby_interval * (5 if store.notifies else 1)
+    events = LobbyEvents(seek_store, interval, config.lobby_heartbeat)
+    app.state.seeks = seeks = Seeks(master, seek_store, events)
+    background.spawn(events.run())
+    background.spawn(SeekFiller(seeks.fill_due, config.lobby_interval).run())
     if store.notifies:
         notifier = Notifier(master.cache, store.origin, background)
+        notifier.handlers["lobby"] = events.notified
+        notifier.handlers["chat"] = master.chat.notified
         background.spawn(notifier.listen(config.database))
     try:
         yield
     finally:
+        events.close()
         await background.close()
         pool.shutdown()
         engine.dispose()
+
+
+def stopping(app: FastAPI) -> None:
+    """The server is about to stop: end the answers that would never end by themselves —
+    the lobby's event streams — since uvicorn waits for every answer under way before it
+    stops (``keltis serve`` calls this as its shutdown begins)."""
+    seeks: Seeks | None = getattr(app.state, "seeks", None)
+    if seeks is not None:
+        seeks.events.close()
 
 
 async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:

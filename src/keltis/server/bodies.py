@@ -3,16 +3,19 @@ fields take their own JSON types only, as the live WebSocket's messages do."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from keltis.catalogs import LANGUAGES
 from keltis.games import DEFAULT_GAME, GAME_NAMES
 
 if TYPE_CHECKING:
     GameName = str
+    Language = str
 else:  # the registry's names, one of which a request must give (and the OpenAPI lists)
     GameName = Literal[GAME_NAMES]
+    Language = Literal[tuple(LANGUAGES)]
 
 #: The longest name of a player or a bot (characters).
 MAX_NAME = 40
@@ -20,6 +23,10 @@ MAX_NAME = 40
 DEFAULT_TURN_SECONDS = 300
 #: The longest turn clock: thirty days a decision.
 MAX_TURN_SECONDS = 30 * 24 * 3600
+#: A real-time time control's seconds for each decision, and the most a seat's bank holds.
+MIN_DECISION, MAX_DECISION, MAX_BANK = 5, 600, 3600
+#: A correspondence time control's most days for each decision.
+MAX_DAYS = 3
 
 
 class _Strict(BaseModel):
@@ -40,6 +47,34 @@ class SeatRequest(_Strict):
     name: str | None = Field(
         None, description=f"a bot's name (default its own; 1-{MAX_NAME} characters)"
     )
+
+
+class RealtimeControl(_Strict):
+    """A real-time time control: seconds for each decision, and a bank per seat that pays
+    for decisions taking longer."""
+
+    kind: Literal["realtime"]
+    decision: int = Field(ge=MIN_DECISION, le=MAX_DECISION, description="seconds for each decision")
+    bank: int = Field(
+        0,
+        ge=0,
+        le=MAX_BANK,
+        description="seconds per seat, spent on decisions that take longer (default 0)",
+    )
+
+
+class CorrespondenceControl(_Strict):
+    """A correspondence time control: days for each decision (an e-mail tells a player with
+    an account when a decision is theirs)."""
+
+    kind: Literal["correspondence"]
+    days: int = Field(ge=1, le=MAX_DAYS, description="days for each decision")
+
+
+#: A match's (or a seek's) time control, ``{"kind": "realtime", "decision", "bank"}`` or
+#: ``{"kind": "correspondence", "days"}``: when a seat's time is spent, a bot plays it on
+#: (docs/server.md, "Time controls"; :mod:`keltis.server.clocks`).
+TimeControl = Annotated[RealtimeControl | CorrespondenceControl, Field(discriminator="kind")]
 
 
 class CreateMatch(_Strict):
@@ -65,6 +100,11 @@ class CreateMatch(_Strict):
         0, ge=0, le=3, description="the creator's seat (a person seat), or null to only host"
     )
     start: bool = Field(True, description="start at once when no other person is to join")
+    rated: bool = Field(
+        False,
+        description="a rated match (the creator logged in; every seat an account or a bot: "
+        "invited seats can only be taken by logged-in accounts)",
+    )
     turn_seconds: int | None = Field(
         None,
         ge=1,
@@ -72,6 +112,11 @@ class CreateMatch(_Strict):
         description="the turn clock: seconds for each decision, after which the other "
         "players may hand the seat to a bot; null: no limit. Default: "
         f"{DEFAULT_TURN_SECONDS} with two or more person seats, none against bots only",
+    )
+    time: TimeControl | None = Field(
+        None,
+        description="a time control instead of the turn clock: when a seat's decision time "
+        "and bank are spent, a bot plays it on to the end (in a rated match it ranks last)",
     )
     setup: dict[str, Any] | None = Field(
         None,
@@ -110,3 +155,134 @@ class ActionRequest(_Strict):
 
     action: str | int
     version: int = Field(ge=0)
+
+
+# -- accounts (docs/server.md, "Accounts and sessions") ------------------------------------
+
+#: What an e-mail address must look like (its owner proves the rest by reading the mail).
+EMAIL_PATTERN = r"^[^@\s\x00-\x1f\x7f]{1,64}@[^@\s\x00-\x1f\x7f]{1,189}\.[^@\s\x00-\x1f\x7f]{1,63}$"
+
+
+class SeatClaim(_Strict):
+    """A seat this browser holds as a guest: the match and the seat's token."""
+
+    match: str = Field(min_length=1, max_length=32)
+    token: str = Field(min_length=1, max_length=100)
+
+
+class NewAccount(_Strict):
+    """A new account."""
+
+    name: str = Field(
+        min_length=1, max_length=40, description="3-20 letters, digits, _ or -; unique"
+    )
+    password: str = Field(min_length=1, max_length=1000, description="8-200 characters")
+    language: Language = "en"
+    email: str | None = Field(
+        None, max_length=254, pattern=EMAIL_PATTERN, description="for turn e-mails, optional"
+    )
+    seats: list[SeatClaim] = Field(
+        default_factory=list,
+        max_length=200,
+        description="guest seats this browser holds, which the account keeps",
+    )
+
+
+class LogIn(_Strict):
+    """Log in with a name and a password."""
+
+    name: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=1000)
+
+
+class AccountChange(_Strict):
+    """Settings of one's account (the fields given are changed)."""
+
+    language: Language | None = None
+    email: str | None = Field(None, max_length=254, pattern=EMAIL_PATTERN)
+    email_turns: bool | None = None
+
+
+class PasswordChange(_Strict):
+    """A new password, the old one confirming it."""
+
+    old: str = Field(min_length=1, max_length=1000)
+    new: str = Field(min_length=1, max_length=1000)
+
+
+class PasswordCheck(_Strict):
+    """The account's password, confirming what is asked (deleting the account)."""
+
+    password: str = Field(min_length=1, max_length=1000)
+
+
+class SeatClaims(_Strict):
+    """Guest seats the account takes over."""
+
+    seats: list[SeatClaim] = Field(max_length=200)
+
+
+class MuteRequest(_Strict):
+    """An account whose chat is not to be shown."""
+
+    name: str = Field(min_length=1, max_length=40)
+
+
+# -- chat (docs/server.md, "Chat") ---------------------------------------------------------
+
+
+class ChatRequest(_Strict):
+    """A chat message: 1-300 characters once trimmed, no control characters (the limits are
+    checked by :func:`keltis.server.chat.checked_text`, with their own refusals)."""
+
+    text: str = Field(description="1-300 characters of plain text")
+
+
+# -- the lobby's seeks (docs/server.md, "The lobby: seeks") --------------------------------
+
+#: The shortest and longest wait for people before bots take a seek's empty places (s).
+MIN_BOTS_AFTER, MAX_BOTS_AFTER = 10, 86400
+#: The widest rating a seek's range may name (ratings start at 0 and stay far within).
+MAX_RATING = 10000.0
+
+
+class OpenSeek(_Strict):
+    """A seek for a match: the game, how many players, rated or not, its time control, whose
+    rating may join, and whether bots take the places still empty after a wait."""
+
+    game: GameName = DEFAULT_GAME
+    players: int = Field(ge=2, le=4, description="seats of the match, the seeker's included")
+    rated: bool = Field(False, description="a rated match (every seat an account or a bot)")
+    time: TimeControl | None = Field(
+        None, description="the match's time control (default: the turn clock's default)"
+    )
+    rating_min: float | None = Field(
+        None,
+        ge=-MAX_RATING,
+        le=MAX_RATING,
+        description="the lowest rating in this game that may join (null: no limit)",
+    )
+    rating_max: float | None = Field(
+        None,
+        ge=-MAX_RATING,
+        le=MAX_RATING,
+        description="the highest rating in this game that may join (null: no limit)",
+    )
+    bots_after: int | None = Field(
+        None,
+        ge=MIN_BOTS_AFTER,
+        le=MAX_BOTS_AFTER,
+        description="seconds after which bots of the server's --stand-in level take the "
+        "places still empty and the match starts (null: wait for people)",
+    )
+
+    @model_validator(mode="after")
+    def _range_in_order(self) -> OpenSeek:
+        """A range whose lowest rating is above its highest admits nobody: refused."""
+        if (
+            self.rating_min is not None
+            and self.rating_max is not None
+            and self.rating_min > self.rating_max
+        ):
+            raise ValueError("rating_min is above rating_max")
+        return self

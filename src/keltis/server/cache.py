@@ -17,7 +17,7 @@ from typing import Any
 
 from keltis.match import Match, Step
 from keltis.record import GameRecord
-from keltis.server import describe
+from keltis.server import clocks, describe
 from keltis.server.answers import RefusedError, printable
 from keltis.server.config import ServerConfig
 from keltis.server.livematch import LiveMatch
@@ -81,13 +81,23 @@ class MatchCache:
 
     def _storer(self, live: LiveMatch) -> Callable[[Match, Step], None]:
         """The match's ``on_action`` hook: store the step, or undo it (ConflictError); the
-        next decision's clock starts when it is stored."""
+        next decision's clock starts when it is stored. With a time control the acting
+        seat's bank pays for a slow decision and the next deadline is set
+        (:meth:`Store.append_timed`); without one nothing of that is done."""
+        decision = clocks.decision_seconds(live.row.options)
 
         def store(match: Match, step: Step) -> None:
             result = match.record.result if match.over else None
-            live.row.turn_since = self.store.append_action(
-                live.id, step.ply, step.seat, str(step.action), match.to_move, result
+            if decision is None:
+                live.row.turn_since = self.store.append_action(
+                    live.id, step.ply, step.seat, str(step.action), match.to_move, result
+                )
+                return
+            timed = self.store.append_timed(
+                live.id, step.ply, step.seat, str(step.action), match.to_move, result, decision
             )
+            live.row.turn_since, live.row.deadline = timed.when, timed.deadline
+            live.row.seats[step.seat].bank = timed.bank
 
         return store
 

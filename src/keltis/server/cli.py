@@ -31,6 +31,7 @@ def add_serve_parser(sub: Any) -> None:
     )
     _add_play_options(serve)
     _add_client_options(serve)
+    _add_mail_options(serve)
     serve.add_argument(
         "--open",
         action="store_true",
@@ -101,6 +102,19 @@ def _add_client_options(serve: argparse.ArgumentParser) -> None:
         help="matches one address may create per second on average, burst 30 (1)",
     )
     serve.add_argument(
+        "--login-rate",
+        type=_positive,
+        default=10.0,
+        help="log-in attempts one address may make per minute on average, as many at once "
+        "(10); five failures in a row lock an account's log-in for 15 minutes besides",
+    )
+    serve.add_argument(
+        "--signup-rate",
+        type=_positive,
+        default=1.0,
+        help="accounts one address may create per minute on average, 5 at once (1)",
+    )
+    serve.add_argument(
         "--public-url",
         default=None,
         metavar="URL",
@@ -128,6 +142,44 @@ def _add_client_options(serve: argparse.ArgumentParser) -> None:
         default=10.0,
         metavar="S",
         help="seconds a new live connection may take to say hello before it is closed (10)",
+    )
+
+
+def _add_mail_options(serve: argparse.ArgumentParser) -> None:
+    """The SMTP server that tells players of correspondence matches it is their turn
+    (docs/server.md, "Being told it is your turn"); without --smtp-host no e-mail is
+    sent."""
+    serve.add_argument(
+        "--smtp-host",
+        default=None,
+        metavar="HOST",
+        help="the SMTP server for e-mails about correspondence turns (default: none, no "
+        "e-mail is sent)",
+    )
+    serve.add_argument(
+        "--smtp-port",
+        type=number(int, 1),
+        default=None,
+        metavar="N",
+        help="its port (default: 25, 587 with --smtp-tls starttls, 465 with tls)",
+    )
+    serve.add_argument(
+        "--smtp-tls",
+        choices=("none", "starttls", "tls"),
+        default="none",
+        help="plain SMTP, STARTTLS, or TLS from the start (none)",
+    )
+    serve.add_argument(
+        "--smtp-from",
+        default=None,
+        metavar="ADDRESS",
+        help="the sender of the e-mails (default: keltis@ the --public-url's host)",
+    )
+    serve.add_argument(
+        "--smtp-user",
+        default=None,
+        metavar="USER",
+        help="log in to the SMTP server as USER, with the password in $KELTIS_SMTP_PASSWORD",
     )
 
 
@@ -171,11 +223,19 @@ def config_from_args(args: argparse.Namespace, port: int | None = None) -> Serve
         presence_interval=max(0.05, min(20.0, away / 3)),
         rate=args.rate,
         create_rate=args.create_rate,
+        login_rate=args.login_rate,
+        signup_rate=args.signup_rate,
         burst=max(1, round(2 * args.rate)),
         allow_setup=args.allow_setup,
         hello_timeout=args.hello_timeout,
         max_connections_per_address=args.max_connections_per_address,
         max_connections=args.max_connections,
+        smtp_host=args.smtp_host or None,
+        smtp_port=args.smtp_port,
+        smtp_tls=args.smtp_tls,
+        smtp_from=args.smtp_from or None,
+        smtp_user=args.smtp_user or None,
+        smtp_password=os.environ.get("KELTIS_SMTP_PASSWORD") or None,
         public_url=public_url(
             args.public_url
             or os.environ.get("KELTIS_PUBLIC_URL")
@@ -258,7 +318,7 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from keltis.server.app import create_app
+        from keltis.server.app import create_app, stopping
         from keltis.server.transport import LiveProtocol
     except ImportError as error:
         print(
@@ -299,15 +359,21 @@ def run_serve(args: argparse.Namespace) -> int:
         if args.open:  # a thread: a browser command may take its time
             threading.Thread(target=open_browser, args=(url,), daemon=True).start()
 
+    app = create_app(config)
+
     class Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets=sockets)
             if not self.should_exit:
                 ready()
 
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            stopping(app)  # answers that never end by themselves (the lobby's streams) end
+            await super().shutdown(sockets=sockets)
+
     server = Server(
         uvicorn.Config(
-            create_app(config),
+            app,
             host=args.host,
             port=sock.getsockname()[1],
             ws=LiveProtocol,

@@ -53,6 +53,10 @@ class ServerConfig:
     request's ``Host`` header, which whoever sends the request chooses)."""
     create_rate: float = 1.0
     """New matches per second one address may create on average (burst 30)."""
+    login_rate: float = 10.0
+    """Log-in attempts one address may make per minute on average (burst the same)."""
+    signup_rate: float = 1.0
+    """Accounts one address may create per minute on average (burst 5, or more if higher)."""
     allow_setup: bool = False
     """New matches may come with an explicit set-up (the deal chosen by hand: for tests and
     demos; whoever chose it knows every hand)."""
@@ -61,3 +65,32 @@ class ServerConfig:
     ``keltis/server/static``."""
     replay_cache: int = 8
     """Finished matches whose every position is kept for the replay route."""
+
+    # -- the lobby's seeks (docs/server.md, "The lobby: seeks") ----------------------------
+    lobby_interval: float = 2.0
+    """How often to look for seeks whose wait for people is over (bots take the places
+    left), and — on SQLite, which has no notifications — for seeks other processes
+    changed (on PostgreSQL five times as seldom: a fallback for what sends no notice)."""
+    lobby_heartbeat: float = 15.0
+    """Seconds between a lobby stream's comment lines (its heartbeat)."""
+    max_lobby_streams_per_address: int = 8
+    """Lobby streams (``GET /api/lobby/events``) one address may hold at once; in all they
+    count among the process's live connections (``max_connections``)."""
+
+    # -- time controls and e-mail (docs/server.md, "Time controls", "Being told …") --------
+    timeout_interval: float = 1.0
+    """How often to look for decisions whose time control ran out (one indexed query)."""
+    smtp_host: str | None = None
+    """The SMTP server that sends the e-mails of correspondence matches; ``None``: none are
+    sent."""
+    smtp_port: int | None = None
+    """Its port; ``None``: the usual one for ``smtp_tls`` (25, 587 with STARTTLS, 465)."""
+    smtp_tls: str = "none"
+    """``none``, ``starttls`` (upgrade a plain connection) or ``tls`` (TLS from the start)."""
+    smtp_from: str | None = None
+    """The sender's address; ``None``: ``keltis@`` the public address's host."""
+    smtp_user: str | None = None
+    """The user to log in to the SMTP server as (``None``: no log-in) …"""
+    smtp_password: str | None = None
+    """… and the password (``$KELTIS_SMTP_PASSWORD``, never an option: it would show in the
+    process list)."""

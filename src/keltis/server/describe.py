@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from keltis.match import Match, Step
+from keltis.server import clocks
 from keltis.server.config import ServerConfig
 from keltis.server.livematch import SNAPSHOT_LOG, LiveMatch
 from keltis.server.store import MatchRow, now
@@ -29,8 +30,11 @@ def turn_clock(row: MatchRow, match: Match | None = None) -> dict[str, Any] | No
     """The turn clock of the decision now due, or ``None`` where none runs (no limit, the
     match not running, a bot or a stand-in to move): ``seconds`` (the limit), ``seat`` (who
     must decide), ``deadline`` (ISO 8601, UTC), ``remaining`` (seconds left as this is
-    said, 0 once out) and ``expired``."""
-    seconds = turn_seconds(row.options)
+    said, 0 once out) and ``expired``; with a time control (:mod:`keltis.server.clocks`)
+    ``seconds`` is its decision time, ``bank`` the seat's bank and ``deadline`` includes
+    the bank."""
+    decision = clocks.decision_seconds(row.options)
+    seconds = turn_seconds(row.options) if decision is None else decision
     to_move = row.to_move if match is None else match.to_move
     over = row.status != "running" or (match is not None and match.over)
     if seconds is None or over or row.turn_since is None or not 0 <= to_move < len(row.seats):
@@ -38,7 +42,8 @@ def turn_clock(row: MatchRow, match: Match | None = None) -> dict[str, Any] | No
     seat = row.seats[to_move]
     if seat.kind != "person" or seat.stand_in is not None:
         return None
-    deadline = row.turn_since + timedelta(seconds=seconds)
+    bank = None if decision is None else seat.bank
+    deadline = clocks.deadline(row.turn_since, seconds, bank)
     remaining = max(0.0, (deadline - now()).total_seconds())
     return {
         "seconds": seconds,
@@ -46,6 +51,7 @@ def turn_clock(row: MatchRow, match: Match | None = None) -> dict[str, Any] | No
         "deadline": deadline.isoformat(),
         "remaining": round(remaining, 1),
         "expired": remaining <= 0,
+        "bank": None if bank is None else round(bank, 1),
     }
 
 
@@ -61,12 +67,15 @@ def match_summary(
         "game": row.game,
         "status": row.status,
         "players": len(row.seats),
+        "rated": row.rated,
         "variant": header.get("variant", {}),
         "options": {
             "hints": bool(row.options.get("hints", True)),
             "undo": bool(row.options.get("undo", True))
             and sum(s.kind != "bot" for s in row.seats) == 1,
             "turn_seconds": turn_seconds(row.options),
+            # a time control, with what happens to a seat out of time (clocks.py)
+            "time": clocks.described(row.options),
         },
         "version": row.ply if match is None else match.ply,
         "to_move": None
@@ -82,6 +91,9 @@ def match_summary(
                 "level": s.level,
                 "joined": s.joined,
                 "stand_in": s.stand_in,
+                "bank": None if s.bank is None else round(s.bank, 1),
+                "timed_out": s.timed_out,
+                "account": s.account_id is not None,
                 "away": s.kind == "person"
                 and s.joined
                 and (s.last_seen is None or s.last_seen <= away_before),

@@ -109,8 +109,12 @@ class CheckedBody:
     """ASGI middleware: an HTTP request's body is read here, up to ``limit`` bytes whatever
     its framing (``Content-Length`` or chunked), and answered ``413`` as soon as it is
     longer — nothing beyond the limit is ever held. A body that is no JSON the server takes
-    (:func:`~keltis.server.wirecheck.parse_message`) is answered ``400``. The application
-    then reads the body from memory."""
+    (:func:`~keltis.server.wirecheck.parse_message`) is answered ``400``, except under
+    :attr:`FORM_PATHS`. The application then reads the body from memory."""
+
+    #: Addresses whose body is a form, not JSON (never read by their route): the one-click
+    #: unsubscribe, which mail programs post as ``List-Unsubscribe=One-Click`` (RFC 8058).
+    FORM_PATHS = ("/api/unsubscribe/",)
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -140,7 +144,7 @@ class CheckedBody:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if body.strip():
+        if body.strip() and not str(scope.get("path", "")).startswith(self.FORM_PATHS):
             try:
                 parse_message(body)
             except BadMessageError as bad:

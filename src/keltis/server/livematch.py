@@ -30,6 +30,13 @@ class Client:
     send: Callable[[dict[str, Any]], None]
     """Queue a message to this client (never blocks; a client that cannot keep up is
     dropped by its sender)."""
+    chat: str | None = None
+    """The chat channel this client hears and speaks on: ``"players"`` (a seat),
+    ``"spectators"`` (a logged-in spectator who plays no seat of the match) or ``None``
+    (:mod:`keltis.server.chat`)."""
+    account_id: str | None = None
+    """The account a spectator chats as (``None``: a seat, or a guest): should it take a
+    seat of the match later, it hears the spectators' channel no more."""
 
     @property
     def translate(self) -> Translator:

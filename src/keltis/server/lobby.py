@@ -19,6 +19,8 @@ from keltis.bots.levels import LEVELS
 from keltis.core.errors import KeltisError
 from keltis.match import Match
 from keltis.record import GameRecord, PlayerInfo
+from keltis.server import clocks
+from keltis.server.accounts import Account
 from keltis.server.answers import BadSetupError, RefusedError, printable
 from keltis.server.bodies import DEFAULT_TURN_SECONDS, MAX_NAME, CreateMatch, SeatRequest
 from keltis.server.store import MatchRow
@@ -33,12 +35,17 @@ class SeatPlan:
     kind: str
     name: str
     level: str | None = None
+    account_id: str | None = None
+    """The account that plays this person seat, known already (the creator logged in, a
+    seek's players); ``None``: a guest, or whoever takes the invite."""
 
     def row(self) -> dict[str, Any]:
         """The seat as :meth:`Store.create_match` takes it (without a secret)."""
         row: dict[str, Any] = {"kind": self.kind, "name": self.name}
         if self.kind == "bot":
             row["level"] = self.level
+        if self.account_id is not None:
+            row["account_id"] = self.account_id
         return row
 
 
@@ -55,6 +62,7 @@ class MatchPlan:
     options: dict[str, Any]
     public: bool
     start: bool
+    rated: bool = False
 
     @property
     def game(self) -> str:
@@ -69,9 +77,19 @@ def name_ok(name: str) -> bool:
     return len(name) > 0 and not name.isspace() and printable(name, MAX_NAME) == name
 
 
-def plan_match(body: CreateMatch, allow_setup: bool) -> MatchPlan:
+def plan_match(body: CreateMatch, allow_setup: bool, creator: Account | None = None) -> MatchPlan:
     """The match ``body`` asks for; ``allow_setup``: the server takes seeds and explicit
-    set-ups (``--allow-setup``). Raises :class:`RefusedError` for a request it refuses."""
+    set-ups (``--allow-setup``); ``creator``: the logged-in account creating it, which
+    plays the creator's seat under its own name. Raises :class:`RefusedError` for a request
+    it refuses."""
+    if body.rated and (creator is None and body.seat is not None):
+        raise RefusedError("account.rated_needs_account", status=403)
+    if body.rated and body.tutorial is not None:
+        raise RefusedError(
+            "server.bad_request", status=400, detail="a guided first game is never rated"
+        )
+    if creator is not None and body.seat is not None:
+        body = body.model_copy(update={"name": creator.name})
     if body.seat is not None and (
         body.seat >= len(body.seats) or body.seats[body.seat].kind != "person"
     ):
@@ -104,15 +122,37 @@ def plan_match(body: CreateMatch, allow_setup: bool) -> MatchPlan:
     except (KeltisError, ValueError) as error:
         raise BadSetupError(error) from error
     seats = [
-        SeatPlan(s.kind, name, s.level if s.kind == "bot" else None)
-        for name, s in zip(names, body.seats, strict=True)
+        SeatPlan(
+            s.kind,
+            name,
+            s.level if s.kind == "bot" else None,
+            creator.id if creator is not None and number == body.seat else None,
+        )
+        for number, (name, s) in enumerate(zip(names, body.seats, strict=True))
     ]
     people = sum(s.kind == "person" for s in body.seats)
     turn_seconds = body.turn_seconds
     if "turn_seconds" not in body.model_fields_set and people > 1:
         turn_seconds = DEFAULT_TURN_SECONDS
     options = {"hints": body.hints, "undo": body.undo, "turn_seconds": turn_seconds}
-    return MatchPlan(record, seats, body.seat, options, body.public, body.start)
+    if body.rated:
+        # a rated match: no hints, no take-backs (both would change what a rating means)
+        options.update(rated=True, hints=False, undo=False)
+    options.update(_time_control(body, options))  # after "rated": it decides on_timeout
+    return MatchPlan(record, seats, body.seat, options, body.public, body.start, body.rated)
+
+
+def _time_control(body: CreateMatch, options: dict[str, Any]) -> dict[str, Any]:
+    """The options a time control in ``body`` sets (docs/server.md, "Time controls"): the
+    control and what happens to a seat out of time (``on_timeout``), and no turn clock
+    beside it; nothing without one."""
+    if body.time is None:
+        return {}
+    if body.turn_seconds is not None:
+        raise RefusedError(
+            "server.bad_request", status=400, detail="give time or turn_seconds, not both"
+        )
+    return {"turn_seconds": None, **clocks.time_options(body.time, options.get("rated", False))}
 
 
 def _lesson(body: CreateMatch) -> tuple[Tutorial, CreateMatch]:
@@ -140,6 +180,7 @@ def _lesson(body: CreateMatch) -> tuple[Tutorial, CreateMatch]:
             "start": True,
             "public": False,
             "turn_seconds": None,
+            "time": None,
         }
     )
 
@@ -207,8 +248,13 @@ def plan_again(row: MatchRow) -> MatchPlan:
         for s in row.seats
     ]
     record = new_record(row.game, players, row.header.get("variant"))
-    seats = [SeatPlan(s.kind, s.name, s.level if s.kind == "bot" else None) for s in row.seats]
-    return MatchPlan(record, seats, None, dict(row.options), row.public, start=False)
+    seats = [
+        SeatPlan(s.kind, s.name, s.level if s.kind == "bot" else None, s.account_id)
+        for s in row.seats
+    ]
+    return MatchPlan(
+        record, seats, None, dict(row.options), row.public, start=False, rated=row.rated
+    )
 
 
 def record_header(record: GameRecord) -> dict[str, Any]:

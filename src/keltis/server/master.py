@@ -15,19 +15,26 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+import sqlalchemy as sa
+
 from keltis.match import GameOverError, NotYourTurnError, StaleActionError, Step
-from keltis.server import describe, workers
+from keltis.server import clocks, describe, workers
+from keltis.server.accounts import Account, AccountStore
 from keltis.server.answers import RefusedError
 from keltis.server.bodies import MAX_NAME
 from keltis.server.bots import BotTurns
 from keltis.server.cache import MatchCache, StepMessages
+from keltis.server.chat import ChatRoom
 from keltis.server.config import ServerConfig
 from keltis.server.livematch import Client, LiveMatch
 from keltis.server.lobby import MatchPlan, name_ok, plan_again, record_header
+from keltis.server.mail import Mailer
+from keltis.server.ratings import RatingBook
 from keltis.server.store import ConflictError, MatchRow, Store, now
 from keltis.server.tasks import Background
 
@@ -87,7 +94,12 @@ class MatchMaster:
         self.config = config
         self.pool = pool
         self.cache = MatchCache(store, config)
+        self.background = background
+        self.accounts = AccountStore(store.engine)
+        self.chat = ChatRoom(store, self.cache)
+        self.ratings = RatingBook(store.engine)
         self.bots = BotTurns(config, pool, background, self._submit)
+        self.mailer = Mailer(store.engine, config, self.accounts, background)
 
     # -- matches and seats -----------------------------------------------------------------
 
@@ -107,7 +119,19 @@ class MatchMaster:
 
     async def seat_for_token(self, match_id: str, token: str) -> int | None:
         """The seat of match ``match_id`` that ``token`` opens, if any."""
-        return await asyncio.to_thread(self.store.seat_for_token, match_id, token)
+        return await asyncio.to_thread(self._seat_for_token, match_id, token)
+
+    def _seat_for_token(self, match_id: str, token: str) -> int | None:
+        """:meth:`seat_for_token` in a worker thread: the seat's own token, or — for a seat
+        an account took over from its guest — the token derived for the account."""
+        seat = self.store.seat_for_token(match_id, token)
+        if seat is not None:
+            return seat
+        for number, account_id in self.store.account_seats(match_id):
+            derived = self.accounts.seat_token(match_id, number, account_id)
+            if secrets.compare_digest(derived.encode(), token.encode("utf-8", "replace")):
+                return number
+        return None
 
     async def seat_of(self, live: LiveMatch, token: str | None) -> int:
         """The seat ``token`` opens (a refusal: 401 without a token, 403 with a wrong one)."""
@@ -120,9 +144,14 @@ class MatchMaster:
 
     # -- the lobby -------------------------------------------------------------------------
 
-    async def create(self, plan: MatchPlan) -> Created:
+    async def create(
+        self, plan: MatchPlan, within: Callable[[sa.Connection, str], None] | None = None
+    ) -> Created:
         """Store the match ``plan`` describes, minting its secrets; it starts at once if it
-        is to and no other person is to join."""
+        is to and no other person is to join. A seat an account plays gets the token
+        derived for it (:meth:`AccountStore.seat_token`). ``within``: run first in the
+        transaction that stores the match (a lobby seek's claim, :mod:`keltis.server.seeks`;
+        its :class:`ConflictError` stores nothing and is raised here)."""
         match_id, host = new_match_id(), new_secret()
         base = self.config.public_url
         rows: list[dict[str, Any]] = []
@@ -130,7 +159,11 @@ class MatchMaster:
         invites: list[Invite] = []
         for number, seat in enumerate(plan.seats):
             row = seat.row()
-            if seat.kind == "person" and number == plan.creator:
+            if seat.kind == "person" and seat.account_id is not None:
+                row["token"] = self.accounts.seat_token(match_id, number, seat.account_id)
+                if number == plan.creator:
+                    token = row["token"]
+            elif seat.kind == "person" and number == plan.creator:
                 row["token"] = token = new_secret()
             elif seat.kind == "person":
                 row["invite"] = code = new_invite()
@@ -145,20 +178,37 @@ class MatchMaster:
             host,
             plan.public,
             rows,
+            rated=plan.rated,
+            within=within,
         )
         live = await self.get(match_id)
         if plan.start and not invites:
             await self._start(live)
         return Created(live, host, plan.creator, token, invites, f"{base}/#/watch/{match_id}")
 
-    async def join(self, match_id: str, invite: str, name: str) -> tuple[LiveMatch, int, str]:
-        """Take the seat of ``invite`` under ``name``: the match, the seat and its new
-        token."""
+    async def join(
+        self, match_id: str, invite: str, name: str, account: Account | None = None
+    ) -> tuple[LiveMatch, int, str]:
+        """Take the seat of ``invite`` under ``name`` (a logged-in ``account``: under its
+        own name, and the seat is the account's): the match, the seat and its new token. A
+        rated match's seats are for accounts only."""
         live = await self.get(match_id)
+        if account is not None:
+            name = account.name
+        elif live.row.rated:
+            raise RefusedError("account.rated_needs_account", status=403)
         if not name_ok(name):
             raise RefusedError("server.bad_name", status=400, limit=MAX_NAME)
         token = new_secret()
-        seat = await asyncio.to_thread(self.store.claim_seat, match_id, invite, token, name)
+        account_id = None
+        if account is not None:
+            number = await asyncio.to_thread(self.store.seat_for_invite, match_id, invite)
+            if number is None:
+                raise RefusedError("server.bad_invite", status=403)
+            token, account_id = self.accounts.seat_token(match_id, number, account.id), account.id
+        seat = await asyncio.to_thread(
+            self.store.claim_seat, match_id, invite, token, name, account_id
+        )
         if seat is None:
             raise RefusedError("server.bad_invite", status=403)
         await self.seats_changed(live)
@@ -198,7 +248,12 @@ class MatchMaster:
                 next_id = live.row.next_match
                 if next_id is None:  # not theirs: the match is no longer over
                     raise RefusedError("server.not_finished") from None
-        new_token = new_secret()
+        account_id = live.row.seats[seat].account_id
+        new_token = (
+            new_secret()
+            if account_id is None
+            else self.accounts.seat_token(next_id, seat, account_id)
+        )
         if not await asyncio.to_thread(self.store.claim_again, next_id, seat, new_token):
             raise RefusedError("server.again_taken")
         following = await self.get(next_id)
@@ -221,11 +276,13 @@ class MatchMaster:
             plan.public,
             [s.row() for s in plan.seats],
             previous=row.id,
+            rated=plan.rated,
         )
 
     async def _start(self, live: LiveMatch) -> None:
         await asyncio.to_thread(self.store.start, live.id, live.match.to_move)
         await self.seats_changed(live)
+        self._turn_mail(live, None)
 
     # -- clients ---------------------------------------------------------------------------
 
@@ -270,6 +327,8 @@ class MatchMaster:
         async with live.lock:
             if live.row.status == "open":
                 raise RefusedError("server.not_started")
+            if live.row.seats[seat].timed_out:
+                raise RefusedError("server.timed_out")
             if live.row.seats[seat].stand_in is not None:
                 raise RefusedError("server.stand_in")
             step = await self._submit(live, seat, action, version)
@@ -297,9 +356,26 @@ class MatchMaster:
         if live.match.over:
             live.row.status = "finished"
             live.row.result = live.match.record.result
+            if live.row.rated:
+                self.background.spawn(self.rate(live.id))
         for client in list(live.clients):
             client.send(messages[client.seat])
+        self._turn_mail(live, seat)
         return step
+
+    def _turn_mail(self, live: LiveMatch, acted: int | None) -> None:
+        """In a correspondence match, a decision now due for a person (the match started,
+        or the turn passed from seat ``acted`` to another) is e-mailed to the account
+        playing that seat (:mod:`keltis.server.mail`, in the background). A decision that
+        follows the player's own is not: they are there."""
+        if not self.mailer.enabled or not clocks.is_correspondence(live.row.options):
+            return
+        if live.row.status != "running" or live.match.over:
+            return
+        seat = live.match.to_move
+        row = live.row.seats[seat]
+        if seat != acted and row.kind == "person" and row.stand_in is None and row.account_id:
+            self.mailer.turn_due(live.id, live.match.ply, seat)
 
     async def hints(self, live: LiveMatch, seat: int, version: int) -> list[dict[str, object]]:
         """Hints for ``seat`` at ``version`` (it must be that seat's turn)."""
@@ -347,6 +423,33 @@ class MatchMaster:
             await self.cache.send_snapshots(live)
             return target
 
+    async def renamed(self, match_ids: list[str]) -> None:
+        """Seats of these matches were renamed (an account deleted): the other processes
+        are told, and this one's live matches re-read them (their records and clients
+        take the new names)."""
+        await asyncio.to_thread(self.store.seats_renamed, match_ids)
+        for match_id in match_ids:
+            live = self.cache.live.get(match_id)
+            if live is not None:
+                await self.seats_changed(live)
+
+    # -- ratings ---------------------------------------------------------------------------
+
+    async def rate(self, match_id: str) -> None:
+        """Rate the finished rated match ``match_id`` (once, whoever else tries: the
+        ratings' transaction claims it)."""
+        row = await asyncio.to_thread(self.store.get_match, match_id)
+        if row is not None:
+            await asyncio.to_thread(self.ratings.rate, row)
+
+    async def rate_pending(self) -> None:
+        """Rate the finished rated matches left unrated (their process stopped first)."""
+        for match_id in await asyncio.to_thread(self.ratings.unrated):
+            try:
+                await self.rate(match_id)
+            except Exception:
+                log.exception("could not rate match %s", match_id)
+
     # -- stand-ins and seat changes --------------------------------------------------------
 
     async def stand_in(self, live: LiveMatch, seat: int) -> None:
@@ -377,8 +480,12 @@ class MatchMaster:
         await self.seats_changed(live)
 
     async def reclaim(self, live: LiveMatch, seat: int) -> None:
-        """The player of ``seat`` takes it back from the bot standing in."""
+        """The player of ``seat`` takes it back from the bot standing in (not a seat that
+        ran out of time: the bot plays it to the end)."""
         if not await asyncio.to_thread(self.store.set_stand_in, live.id, seat, None, None):
+            await self.seats_changed(live)
+            if live.row.seats[seat].timed_out:
+                raise RefusedError("server.timed_out")
             raise RefusedError("server.no_stand_in")
         await self.seats_changed(live)
 

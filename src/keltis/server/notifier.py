@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 import psycopg
 import sqlalchemy as sa
@@ -33,12 +34,21 @@ class Notifier:
         self.cache = cache
         self.origin = origin
         self.background = background
+        #: What else than a match's moves and seats is told (``<match>:<what>:<origin>``):
+        #: the handler of each ``what`` (``"chat"``: :meth:`ChatRoom.notified`), called with
+        #: the match id for the other processes' notices.
+        self.handlers: dict[str, Callable[[str], Awaitable[None]]] = {}
 
     async def notified(self, payload: str) -> None:
         """A process stored something for a match (``<match>:<ply or "seats">:<origin>``):
         catch up if this process serves the match and does not know it yet — its own
         changes it has told its clients of already."""
         match_id, what, origin = ([*payload.split(":"), "", ""])[:3]
+        handler = self.handlers.get(what)
+        if handler is not None:
+            if origin != self.origin:
+                await handler(match_id)
+            return
         live = self.cache.live.get(match_id)
         if live is None or origin == self.origin:
             return

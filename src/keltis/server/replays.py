@@ -53,12 +53,14 @@ class ReplayCache:
 
     def __init__(self, size: int) -> None:
         self.size = max(1, size)
-        self._replays: OrderedDict[tuple[str, int], Replay] = OrderedDict()
+        self._replays: OrderedDict[tuple[str, int, tuple[str, ...]], Replay] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, match_id: str, record: GameRecord) -> Replay:
         """The replay of match ``match_id`` (its finished ``record``)."""
-        key = (match_id, len(record.actions))
+        # the players' names are part of the key: an account deleted meanwhile (elsewhere,
+        # too) renames its seat, and a replay must not show the old name
+        key = (match_id, len(record.actions), tuple(p.name for p in record.players))
         with self._lock:
             replay = self._replays.get(key)
             if replay is not None:

@@ -4,10 +4,11 @@ last message (docs/server.md, "Live play").
 The client says hello first (within ``hello_timeout``), with its seat's token or none to
 watch; it gets a snapshot, then every step as its seat may see it. Its requests (``act``,
 ``hint``, ``undo``, ``stand_in``, ``reclaim``, ``sync``, ``ping``) go to the match service,
-each answered with its ``ref``; a refused one gets an ``error``. A sender task writes the
-queued messages, so that a slow client never holds up the others (one that falls too far
-behind is let go), and the connection's messages are rate-limited (a flood closes it once
-the answers already queued have gone out).
+and ``chat`` to the match's chat (:mod:`keltis.server.chat`), each answered with its ``ref``;
+a refused one gets an ``error``. A sender task writes the queued messages, so that a slow
+client never holds up the others (one that falls too far behind is let go), and the
+connection's messages are rate-limited (a flood closes it once the answers already queued
+have gone out).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from keltis.core.errors import KeltisError
 from keltis.i18n import LANGUAGES, Translator
 from keltis.messages import Phrase
+from keltis.server.accounts import Account
 from keltis.server.answers import RefusedError, printable, refusal_json, request_lang
+from keltis.server.chat import PLAYERS, SPECTATORS, Speaker, seat_of_account, seat_speaker
 from keltis.server.describe import dumps
 from keltis.server.livematch import Client, LiveMatch
 from keltis.server.master import MatchMaster
@@ -33,7 +36,7 @@ from keltis.server.wirecheck import BadMessageError, parse_message
 log = logging.getLogger("keltis.server")
 
 #: The message types a client may send on the live WebSocket.
-CLIENT_TYPES = ("hello", "act", "hint", "undo", "stand_in", "reclaim", "sync", "ping")
+CLIENT_TYPES = ("hello", "act", "hint", "undo", "stand_in", "reclaim", "sync", "ping", "chat")
 
 #: The longest ``ref`` a client may give a request (characters); an integer ref must be
 #: exact in JavaScript too (|ref| < 2**53).
@@ -75,9 +78,17 @@ class LiveSession:
     """One client's WebSocket: hello, then requests, with a sender task so that a slow
     client never holds up the others."""
 
-    def __init__(self, socket: WebSocket, master: MatchMaster) -> None:
+    def __init__(
+        self, socket: WebSocket, master: MatchMaster, session_secret: str | None = None
+    ) -> None:
         self.socket = socket
         self.master = master
+        #: The log-in session's cookie the handshake carried (from the client's own pages):
+        #: a spectator with a session chats on the spectators' channel.
+        self.session_secret = session_secret
+        #: The account a spectator chats as, and why one without it may not chat.
+        self.account: Account | None = None
+        self.no_chat = "chat.guest"
         self.config = master.config
         self.queue: asyncio.Queue[dict[str, Any] | _Close | None] = asyncio.Queue(
             maxsize=QUEUE_SIZE
@@ -249,8 +260,12 @@ class LiveSession:
     async def _serve(self, match_id: str) -> None:
         live, seat = await self._hello(match_id)
         self.live = live
-        client = Client(seat, self.lang, self.send)
+        channel = await self._chat_channel(live, seat)
+        account_id = None if self.account is None else self.account.id
+        client = Client(seat, self.lang, self.send, channel, account_id)
         self.client = client
+        if client.chat is not None:
+            await self.master.chat.follow(live.id)
         await self.master.arrive(live, client)
         while True:
             data, ref = await self._receive()
@@ -276,9 +291,41 @@ class LiveSession:
             raise RefusedError(
                 "server.bad_field", field="type", expected=Phrase("server.expected.hello_once")
             )
+        if kind == "chat":
+            await self.master.chat.say(live, self._speaker(live, client), data.get("text"))
+            self.send({"type": "ack", "version": live.match.ply, "ref": ref})
+            return
         if client.seat is None:
             raise RefusedError("server.spectator")
         await self._play(live, client.seat, kind, data, ref)
+
+    async def _chat_channel(self, live: LiveMatch, seat: int | None) -> str | None:
+        """The chat channel of this connection: a seat's is the players'; a spectator's
+        whose handshake carried a live session the spectators' — unless its account plays
+        a seat of this match (players never hear the spectators). ``None``: no chat."""
+        if seat is not None:
+            return PLAYERS
+        if self.session_secret is None:
+            return None
+        logged = await asyncio.to_thread(self.master.accounts.session, self.session_secret)
+        if logged is None:
+            return None
+        if seat_of_account(live, logged.account.id) is not None:
+            self.no_chat = "chat.seated"
+            return None
+        self.account = logged.account
+        return SPECTATORS
+
+    def _speaker(self, live: LiveMatch, client: Client) -> Speaker:
+        """Who this connection chats as (a refusal where it may not chat)."""
+        if client.seat is not None:
+            return seat_speaker(live, client.seat)
+        if client.chat == SPECTATORS and self.account is not None:
+            if seat_of_account(live, self.account.id) is not None:  # it took a seat since
+                raise RefusedError("chat.seated", status=403)
+            name = self.account.name
+            return Speaker(SPECTATORS, None, name, self.account.id, name)
+        raise RefusedError(self.no_chat, status=403)
 
     async def _play(
         self, live: LiveMatch, seat: int, kind: str, data: dict[str, Any], ref: Any

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from keltis.server import db
+from keltis.server import clocks, db
 
 #: The PostgreSQL channel the server processes talk on.
 CHANNEL = "keltis"
@@ -84,6 +84,12 @@ class SeatRow:
     invite_open: bool
     last_seen: datetime | None
     stand_in: str | None
+    account_id: str | None = None
+    """The account playing this seat (``None``: a guest or a bot)."""
+    bank: float | None = None
+    """Seconds left in the seat's bank (a real-time time control)."""
+    timed_out: bool = False
+    """The seat ran out of time: a bot plays it on."""
 
     @property
     def bot_level(self) -> str | None:
@@ -113,7 +119,31 @@ class MatchRow:
     """The match its players asked to play next (``POST /api/matches/{id}/again``)."""
     previous_match: str | None = None
     """The match this one plays again."""
+    rated: bool = False
+    """The match changes its players' ratings when it ends."""
+    deadline: datetime | None = None
+    """With a time control: when the decision now due runs out of time."""
     seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TimedAction:
+    """An action stored in a match with a time control: ``when`` (the next decision's clock
+    starts then), the acting seat's ``bank`` after it paid, the next decision's
+    ``deadline``."""
+
+    when: datetime
+    bank: float | None
+    deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class LateDecision:
+    """A decision that ran out of time: the match, its ply and the seat to move."""
+
+    match_id: str
+    ply: int
+    seat: int
 
 
 @dataclass(frozen=True)
@@ -146,13 +176,21 @@ class Store:
         public: bool,
         seat_rows: Sequence[dict[str, Any]],
         previous: str | None = None,
+        rated: bool = False,
+        within: Callable[[sa.Connection, str], None] | None = None,
     ) -> None:
         """Store a new match and its seats (``seat_rows``: kind, level, name, token and
-        invite secrets or ``None``). With ``previous``, the new match is the one the players
-        of that finished match play next: named as its ``next_match`` in the same
-        transaction, or :class:`ConflictError` if it names another already."""
+        invite secrets or ``None``, the account playing it). With ``previous``, the new match
+        is the one the players of that finished match play next: named as its
+        ``next_match`` in the same transaction, or :class:`ConflictError` if it names
+        another already. ``within(connection, match_id)`` runs first in the same transaction
+        (a lobby seek claimed for this match, :meth:`SeekStore.claim`): its exception, such
+        as :class:`ConflictError`, stores nothing."""
         when = now()
+        bank = clocks.initial_bank(options)
         with self.engine.begin() as connection:
+            if within is not None:
+                within(connection, match_id)
             if previous is not None:
                 named = connection.execute(
                     db.matches.update()
@@ -181,6 +219,7 @@ class Store:
                     created_at=when,
                     updated_at=when,
                     previous_match=previous,
+                    rated=rated,
                 )
             )
             connection.execute(
@@ -197,6 +236,9 @@ class Store:
                         "joined_at": when if row.get("token") else None,
                         "last_seen": when if row.get("token") else None,
                         "stand_in": None,
+                        "account_id": row.get("account_id"),
+                        # a time control's bank starts full (person seats only)
+                        "bank": bank if row["kind"] == "person" else None,
                     }
                     for number, row in enumerate(seat_rows)
                 ],
@@ -256,9 +298,34 @@ class Store:
             ).first()
         return None if found is None else int(found.seat)
 
-    def claim_seat(self, match_id: str, invite: str, token: str, name: str) -> int | None:
+    def account_seats(self, match_id: str) -> list[tuple[int, str]]:
+        """The seats of ``match_id`` that accounts play: ``(seat, account)``."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(db.seats.c.seat, db.seats.c.account_id).where(
+                    db.seats.c.match_id == match_id, db.seats.c.account_id.is_not(None)
+                )
+            ).all()
+        return [(int(r.seat), str(r.account_id)) for r in rows]
+
+    def seat_for_invite(self, match_id: str, invite: str) -> int | None:
+        """The open seat whose invite code is ``invite``, or ``None``."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                sa.select(db.seats.c.seat).where(
+                    db.seats.c.match_id == match_id,
+                    db.seats.c.invite_hash == digest(invite),
+                    db.seats.c.token_hash.is_(None),
+                )
+            ).first()
+        return None if found is None else int(found.seat)
+
+    def claim_seat(
+        self, match_id: str, invite: str, token: str, name: str, account_id: str | None = None
+    ) -> int | None:
         """Give the seat whose invite code is ``invite`` to a player (``token`` becomes its
-        secret; the invite is used up). ``None`` if no open seat has that invite."""
+        secret; the invite is used up; ``account_id``: the account playing it). ``None`` if
+        no open seat has that invite."""
         with self.engine.begin() as connection:
             found = connection.execute(
                 sa.select(db.seats.c.seat).where(
@@ -283,6 +350,7 @@ class Store:
                     name=name,
                     joined_at=when,
                     last_seen=when,
+                    account_id=account_id,
                 )
             )
             if updated.rowcount != 1:
@@ -323,6 +391,7 @@ class Store:
             )
             if updated.rowcount != 1:
                 return False
+            self._reset_deadline(connection, match_id)
             self._notify(connection, f"{match_id}:seats")
         return True
 
@@ -408,6 +477,69 @@ class Store:
         except IntegrityError as error:
             raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
 
+    def append_timed(
+        self,
+        match_id: str,
+        ply: int,
+        seat: int,
+        notation: str,
+        to_move: int,
+        result: dict[str, Any] | None,
+        decision: float,
+    ) -> TimedAction:
+        """:meth:`append_action` for a match with a time control (``decision``: its seconds
+        for each decision), on either database: in the same transaction, the acting seat's
+        bank pays for what the decision took beyond its time, and the next decision's
+        deadline is set. Matches without a time control never come here: their actions cost
+        no more than before. Raises :class:`ConflictError` as :meth:`append_action`."""
+        when = now()
+        try:
+            with self.engine.begin() as connection:
+                # the insert first: on SQLite it takes the write lock before anything is read
+                connection.execute(
+                    db.actions.insert().values(
+                        match_id=match_id, ply=ply, seat=seat, notation=notation, created_at=when
+                    )
+                )
+                guard = (
+                    db.matches.c.id == match_id,
+                    db.matches.c.ply == ply - 1,
+                    db.matches.c.status == "running",
+                )
+                since = connection.execute(
+                    sa.select(db.matches.c.turn_since).where(*guard).with_for_update()
+                ).first()
+                if since is None:
+                    raise ConflictError(f"match {match_id} is no longer at ply {ply - 1}")
+                seats = _clock_seats(connection, match_id, (seat, to_move))
+                used = (when - (_aware(since.turn_since) or when)).total_seconds()
+                before = seats[seat]["bank"]
+                bank = clocks.charged(before, used, decision)
+                seats[seat] = {**seats[seat], "bank": bank}
+                deadline = clocks.due(decision, result is None, when, seats.get(to_move))
+                values: dict[str, Any] = {
+                    "ply": ply,
+                    "to_move": to_move,
+                    "updated_at": when,
+                    "turn_since": when,
+                    "deadline": deadline,
+                }
+                if result is not None:
+                    values.update(status="finished", result=result)
+                moved = connection.execute(db.matches.update().where(*guard).values(**values))
+                if moved.rowcount != 1:
+                    raise ConflictError(f"match {match_id} is no longer at ply {ply - 1}")
+                if bank != before:
+                    connection.execute(
+                        db.seats.update()
+                        .where(db.seats.c.match_id == match_id, db.seats.c.seat == seat)
+                        .values(bank=bank)
+                    )
+                self._notify(connection, f"{match_id}:{ply}")
+        except IntegrityError as error:
+            raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
+        return TimedAction(when, bank, deadline)
+
     def take_back(self, match_id: str, ply: int, to_ply: int, to_move: int) -> datetime:
         """Undo: the match goes back from ``ply`` actions to ``to_ply`` (the later actions'
         rows are deleted, in one transaction with the match's new ply); returns when (the
@@ -434,6 +566,7 @@ class Store:
                     db.actions.c.match_id == match_id, db.actions.c.ply > to_ply
                 )
             )
+            self._reset_deadline(connection, match_id)
             self._notify(connection, f"{match_id}:undo")
         return when
 
@@ -488,7 +621,8 @@ class Store:
         before ``away_before`` (``None``: being away is not enough), or — with a turn clock —
         the seat to be the one to move with its decision begun before ``late_before``;
         ``False`` if the seat's state did not allow the change. A player who takes back the
-        seat to move gets a fresh clock for that decision."""
+        seat to move gets a fresh clock for that decision; a seat that ran out of time
+        (``timed_out``) cannot be taken back."""
         condition = [
             db.seats.c.match_id == match_id,
             db.seats.c.seat == seat,
@@ -514,6 +648,7 @@ class Store:
             condition.append(sa.or_(*allowed))
         else:
             condition.append(db.seats.c.stand_in.is_not(None))
+            condition.append(db.seats.c.timed_out.is_(False))
         with self.engine.begin() as connection:
             values: dict[str, Any] = {"stand_in": level}
             when = now()
@@ -528,6 +663,7 @@ class Store:
                     .where(db.matches.c.id == match_id, db.matches.c.to_move == seat)
                     .values(turn_since=when)
                 )
+            self._reset_deadline(connection, match_id)
             self._touch(connection, match_id, f"{match_id}:seats")
         return True
 
@@ -552,6 +688,145 @@ class Store:
         )
         with self.engine.connect() as connection:
             return [str(r.id) for r in connection.execute(query)]
+
+    def seats_renamed(self, match_ids: Sequence[str]) -> None:
+        """Seats of these matches were renamed (an account deleted): every process
+        re-reads them (a notice each, on PostgreSQL)."""
+        if not match_ids:
+            return
+        with self.engine.begin() as connection:
+            for match_id in match_ids:
+                self._touch(connection, match_id, f"{match_id}:seats")
+
+    # -- accounts' matches -----------------------------------------------------------------
+
+    def matches_of(
+        self, account_id: str, statuses: Sequence[str], limit: int
+    ) -> list[tuple[MatchRow, int]]:
+        """The matches with ``statuses`` in which ``account_id`` plays a seat, most recently
+        changed first, each with that seat (the first, should it play two)."""
+        query = (
+            sa.select(db.matches, db.seats.c.seat.label("own_seat"))
+            .join(db.seats, db.seats.c.match_id == db.matches.c.id)
+            .where(db.seats.c.account_id == account_id, db.matches.c.status.in_(list(statuses)))
+            .order_by(db.matches.c.updated_at.desc(), db.matches.c.id, db.seats.c.seat)
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            found: dict[str, tuple[MatchRow, int]] = {}
+            for r in connection.execute(query):
+                if r.id not in found:
+                    found[str(r.id)] = (_match_row(r._mapping), int(r.own_seat))
+            if found:
+                seat_rows = connection.execute(
+                    sa.select(db.seats)
+                    .where(db.seats.c.match_id.in_(list(found)))
+                    .order_by(db.seats.c.match_id, db.seats.c.seat)
+                )
+                for s in seat_rows:
+                    found[str(s.match_id)][0].seats.append(_seat_row(s._mapping))
+        return list(found.values())
+
+    def finished_of(self, player_seats: sa.ColumnElement[bool], limit: int) -> list[MatchRow]:
+        """Finished matches with a seat matching ``player_seats`` (a condition on
+        ``seats``), newest first, with their seats."""
+        ids = sa.select(db.seats.c.match_id).where(player_seats).distinct().scalar_subquery()
+        query = (
+            sa.select(db.matches)
+            .where(db.matches.c.status == "finished", db.matches.c.id.in_(ids))
+            .order_by(db.matches.c.updated_at.desc(), db.matches.c.id)
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            rows = [_match_row(r._mapping) for r in connection.execute(query)]
+            if rows:
+                by_id = {r.id: r for r in rows}
+                for s in connection.execute(
+                    sa.select(db.seats)
+                    .where(db.seats.c.match_id.in_(list(by_id)))
+                    .order_by(db.seats.c.match_id, db.seats.c.seat)
+                ):
+                    by_id[str(s.match_id)].seats.append(_seat_row(s._mapping))
+        return rows
+
+    # -- time controls (keltis.server.clocks) ----------------------------------------------
+
+    def late_decisions(self, when: datetime) -> list[LateDecision]:
+        """Running matches whose decision now due ran out of time by ``when`` (one query on
+        the indexed ``deadline``)."""
+        query = sa.select(db.matches.c.id, db.matches.c.ply, db.matches.c.to_move).where(
+            db.matches.c.deadline <= when, db.matches.c.status == "running"
+        )
+        with self.engine.connect() as connection:
+            return [
+                LateDecision(str(r.id), int(r.ply), int(r.to_move))
+                for r in connection.execute(query)
+            ]
+
+    def time_out(self, late: LateDecision, level: str) -> bool:
+        """The seat of ``late`` ran out of time: it is marked ``timed_out`` and a bot of
+        ``level`` stands in for good; the deadline is cleared. Only if the match is still at
+        that decision with its deadline passed — so of several processes exactly one acts
+        (``True`` for it, ``False`` for the others), and a move stored first wins."""
+        when = now()
+        with self.engine.begin() as connection:
+            cleared = connection.execute(
+                db.matches.update()
+                .where(
+                    db.matches.c.id == late.match_id,
+                    db.matches.c.status == "running",
+                    db.matches.c.ply == late.ply,
+                    db.matches.c.to_move == late.seat,
+                    db.matches.c.deadline <= when,
+                )
+                .values(deadline=None, updated_at=when)
+            )
+            if cleared.rowcount != 1:
+                return False
+            connection.execute(
+                db.seats.update()
+                .where(
+                    db.seats.c.match_id == late.match_id,
+                    db.seats.c.seat == late.seat,
+                    db.seats.c.kind == "person",
+                    db.seats.c.stand_in.is_(None),
+                )
+                .values(
+                    timed_out=True,
+                    stand_in=level,
+                    bank=sa.case((db.seats.c.bank.is_(None), None), else_=0.0),
+                )
+            )
+            self._notify(connection, f"{late.match_id}:seats")
+        return True
+
+    def _reset_deadline(self, connection: sa.Connection, match_id: str) -> None:
+        """Set the deadline of the decision now due again, from what is stored (after the
+        match started, moves were taken back or a seat's stand-in changed); nothing for a
+        match without a time control."""
+        match = connection.execute(
+            sa.select(
+                db.matches.c.options,
+                db.matches.c.status,
+                db.matches.c.to_move,
+                db.matches.c.turn_since,
+            ).where(db.matches.c.id == match_id)
+        ).first()
+        if match is None:
+            return
+        decision = clocks.decision_seconds(dict(match.options))
+        if decision is None:
+            return
+        seats = _clock_seats(connection, match_id, (int(match.to_move),))
+        deadline = clocks.due(
+            decision,
+            match.status == "running",
+            _aware(match.turn_since),
+            seats.get(int(match.to_move)),
+        )
+        connection.execute(
+            db.matches.update().where(db.matches.c.id == match_id).values(deadline=deadline)
+        )
 
     # -- inside ----------------------------------------------------------------------------
 
@@ -589,6 +864,8 @@ def _match_row(row: Any) -> MatchRow:
         turn_since=_aware(row["turn_since"]),
         next_match=row["next_match"],
         previous_match=row["previous_match"],
+        rated=bool(row["rated"]),
+        deadline=_aware(row["deadline"]),
     )
 
 
@@ -602,4 +879,19 @@ def _seat_row(row: Any) -> SeatRow:
         invite_open=row["invite_hash"] is not None,
         last_seen=_aware(row["last_seen"]),
         stand_in=row["stand_in"],
+        account_id=row["account_id"],
+        bank=row["bank"],
+        timed_out=bool(row["timed_out"]),
     )
+
+
+def _clock_seats(
+    connection: sa.Connection, match_id: str, numbers: Sequence[int]
+) -> dict[int, dict[str, Any]]:
+    """What the clock needs of these seats of the match: ``kind``, ``stand_in``, ``bank``."""
+    rows = connection.execute(
+        sa.select(db.seats.c.seat, db.seats.c.kind, db.seats.c.stand_in, db.seats.c.bank).where(
+            db.seats.c.match_id == match_id, db.seats.c.seat.in_(sorted(set(numbers)))
+        )
+    )
+    return {int(r.seat): {"kind": r.kind, "stand_in": r.stand_in, "bank": r.bank} for r in rows}

@@ -1,5 +1,7 @@
-"""The server's periodic work: players' presence written down (:class:`Presence`) and the
-sweep for matches whose bot should move but does not (:class:`Sweeper`)."""
+"""The server's periodic work: players' presence written down (:class:`Presence`), the
+sweep for matches whose bot should move but does not (:class:`Sweeper`), the seats whose
+time control ran out (:class:`Timeouts`) and the lobby's seeks that bots are to fill
+(:class:`SeekFiller`)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from datetime import timedelta
 
 from keltis.server.cache import MatchCache
 from keltis.server.config import ServerConfig
-from keltis.server.store import Store
+from keltis.server.store import Store, now
 
 log = logging.getLogger("keltis.server")
 
@@ -64,3 +66,60 @@ class Sweeper:
         while True:
             await asyncio.sleep(self.config.sweep_interval)
             await self.sweep(self.config.bot_delay + self.config.sweep_interval)
+
+
+class Timeouts:
+    """Hands the seats whose time control ran out to a bot (docs/server.md, "Time
+    controls"): every ``timeout_interval`` seconds one indexed query finds the running
+    matches past their ``deadline``; each late seat is marked ``timed_out`` with a stand-in
+    of the ``--stand-in`` level (a conditional update: of several processes one does it),
+    and ``resume`` catches the match up and lets the bot play on. It runs from the start,
+    so a deadline that passed while no server ran is handled at once after a restart."""
+
+    def __init__(
+        self, store: Store, config: ServerConfig, resume: Callable[[str], Awaitable[None]]
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.resume = resume
+
+    async def check(self) -> None:
+        """Time out every decision past its deadline now."""
+        for late in await asyncio.to_thread(self.store.late_decisions, now()):
+            try:
+                level = self.config.stand_in_level
+                if await asyncio.to_thread(self.store.time_out, late, level):
+                    log.info("match %s: seat %d ran out of time", late.match_id, late.seat)
+                    await self.resume(late.match_id)
+            except Exception:
+                log.exception("could not time out match %s", late.match_id)
+
+    async def run(self) -> None:
+        """Check at start, then every ``timeout_interval`` seconds."""
+        while True:
+            try:
+                await self.check()
+            except Exception:
+                log.exception("could not look for decisions out of time")
+            await asyncio.sleep(self.config.timeout_interval)
+
+
+class SeekFiller:
+    """Fills the lobby's seeks whose wait for people is over with bots, and starts their
+    matches (docs/server.md, "The lobby: seeks"): every ``interval`` seconds ``fill`` looks
+    for them (:meth:`keltis.server.seeks.Seeks.fill_due`, which claims each seek in the
+    transaction that stores its match: of several processes, one fills it). It runs from
+    the start, so a seek whose wait ended while no server ran is filled at once."""
+
+    def __init__(self, fill: Callable[[], Awaitable[None]], interval: float) -> None:
+        self.fill = fill
+        self.interval = interval
+
+    async def run(self) -> None:
+        """Fill at start, then every ``interval`` seconds."""
+        while True:
+            try:
+                await self.fill()
+            except Exception:
+                log.exception("could not fill the seeks waiting for bots")
+            await asyncio.sleep(self.interval)

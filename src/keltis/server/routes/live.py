@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter, WebSocket
 
 from keltis.server.answers import error_response, request_lang
-from keltis.server.routes.deps import Connections, Master
+from keltis.server.routes.deps import Connections, Master, live_session_secret
 from keltis.server.session import LiveSession
 
 router = APIRouter()
@@ -32,6 +32,6 @@ async def live_socket(
         return
     await socket.accept()
     try:
-        await LiveSession(socket, master).run(match_id)
+        await LiveSession(socket, master, live_session_secret(socket)).run(match_id)
     finally:
         connections.release(address)

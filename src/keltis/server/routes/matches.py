@@ -15,26 +15,34 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 
 from keltis.core.errors import KeltisError
+from keltis.server.accounts import Account, LoggedIn
 from keltis.server.answers import RefusedError, error_response, refusal_response
 from keltis.server.bodies import ActionRequest, CreateMatch, JoinRequest
 from keltis.server.lobby import plan_match
 from keltis.server.master import Created
-from keltis.server.routes.deps import Creations, Lang, Master, Token
+from keltis.server.routes.deps import Creations, Lang, Master, Token, Viewer, same_site
 
 router = APIRouter()
 
 
 @router.post("/api/matches", tags=["matches"], status_code=201)
 async def create_match(
-    body: CreateMatch, request: Request, master: Master, creations: Creations, lang: Lang
+    body: CreateMatch,
+    request: Request,
+    master: Master,
+    creations: Creations,
+    lang: Lang,
+    viewer: Viewer,
 ) -> Any:
     """Create a match. The answer holds the secrets: the host token (to start the match),
     the creator's seat token, and one invite per other person seat — share each invite
-    link with one friend."""
+    link with one friend. Logged in, the creator plays under the account's name, and may
+    create a rated match."""
     address = request.client.host if request.client else "?"
     if not creations.take(address):
         return error_response(429, "server.rate_limited", lang)
-    created = await master.create(plan_match(body, master.config.allow_setup))
+    creator = _account(request, viewer)
+    created = await master.create(plan_match(body, master.config.allow_setup, creator))
     return _created_json(created, master)
 
 
@@ -70,10 +78,25 @@ async def get_match(match_id: str, master: Master) -> Any:
     return master.summary(await master.get(match_id))
 
 
+def _account(request: Request, viewer: LoggedIn | None) -> Account | None:
+    """The account a request acts for: its session's, if it proves it comes from the
+    client itself (else it acts as a guest: a page of another site cannot make a browser
+    play for its account)."""
+    if viewer is None or not same_site(request, viewer):
+        return None
+    return viewer.account
+
+
 @router.post("/api/matches/{match_id}/join", tags=["matches"])
-async def join(match_id: str, body: JoinRequest, master: Master) -> Any:
-    """Take the seat of an invite: the answer holds the seat's secret token."""
-    live, seat, token = await master.join(match_id, body.invite, body.name)
+async def join(
+    match_id: str, body: JoinRequest, request: Request, master: Master, viewer: Viewer
+) -> Any:
+    """Take the seat of an invite: the answer holds the seat's secret token. Logged in,
+    the seat is the account's (under its name); a rated match's seats are for accounts
+    only."""
+    live, seat, token = await master.join(
+        match_id, body.invite, body.name, _account(request, viewer)
+    )
     return {"seat": seat, "token": token, "match": master.summary(live)}
 
 

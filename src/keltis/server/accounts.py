@@ -1,0 +1,461 @@
+"""Accounts and their log-in sessions (docs/server.md, "Accounts and sessions").
+
+An account is a unique name (compared case-folded), an argon2id password hash (argon2-cffi),
+a language and perhaps an e-mail address. A log-in session is a random secret in an
+``HttpOnly`` cookie, of which only the SHA-256 is stored, and a second token, ``csrf``, which
+every state-changing request the cookie authenticates must repeat in a header: a page of
+another site can make the browser send the cookie, never read the token.
+
+The seats an account plays get tokens derived from the servers' shared key
+(:meth:`AccountStore.seat_token`), so the account finds them again on any device without the
+server storing a secret it could leak. Every call is one short transaction, run in a worker
+thread by the routes.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from keltis.server import db
+from keltis.server.answers import RefusedError
+from keltis.server.store import _aware, digest, now
+
+#: An account's name: 3 to 20 letters, digits, ``_`` or ``-`` (so that it can never be taken
+#: for a bot level's ``bot:…`` or need escaping in an address).
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
+#: Password lengths taken (characters).
+MIN_PASSWORD, MAX_PASSWORD = 8, 200
+#: How long a log-in session lasts.
+SESSION_DAYS = 30
+#: Failed log-ins in a row after which an account's log-in is locked …
+MAX_FAILURES = 5
+#: … for this long.
+LOCK_MINUTES = 15
+#: The name that replaces a deleted account's in the matches it played.
+DELETED_NAME = "(deleted)"
+
+_hasher = PasswordHasher()  # argon2id with the library's recommended parameters
+#: A hash checked when the name is unknown, so that a wrong name costs what a wrong password
+#: does (an attacker cannot tell them apart by the time taken).
+_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+@dataclass(frozen=True)
+class Account:
+    """An account as the server uses it."""
+
+    id: str
+    name: str
+    language: str
+    email: str | None
+    email_turns: bool
+    created_at: datetime
+    suspended: bool
+
+    @property
+    def player(self) -> str:
+        """The account as a rated player (:mod:`keltis.server.ratings`)."""
+        return f"account:{self.id}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The account as its owner sees it (the e-mail included)."""
+        return {
+            "name": self.name,
+            "language": self.language,
+            "email": self.email,
+            "email_turns": self.email_turns,
+            "created": self.created_at.isoformat(),
+        }
+
+
+@dataclass(frozen=True)
+class LoggedIn:
+    """A log-in session: the ``account``, the cookie's ``secret`` (only when it was just
+    made) and the ``csrf`` token."""
+
+    account: Account
+    csrf: str
+    secret: str | None = None
+
+
+def name_key(name: str) -> str:
+    """The name as names are compared: two accounts cannot differ only in case."""
+    return name.casefold()
+
+
+def check_name(name: str) -> None:
+    """Refuse a name an account cannot have."""
+    if not NAME_PATTERN.fullmatch(name):
+        raise RefusedError("account.bad_name", status=400)
+
+
+def check_password(password: str) -> None:
+    """Refuse a password too short or too long."""
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise RefusedError("account.bad_password", status=400, min=MIN_PASSWORD, max=MAX_PASSWORD)
+
+
+def _verify(password_hash: str, password: str) -> bool:
+    try:
+        return _hasher.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+class AccountStore:
+    """Accounts, sessions and mutes in the server's database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._key: bytes | None = None
+
+    # -- the servers' shared key -----------------------------------------------------------
+
+    def key(self) -> bytes:
+        """The key every server process shares (``server_keys``, made by the migration)."""
+        if self._key is None:
+            with self.engine.connect() as connection:
+                value = connection.execute(
+                    sa.select(db.server_keys.c.value).where(db.server_keys.c.name == "derive")
+                ).scalar_one()
+            self._key = str(value).encode()
+        return self._key
+
+    def derive(self, purpose: str) -> str:
+        """A secret for ``purpose`` derived from the shared key (HMAC-SHA256, URL-safe)."""
+        mac = hmac.new(self.key(), purpose.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+    def seat_token(self, match_id: str, seat: int, account_id: str) -> str:
+        """The token of seat ``seat`` of ``match_id`` played by ``account_id``."""
+        return self.derive(f"seat:{match_id}:{seat}:{account_id}")
+
+    # -- accounts --------------------------------------------------------------------------
+
+    def create(self, name: str, password: str, language: str, email: str | None) -> Account:
+        """A new account (``account.name_taken`` if the name is, whatever its case)."""
+        check_name(name)
+        check_password(password)
+        account_id = secrets.token_urlsafe(12)
+        password_hash = _hasher.hash(password)
+        when = now()
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    db.accounts.insert().values(
+                        id=account_id,
+                        name=name,
+                        name_key=name_key(name),
+                        password_hash=password_hash,
+                        language=language,
+                        email=email,
+                        email_turns=True,
+                        created_at=when,
+                        failed_logins=0,
+                    )
+                )
+        except IntegrityError:
+            raise RefusedError("account.name_taken", status=409, name=name) from None
+        return Account(account_id, name, language, email, True, when, False)
+
+    def by_name(self, name: str) -> Account | None:
+        """The account named ``name`` (any case), or ``None``."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                sa.select(db.accounts).where(db.accounts.c.name_key == name_key(name))
+            ).first()
+        return None if row is None else _account(row._mapping)
+
+    def by_id(self, account_id: str) -> Account | None:
+        """The account ``account_id``, or ``None``."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                sa.select(db.accounts).where(db.accounts.c.id == account_id)
+            ).first()
+        return None if row is None else _account(row._mapping)
+
+    def update(self, account: Account, **values: Any) -> Account:
+        """Change the account's ``language``, ``email`` or ``email_turns``."""
+        allowed = {k: v for k, v in values.items() if k in ("language", "email", "email_turns")}
+        if allowed:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    db.accounts.update().where(db.accounts.c.id == account.id).values(**allowed)
+                )
+        updated = self.by_id(account.id)
+        assert updated is not None
+        return updated
+
+    # -- logging in ------------------------------------------------------------------------
+
+    def log_in(self, name: str, password: str) -> LoggedIn:
+        """A new session for ``name`` with ``password``. The same refusal for an unknown
+        name and a wrong password, after the same work; a locked or suspended account is
+        refused even with the right password."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                sa.select(db.accounts).where(db.accounts.c.name_key == name_key(name))
+            ).first()
+        if row is None:
+            _verify(_DUMMY_HASH, password)
+            raise RefusedError("account.bad_login", status=401)
+        values = row._mapping
+        locked = _aware(values["locked_until"])
+        if locked is not None and locked > now():
+            _verify(_DUMMY_HASH, password)
+            raise RefusedError("account.login_limited", status=429, minutes=LOCK_MINUTES)
+        if not _verify(values["password_hash"], password):
+            self._failed(str(values["id"]))
+            raise RefusedError("account.bad_login", status=401)
+        if values["suspended_at"] is not None:
+            raise RefusedError("account.suspended", status=403)
+        account = _account(values)
+        with self.engine.begin() as connection:
+            connection.execute(
+                db.accounts.update()
+                .where(db.accounts.c.id == account.id)
+                .values(failed_logins=0, locked_until=None)
+            )
+            if _hasher.check_needs_rehash(values["password_hash"]):
+                connection.execute(
+                    db.accounts.update()
+                    .where(db.accounts.c.id == account.id)
+                    .values(password_hash=_hasher.hash(password))
+                )
+        return self.open_session(account)
+
+    def _failed(self, account_id: str) -> None:
+        """One more failed log-in; the account locks after :data:`MAX_FAILURES` in a row."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                db.accounts.update()
+                .where(db.accounts.c.id == account_id)
+                .values(failed_logins=db.accounts.c.failed_logins + 1)
+            )
+            failures = connection.execute(
+                sa.select(db.accounts.c.failed_logins).where(db.accounts.c.id == account_id)
+            ).scalar_one()
+            if failures >= MAX_FAILURES:
+                connection.execute(
+                    db.accounts.update()
+                    .where(db.accounts.c.id == account_id)
+                    .values(failed_logins=0, locked_until=now() + timedelta(minutes=LOCK_MINUTES))
+                )
+
+    def open_session(self, account: Account) -> LoggedIn:
+        """A new log-in session for ``account``."""
+        secret, csrf = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        when = now()
+        with self.engine.begin() as connection:
+            connection.execute(
+                db.login_sessions.insert().values(
+                    token_hash=digest(secret),
+                    account_id=account.id,
+                    csrf=csrf,
+                    created_at=when,
+                    last_seen=when,
+                    expires_at=when + timedelta(days=SESSION_DAYS),
+                )
+            )
+        return LoggedIn(account, csrf, secret)
+
+    def session(self, secret: str) -> LoggedIn | None:
+        """The live session whose cookie holds ``secret`` (not expired, its account not
+        suspended), or ``None``."""
+        query = (
+            sa.select(db.login_sessions.c.csrf, db.login_sessions.c.expires_at, db.accounts)
+            .join(db.accounts, db.accounts.c.id == db.login_sessions.c.account_id)
+            .where(db.login_sessions.c.token_hash == digest(secret))
+        )
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        if row is None:
+            return None
+        values = row._mapping
+        expires = _aware(values["expires_at"])
+        if expires is None or expires <= now() or values["suspended_at"] is not None:
+            return None
+        return LoggedIn(_account(values), str(values["csrf"]))
+
+    def close_session(self, secret: str) -> None:
+        """Log out: the session is gone."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                db.login_sessions.delete().where(db.login_sessions.c.token_hash == digest(secret))
+            )
+
+    def change_password(self, account: Account, old: str, new: str, keep: str | None) -> None:
+        """Change the password (``old`` must be right); every session but ``keep`` (the
+        cookie's secret of the request) ends."""
+        check_password(new)
+        with self.engine.connect() as connection:
+            current = connection.execute(
+                sa.select(db.accounts.c.password_hash).where(db.accounts.c.id == account.id)
+            ).scalar_one()
+        if not _verify(current, old):
+            raise RefusedError("account.wrong_password", status=403)
+        self.set_password(account.id, new, keep)
+
+    def set_password(self, account_id: str, new: str, keep: str | None = None) -> None:
+        """Set the password and end every session but ``keep`` (also ``keltis admin``)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                db.accounts.update()
+                .where(db.accounts.c.id == account_id)
+                .values(password_hash=_hasher.hash(new), failed_logins=0, locked_until=None)
+            )
+            ended = db.login_sessions.delete().where(db.login_sessions.c.account_id == account_id)
+            if keep is not None:
+                ended = ended.where(db.login_sessions.c.token_hash != digest(keep))
+            connection.execute(ended)
+
+    def delete(self, account: Account, password: str) -> list[str]:
+        """Delete the account (``password`` must be right): its sessions, ratings, mutes
+        and seeks go; the matches it played stay, its name replaced everywhere. Returns
+        those matches (the server processes must re-read them)."""
+        with self.engine.connect() as connection:
+            current = connection.execute(
+                sa.select(db.accounts.c.password_hash).where(db.accounts.c.id == account.id)
+            ).scalar_one()
+        if not _verify(current, password):
+            raise RefusedError("account.wrong_password", status=403)
+        with self.engine.begin() as connection:
+            return _erase(connection, account.id)
+
+    # -- guest seats -----------------------------------------------------------------------
+
+    def adopt_seats(self, account: Account, seats: list[tuple[str, str]]) -> list[str]:
+        """The guest seats ``(match, token)`` become the account's (their tokens stay
+        valid); returns the matches whose seat was taken over. A token that opens no seat,
+        or a seat another account plays, is passed over."""
+        taken: list[str] = []
+        with self.engine.begin() as connection:
+            for match_id, token in seats[:200]:
+                updated = connection.execute(
+                    db.seats.update()
+                    .where(
+                        db.seats.c.match_id == match_id,
+                        db.seats.c.token_hash == digest(token),
+                        db.seats.c.account_id.is_(None),
+                    )
+                    .values(account_id=account.id)
+                )
+                if updated.rowcount == 1:
+                    taken.append(match_id)
+        return taken
+
+    # -- mutes -----------------------------------------------------------------------------
+
+    def mutes(self, account: Account) -> list[str]:
+        """The names of the accounts ``account`` muted."""
+        query = (
+            sa.select(db.accounts.c.name)
+            .join(db.mutes, db.mutes.c.muted_id == db.accounts.c.id)
+            .where(db.mutes.c.account_id == account.id)
+            .order_by(db.accounts.c.name_key)
+        )
+        with self.engine.connect() as connection:
+            return [str(r.name) for r in connection.execute(query)]
+
+    def mute(self, account: Account, name: str, on: bool) -> None:
+        """Mute (``on``) or unmute the account ``name`` for ``account``."""
+        other = self.by_name(name)
+        if other is None:
+            raise RefusedError("account.no_player", status=404, name=name[:40])
+        with self.engine.begin() as connection:
+            connection.execute(
+                db.mutes.delete().where(
+                    db.mutes.c.account_id == account.id, db.mutes.c.muted_id == other.id
+                )
+            )
+            if on and other.id != account.id:
+                connection.execute(
+                    db.mutes.insert().values(account_id=account.id, muted_id=other.id, at=now())
+                )
+
+
+def _erase(connection: sa.Connection, account_id: str) -> list[str]:
+    """Everything personal of an account, gone; its matches keep :data:`DELETED_NAME`.
+    Returns those matches."""
+    player = f"account:{account_id}"
+    match_ids = [
+        str(r.match_id)
+        for r in connection.execute(
+            sa.select(db.seats.c.match_id).where(db.seats.c.account_id == account_id).distinct()
+        )
+    ]
+    for match_id in match_ids:
+        numbers = [
+            int(r.seat)
+            for r in connection.execute(
+                sa.select(db.seats.c.seat).where(
+                    db.seats.c.match_id == match_id, db.seats.c.account_id == account_id
+                )
+            )
+        ]
+        header = connection.execute(
+            sa.select(db.matches.c.header).where(db.matches.c.id == match_id)
+        ).scalar_one()
+        header = dict(header)
+        players = [dict(p) for p in header.get("players", [])]
+        for number in numbers:
+            if number < len(players):
+                players[number]["name"] = DELETED_NAME
+        header["players"] = players
+        connection.execute(
+            db.matches.update().where(db.matches.c.id == match_id).values(header=header)
+        )
+    connection.execute(
+        db.seats.update()
+        .where(db.seats.c.account_id == account_id)
+        .values(name=DELETED_NAME, account_id=None)
+    )
+    connection.execute(
+        db.chat.update()
+        .where(db.chat.c.account_id == account_id)
+        .values(name=DELETED_NAME, account_id=None)
+    )
+    open_seeks = sa.select(db.seeks.c.id).where(db.seeks.c.account_id == account_id)
+    connection.execute(db.seek_players.delete().where(db.seek_players.c.seek_id.in_(open_seeks)))
+    connection.execute(db.seek_players.delete().where(db.seek_players.c.account_id == account_id))
+    connection.execute(db.seeks.delete().where(db.seeks.c.account_id == account_id))
+    connection.execute(
+        db.mutes.delete().where(
+            sa.or_(db.mutes.c.account_id == account_id, db.mutes.c.muted_id == account_id)
+        )
+    )
+    connection.execute(db.rating_history.delete().where(db.rating_history.c.player == player))
+    connection.execute(db.ratings.delete().where(db.ratings.c.player == player))
+    connection.execute(db.mail_log.delete().where(db.mail_log.c.account_id == account_id))
+    connection.execute(
+        db.login_sessions.delete().where(db.login_sessions.c.account_id == account_id)
+    )
+    connection.execute(db.accounts.delete().where(db.accounts.c.id == account_id))
+    return match_ids
+
+
+def _account(values: Any) -> Account:
+    created = _aware(values["created_at"])
+    assert created is not None
+    return Account(
+        id=str(values["id"]),
+        name=str(values["name"]),
+        language=str(values["language"]),
+        email=values["email"],
+        email_turns=bool(values["email_turns"]),
+        created_at=created,
+        suspended=values["suspended_at"] is not None,
+    )

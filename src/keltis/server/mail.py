@@ -1,0 +1,256 @@
+"""E-mail when it is a player's turn in a correspondence match (docs/server.md, "Being told
+it is your turn"), and the one-click unsubscribe that turns those e-mails off.
+
+When a decision of a correspondence match becomes due for a seat an account plays (the match
+starts, or the turn passes to that seat), the match service asks :meth:`Mailer.turn_due`.
+Unless the account has no address, turned the e-mails off or is suspended, one e-mail goes
+out, in the account's language, with a link to the match and an unsubscribe link
+(``List-Unsubscribe`` and ``List-Unsubscribe-Post``, RFC 8058). A row in ``mail_log``
+(primary key: match, ply, account) is inserted before anything is sent, so of several
+processes, or the same decision announced twice, one e-mail goes out. Everything runs in a
+worker thread (the standard library's :mod:`smtplib`), never on the event loop; a failure
+is logged and never reaches the match.
+
+The unsubscribe token is ``HMAC-SHA256(key, "unsubscribe:" + account)`` (URL-safe base64
+without padding) with the servers' shared key (``server_keys``), so a link works on every
+process and nothing about it is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import smtplib
+import ssl
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from urllib.parse import urlsplit
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from keltis.i18n import LANGUAGES, Translator
+from keltis.server import db
+from keltis.server.accounts import AccountStore
+from keltis.server.config import ServerConfig
+from keltis.server.store import _aware, now
+from keltis.server.tasks import Background
+
+log = logging.getLogger("keltis.server")
+
+#: The SMTP ports used by default, by ``--smtp-tls``.
+DEFAULT_PORTS = {"none": 25, "starttls": 587, "tls": 465}
+#: Seconds an SMTP conversation may stall before it is given up.
+SMTP_TIMEOUT = 30.0
+#: The longest account id the server makes (``accounts.id``); a longer one is no account.
+MAX_ACCOUNT_ID = 24
+
+
+@dataclass(frozen=True)
+class TurnMail:
+    """One e-mail to send: who gets it (``account_id``, ``email``, ``name``, ``language``)
+    and about which decision (``match_id``, ``game``, the ``opponents``' names, the
+    ``deadline``)."""
+
+    account_id: str
+    email: str
+    name: str
+    language: str
+    match_id: str
+    game: str
+    opponents: list[str]
+    deadline: datetime | None
+
+
+class Mailer:
+    """Sends the e-mails of correspondence turns through the configured SMTP server
+    (``--smtp-host``; without one nothing is sent), and turns them off for an account."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        config: ServerConfig,
+        accounts: AccountStore,
+        background: Background,
+    ) -> None:
+        self.engine = engine
+        self.config = config
+        self.accounts = accounts
+        self.background = background
+
+    @property
+    def enabled(self) -> bool:
+        """Whether e-mails are sent at all (an SMTP server is configured)."""
+        return self.config.smtp_host is not None
+
+    # -- telling a player it is their turn -------------------------------------------------
+
+    def turn_due(self, match_id: str, ply: int, seat: int) -> None:
+        """The decision at ``ply`` of ``match_id`` is due for ``seat``: e-mail its account
+        (in the background; returns at once)."""
+        if self.enabled:
+            self.background.spawn(self._tell(match_id, ply, seat))
+
+    async def _tell(self, match_id: str, ply: int, seat: int) -> None:
+        try:
+            await asyncio.to_thread(self.tell_now, match_id, ply, seat)
+        except Exception:
+            log.exception("could not e-mail seat %d of match %s", seat, match_id)
+
+    def tell_now(self, match_id: str, ply: int, seat: int) -> bool:
+        """E-mail the account of ``seat`` about the decision at ``ply`` (thread): ``False``
+        if no e-mail is due (no account with an address and e-mails on, the match moved
+        on, or it was sent already)."""
+        mail = self.claim(match_id, ply, seat)
+        if mail is None:
+            log.debug("no e-mail due to seat %d of match %s (ply %d)", seat, match_id, ply)
+            return False
+        self.deliver(self.compose(mail))
+        log.info("e-mailed seat %d of match %s (ply %d)", seat, match_id, ply)
+        return True
+
+    def claim(self, match_id: str, ply: int, seat: int) -> TurnMail | None:
+        """The e-mail due to ``seat``'s account for the decision at ``ply``, written down in
+        ``mail_log`` first (its primary key lets one process, once, have it); ``None`` if
+        none is due."""
+        query = (
+            sa.select(
+                db.accounts.c.id,
+                db.accounts.c.name,
+                db.accounts.c.email,
+                db.accounts.c.language,
+                db.matches.c.game,
+                db.matches.c.deadline,
+            )
+            .select_from(
+                db.seats.join(db.accounts, db.accounts.c.id == db.seats.c.account_id).join(
+                    db.matches, db.matches.c.id == db.seats.c.match_id
+                )
+            )
+            .where(
+                db.seats.c.match_id == match_id,
+                db.seats.c.seat == seat,
+                db.seats.c.kind == "person",
+                db.seats.c.stand_in.is_(None),
+                db.accounts.c.email.is_not(None),
+                db.accounts.c.email_turns.is_(True),
+                db.accounts.c.suspended_at.is_(None),
+                db.matches.c.status == "running",
+                db.matches.c.ply == ply,
+                db.matches.c.to_move == seat,
+            )
+        )
+        try:
+            with self.engine.begin() as connection:
+                found = connection.execute(query).first()
+                if found is None or not found.email:
+                    return None
+                connection.execute(
+                    db.mail_log.insert().values(
+                        match_id=match_id, ply=ply, account_id=found.id, sent_at=now()
+                    )
+                )
+                others = connection.execute(
+                    sa.select(db.seats.c.name)
+                    .where(db.seats.c.match_id == match_id, db.seats.c.seat != seat)
+                    .order_by(db.seats.c.seat)
+                )
+                opponents = [str(r.name) for r in others]
+        except IntegrityError:  # told already (another process, or the same decision again)
+            return None
+        return TurnMail(
+            account_id=str(found.id),
+            email=str(found.email),
+            name=str(found.name),
+            language=str(found.language),
+            match_id=match_id,
+            game=str(found.game),
+            opponents=opponents,
+            deadline=_aware(found.deadline),
+        )
+
+    def compose(self, mail: TurnMail) -> EmailMessage:
+        """The e-mail for ``mail``, in its account's language: subject, text, the link to
+        the match and the one-click unsubscribe (RFC 8058)."""
+        translate = Translator(mail.language if mail.language in LANGUAGES else "en")
+        base = self.config.public_url
+        unsubscribe = f"{base}/api/unsubscribe/{mail.account_id}/{self.token(mail.account_id)}"
+        game = translate(f"title.{mail.game}")
+        opponents = ", ".join(mail.opponents)
+        deadline = "" if mail.deadline is None else mail.deadline.strftime("%Y-%m-%d %H:%M UTC")
+        message = EmailMessage()
+        message["Subject"] = translate("mail.turn.subject", game=game, opponents=opponents)
+        message["From"] = self.sender()
+        message["To"] = mail.email
+        message["Date"] = format_datetime(now())
+        message["Message-ID"] = make_msgid("turn", domain=self._domain())
+        message["Auto-Submitted"] = "auto-generated"
+        message["List-Unsubscribe"] = f"<{unsubscribe}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        message.set_content(
+            translate(
+                "mail.turn.body",
+                name=mail.name,
+                game=game,
+                opponents=opponents,
+                deadline=deadline,
+                link=f"{base}/#/match/{mail.match_id}",
+                unsubscribe=unsubscribe,
+            )
+            + "\n"
+        )
+        return message
+
+    def deliver(self, message: EmailMessage) -> None:
+        """Send ``message`` through the configured SMTP server (thread; blocks)."""
+        config = self.config
+        assert config.smtp_host is not None
+        port = config.smtp_port or DEFAULT_PORTS.get(config.smtp_tls, 25)
+        smtp: smtplib.SMTP
+        if config.smtp_tls == "tls":
+            context = ssl.create_default_context()
+            smtp = smtplib.SMTP_SSL(config.smtp_host, port, timeout=SMTP_TIMEOUT, context=context)
+        else:
+            smtp = smtplib.SMTP(config.smtp_host, port, timeout=SMTP_TIMEOUT)
+        with smtp:
+            if config.smtp_tls == "starttls":
+                smtp.starttls(context=ssl.create_default_context())
+            if config.smtp_user is not None:
+                smtp.login(config.smtp_user, config.smtp_password or "")
+            smtp.send_message(message)
+
+    def sender(self) -> str:
+        """The e-mails' ``From``: ``--smtp-from``, else ``keltis@`` the public host."""
+        return self.config.smtp_from or f"keltis@{self._domain()}"
+
+    def _domain(self) -> str:
+        return urlsplit(self.config.public_url).hostname or "localhost"
+
+    # -- the one-click unsubscribe ---------------------------------------------------------
+
+    def token(self, account_id: str) -> str:
+        """The secret of ``account_id``'s unsubscribe link."""
+        return self.accounts.derive(f"unsubscribe:{account_id}")
+
+    def token_ok(self, account_id: str, token: str) -> bool:
+        """Whether ``token`` is ``account_id``'s unsubscribe token (compared in constant
+        time; any text is safe to give)."""
+        if not 0 < len(account_id) <= MAX_ACCOUNT_ID or len(token) > 100:
+            return False
+        expected = self.token(account_id).encode()
+        return hmac.compare_digest(expected, token.encode("utf-8", "surrogatepass"))
+
+    def unsubscribe(self, account_id: str, token: str) -> bool:
+        """Turn off the turn e-mails of ``account_id`` if ``token`` is its unsubscribe token
+        (thread); ``False`` for a wrong token or an unknown account alike."""
+        if not self.token_ok(account_id, token):
+            return False
+        with self.engine.begin() as connection:
+            updated = connection.execute(
+                db.accounts.update().where(db.accounts.c.id == account_id).values(email_turns=False)
+            )
+        return updated.rowcount == 1

@@ -1,0 +1,244 @@
+"""Ratings of accounts and bot levels, one per game (docs/server.md, "Ratings").
+
+openskill's Plackett–Luce model rates multiplayer results: each seat of a rated match is a
+team of one, ranked by score (ties share a rank; a seat that ran out of time ranks last). A
+rated player is ``account:<id>`` or ``bot:<level>``; two seats of the same bot level in one
+match move its rating by the mean of their changes. A match is rated once: the update and
+its history rows are written in the transaction that marks it rated (``matches.rated_at``),
+so two processes finishing it together cannot rate it twice. The shown rating is openskill's
+ordinal, the conservative ``mu − 3·sigma``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from openskill.models import PlackettLuce
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Engine
+
+from keltis.server import db
+from keltis.server.store import MatchRow, _aware, now
+
+_model = PlackettLuce()
+#: A new player's rating.
+START_MU, START_SIGMA = _model.mu, _model.sigma
+
+
+def shown(mu: float, sigma: float) -> float:
+    """The rating shown and ranked by: ``mu − 3·sigma``, one decimal."""
+    return round(mu - 3 * sigma, 1)
+
+
+def seat_player(match: MatchRow, seat: int) -> str | None:
+    """Who seat ``seat`` of ``match`` is as a rated player (``None``: a guest)."""
+    row = match.seats[seat]
+    if row.kind == "bot":
+        return f"bot:{row.level}"
+    if row.account_id is not None:
+        return f"account:{row.account_id}"
+    return None
+
+
+def ranks(match: MatchRow) -> list[int]:
+    """Each seat's rank (1 best) by the final scores: ties share a rank, seats that ran out
+    of time rank below everyone who did not."""
+    result = match.result or {}
+    scores = list(result.get("scores", [0] * len(match.seats)))
+    keys = [(1 if seat.timed_out else 0, -int(scores[seat.seat])) for seat in match.seats]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One player's rating in one game."""
+
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def value(self) -> float:
+        return shown(self.mu, self.sigma)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rating": self.value, "mu": self.mu, "sigma": self.sigma, "games": self.games}
+
+
+class RatingBook:
+    """The ratings in the server's database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def rating(self, player: str, game: str) -> Rating:
+        """``player``'s rating in ``game`` (a new player's if it has none)."""
+        with self.engine.connect() as connection:
+            return _ratings(connection, [player], game)[player]
+
+    def rate(self, match: MatchRow) -> dict[str, Rating] | None:
+        """Rate the finished rated ``match`` once: the new ratings by player, or ``None``
+        if it is not to be rated (not rated, not over, a guest seat) or was rated already."""
+        if not match.rated or match.status != "finished" or match.result is None:
+            return None
+        players = [seat_player(match, s.seat) for s in match.seats]
+        if any(p is None for p in players):
+            return None
+        seated = [p for p in players if p is not None]
+        when = now()
+        with self.engine.begin() as connection:
+            claimed = connection.execute(
+                db.matches.update()
+                .where(db.matches.c.id == match.id, db.matches.c.rated_at.is_(None))
+                .values(rated_at=when)
+            )
+            if claimed.rowcount != 1:
+                return None
+            _ensure(connection, seated, match.game, when)
+            before = _ratings(connection, seated, match.game, lock=True)
+            teams = [[_model.rating(mu=before[p].mu, sigma=before[p].sigma)] for p in seated]
+            after = _model.rate(teams, ranks=[float(r) for r in ranks(match)])
+            moved: dict[str, list[tuple[float, float]]] = defaultdict(list)
+            for player, team in zip(seated, after, strict=True):
+                moved[player].append((team[0].mu, team[0].sigma))
+            new: dict[str, Rating] = {}
+            for player, outcomes in moved.items():
+                old = before[player]
+                mu = old.mu + sum(m - old.mu for m, _ in outcomes) / len(outcomes)
+                sigma = old.sigma + sum(s - old.sigma for _, s in outcomes) / len(outcomes)
+                new[player] = Rating(mu, sigma, old.games + 1)
+                connection.execute(
+                    db.ratings.update()
+                    .where(db.ratings.c.player == player, db.ratings.c.game == match.game)
+                    .values(mu=mu, sigma=sigma, games=old.games + 1, updated_at=when)
+                )
+                connection.execute(
+                    db.rating_history.insert().values(
+                        player=player,
+                        game=match.game,
+                        match_id=match.id,
+                        mu=mu,
+                        sigma=sigma,
+                        at=when,
+                    )
+                )
+        return new
+
+    def unrated(self) -> list[str]:
+        """Finished rated matches not rated yet (the process that finished them died)."""
+        query = sa.select(db.matches.c.id).where(
+            db.matches.c.rated.is_(True),
+            db.matches.c.status == "finished",
+            db.matches.c.rated_at.is_(None),
+        )
+        with self.engine.connect() as connection:
+            return [str(r.id) for r in connection.execute(query)]
+
+    def leaderboard(self, game: str, limit: int) -> list[dict[str, Any]]:
+        """The best ``limit`` players of ``game`` by shown rating (suspended accounts left
+        out): name, kind, rating, mu, sigma, games."""
+        ordinal = db.ratings.c.mu - 3 * db.ratings.c.sigma
+        query = (
+            sa.select(db.ratings, db.accounts.c.name, db.accounts.c.suspended_at)
+            .outerjoin(
+                db.accounts,
+                db.ratings.c.player == sa.literal("account:") + db.accounts.c.id,
+            )
+            .where(db.ratings.c.game == game)
+            .order_by(ordinal.desc(), db.ratings.c.player)
+        )
+        rows: list[dict[str, Any]] = []
+        with self.engine.connect() as connection:
+            for row in connection.execute(query):
+                if len(rows) >= limit:
+                    break
+                values = row._mapping
+                player = str(values["player"])
+                if player.startswith("account:"):
+                    if values["name"] is None or values["suspended_at"] is not None:
+                        continue
+                    name, kind = str(values["name"]), "account"
+                else:
+                    name, kind = player, "bot"
+                rating = Rating(float(values["mu"]), float(values["sigma"]), int(values["games"]))
+                rows.append({"name": name, "kind": kind, **rating.to_json()})
+        return rows
+
+    def history(self, player: str, game: str, limit: int = 500) -> list[dict[str, Any]]:
+        """``player``'s rating after each rated match of ``game``, oldest first."""
+        query = (
+            sa.select(db.rating_history)
+            .where(db.rating_history.c.player == player, db.rating_history.c.game == game)
+            .order_by(db.rating_history.c.at.desc(), db.rating_history.c.id.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            rows = list(connection.execute(query))
+        out = []
+        for row in reversed(rows):
+            at = _aware(row.at)
+            assert at is not None
+            out.append(
+                {
+                    "at": at.isoformat(),
+                    "match": str(row.match_id),
+                    "rating": shown(row.mu, row.sigma),
+                    "mu": row.mu,
+                    "sigma": row.sigma,
+                }
+            )
+        return out
+
+    def ratings_of(self, player: str) -> dict[str, Rating]:
+        """``player``'s ratings by game (only games it played rated)."""
+        query = sa.select(db.ratings).where(db.ratings.c.player == player)
+        with self.engine.connect() as connection:
+            return {
+                str(r.game): Rating(float(r.mu), float(r.sigma), int(r.games))
+                for r in connection.execute(query)
+            }
+
+
+def _ratings(
+    connection: sa.Connection, players: list[str], game: str, lock: bool = False
+) -> dict[str, Rating]:
+    """The ratings of ``players`` in ``game`` (a new player's where none is stored);
+    ``lock``: their rows stay locked to the transaction (PostgreSQL), so two matches that
+    end together cannot both update a bot level's rating from the same value."""
+    query = (
+        sa.select(db.ratings)
+        .where(db.ratings.c.player.in_(sorted(set(players))), db.ratings.c.game == game)
+        .order_by(db.ratings.c.player)
+    )
+    if lock:
+        query = query.with_for_update()
+    found = {
+        str(r.player): Rating(float(r.mu), float(r.sigma), int(r.games))
+        for r in connection.execute(query)
+    }
+    return {p: found.get(p, Rating(START_MU, START_SIGMA, 0)) for p in players}
+
+
+def _ensure(connection: sa.Connection, players: list[str], game: str, when: datetime) -> None:
+    """A row for each of ``players`` in ``game`` (a new player's rating), whoever else
+    creates it at the same moment."""
+    rows = [
+        {
+            "player": p,
+            "game": game,
+            "mu": START_MU,
+            "sigma": START_SIGMA,
+            "games": 0,
+            "updated_at": when,
+        }
+        for p in sorted(set(players))
+    ]
+    if connection.dialect.name == "postgresql":
+        connection.execute(pg_insert(db.ratings).on_conflict_do_nothing(), rows)
+    else:
+        connection.execute(sqlite_insert(db.ratings).on_conflict_do_nothing(), rows)

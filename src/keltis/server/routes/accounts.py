@@ -1,0 +1,201 @@
+"""Accounts and log-in sessions over HTTP (docs/server.md, "Accounts and sessions"):
+create an account, log in and out, settings, password, deletion, guest seats taken over,
+mutes, and the account's matches (the turn badge).
+
+The session cookie is ``HttpOnly`` and ``SameSite=Lax`` (``Secure`` when the public address
+is https); every state-changing route here takes :data:`~keltis.server.routes.deps.Member`,
+which refuses a request that does not prove it comes from the client itself. Creating an
+account and logging in are limited per address; log-in also per account
+(:class:`~keltis.server.accounts.AccountStore`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+
+from keltis.server import describe, guards
+from keltis.server.accounts import SESSION_DAYS, LoggedIn
+from keltis.server.answers import RefusedError
+from keltis.server.bodies import (
+    AccountChange,
+    LogIn,
+    MuteRequest,
+    NewAccount,
+    PasswordChange,
+    PasswordCheck,
+    SeatClaims,
+)
+from keltis.server.config import ServerConfig
+from keltis.server.routes.deps import SESSION_COOKIE, Master, Member, Viewer
+
+router = APIRouter()
+
+#: The most matches ``GET /api/me/matches`` lists per status.
+MY_MATCHES = 100
+
+
+def limiters(config: ServerConfig) -> dict[str, guards.PerAddress]:
+    """The per-address limits of this router (``--login-rate``, ``--signup-rate``: per
+    minute), kept in ``app.state`` by the application."""
+    return {
+        "logins": guards.PerAddress(config.login_rate / 60, max(1, round(config.login_rate))),
+        "signups": guards.PerAddress(config.signup_rate / 60, max(5, round(config.signup_rate))),
+    }
+
+
+def _limit(request: Request, name: str) -> None:
+    """Refuse (``429``) a request over the address's limit ``name``."""
+    address = request.client.host if request.client else "?"
+    if not request.app.state.account_limits[name].take(address):
+        raise RefusedError("account.slow_down", status=429)
+
+
+def _set_cookie(response: Response, request: Request, secret: str) -> None:
+    secure = request.app.state.config.public_url.startswith("https://")
+    response.set_cookie(
+        SESSION_COOKIE,
+        secret,
+        max_age=SESSION_DAYS * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+        path="/",
+    )
+
+
+def _session_json(logged: LoggedIn) -> dict[str, Any]:
+    return {"account": logged.account.to_json(), "csrf": logged.csrf}
+
+
+@router.post("/api/accounts", tags=["accounts"], status_code=201)
+async def create_account(
+    body: NewAccount, request: Request, response: Response, master: Master
+) -> dict[str, Any]:
+    """Create an account and log in (the session cookie is set). The guest seats given in
+    ``seats`` become the account's."""
+    _limit(request, "signups")
+    accounts = master.accounts
+    account = await asyncio.to_thread(
+        accounts.create, body.name, body.password, body.language, body.email
+    )
+    logged = await asyncio.to_thread(accounts.open_session, account)
+    assert logged.secret is not None
+    if body.seats:
+        await asyncio.to_thread(
+            accounts.adopt_seats, account, [(s.match, s.token) for s in body.seats]
+        )
+    _set_cookie(response, request, logged.secret)
+    return _session_json(logged)
+
+
+@router.post("/api/sessions", tags=["accounts"])
+async def log_in(
+    body: LogIn, request: Request, response: Response, master: Master
+) -> dict[str, Any]:
+    """Log in: the session cookie is set. A wrong name and a wrong password get the same
+    answer (``401`` ``account.bad_login``)."""
+    _limit(request, "logins")
+    logged = await asyncio.to_thread(master.accounts.log_in, body.name, body.password)
+    assert logged.secret is not None
+    _set_cookie(response, request, logged.secret)
+    return _session_json(logged)
+
+
+@router.get("/api/sessions/current", tags=["accounts"])
+async def current_session(viewer: Viewer) -> dict[str, Any]:
+    """The log-in session of the request's cookie: the account and the ``csrf`` token that
+    state-changing requests must repeat in ``X-CSRF-Token``."""
+    if viewer is None:
+        raise RefusedError("account.no_session", status=401)
+    return _session_json(viewer)
+
+
+@router.delete("/api/sessions/current", tags=["accounts"], status_code=204)
+async def log_out(request: Request, response: Response, member: Member, master: Master) -> None:
+    """Log out: the session ends and its cookie is cleared."""
+    secret = request.cookies.get(SESSION_COOKIE, "")
+    await asyncio.to_thread(master.accounts.close_session, secret)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+
+
+@router.patch("/api/me", tags=["accounts"])
+async def change_account(body: AccountChange, member: Member, master: Master) -> dict[str, Any]:
+    """Change the account's language, e-mail address or whether it gets turn e-mails."""
+    values = body.model_dump(exclude_unset=True)
+    if values.get("language", "") is None or values.get("email_turns", False) is None:
+        raise RefusedError("server.bad_request", status=400, detail="null is not a value here")
+    account = await asyncio.to_thread(master.accounts.update, member.account, **values)
+    return account.to_json()
+
+
+@router.post("/api/me/password", tags=["accounts"], status_code=204)
+async def change_password(
+    body: PasswordChange, request: Request, member: Member, master: Master
+) -> None:
+    """Change the password; every other session of the account ends."""
+    keep = request.cookies.get(SESSION_COOKIE)
+    await asyncio.to_thread(
+        master.accounts.change_password, member.account, body.old, body.new, keep
+    )
+
+
+@router.delete("/api/me", tags=["accounts"], status_code=204)
+async def delete_account(
+    body: PasswordCheck, response: Response, member: Member, master: Master
+) -> None:
+    """Delete the account (its password confirms): its personal data goes; its finished
+    matches stay, its name replaced."""
+    renamed = await asyncio.to_thread(master.accounts.delete, member.account, body.password)
+    await master.renamed(renamed)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+
+
+@router.post("/api/me/seats", tags=["accounts"])
+async def adopt_seats(body: SeatClaims, member: Member, master: Master) -> dict[str, Any]:
+    """The guest seats given become the account's: the matches taken over."""
+    taken = await asyncio.to_thread(
+        master.accounts.adopt_seats, member.account, [(s.match, s.token) for s in body.seats]
+    )
+    return {"matches": taken}
+
+
+@router.get("/api/me/matches", tags=["accounts"])
+async def my_matches(member: Member, master: Master) -> dict[str, Any]:
+    """The account's open and running matches, each with its seat and the seat's token
+    (to play it on this device); ``waiting``: those where it is the account's turn."""
+    account = member.account
+    found = await asyncio.to_thread(
+        master.store.matches_of, account.id, ("open", "running"), MY_MATCHES
+    )
+    out: dict[str, list[dict[str, Any]]] = {"waiting": [], "running": [], "open": []}
+    for row, seat in found:
+        turn = row.status == "running" and row.to_move == seat and row.seats[seat].stand_in is None
+        item = {
+            "match": describe.match_summary(row, master.config),
+            "seat": seat,
+            "token": master.accounts.seat_token(row.id, seat, account.id),
+            "your_turn": turn,
+        }
+        out["waiting" if turn else row.status].append(item)
+    return out
+
+
+@router.get("/api/me/mutes", tags=["accounts"])
+async def mutes(member: Member, master: Master) -> dict[str, Any]:
+    """The accounts whose chat this account does not see."""
+    return {"mutes": await asyncio.to_thread(master.accounts.mutes, member.account)}
+
+
+@router.post("/api/me/mutes", tags=["accounts"], status_code=204)
+async def mute(body: MuteRequest, member: Member, master: Master) -> None:
+    """Mute an account's chat."""
+    await asyncio.to_thread(master.accounts.mute, member.account, body.name, True)
+
+
+@router.delete("/api/me/mutes/{name}", tags=["accounts"], status_code=204)
+async def unmute(name: str, member: Member, master: Master) -> None:
+    """Show an account's chat again."""
+    await asyncio.to_thread(master.accounts.mute, member.account, name[:40], False)

@@ -1,0 +1,795 @@
+"""The lobby's seeks (docs/server.md, "The lobby: seeks"): a logged-in player opens a seek
+for a match, others join it, and when its last place is taken — or its wait for people is
+over and bots take the places left — it becomes that match.
+
+Three parts:
+
+- :class:`SeekStore`, the ``seeks`` and ``seek_players`` tables: one short transaction per
+  call (run in a worker thread), each change guarded so that racing requests and processes
+  cannot break a rule. Every change begins by updating the seek's row only if it is still
+  ``open``, which locks it (PostgreSQL's row lock, SQLite's write lock): changes to one seek
+  happen one after another, and the later sees what the earlier did.
+- :class:`Seeks`, the rules: at most :data:`MAX_OPEN` open seeks per account; a join needs
+  the account's rating in the seek's rating range, once, never one's own seek; a full seek
+  starts its match. The seek becomes ``started`` in the very transaction that stores its
+  match (:meth:`SeekStore.claim`, run by :meth:`Store.create_match`), after checking that
+  its players are still those the match was planned for: of two requests (or processes)
+  taking the last place at once, exactly one creates the match; the other finds the seek
+  started.
+- :class:`LobbyEvents`, the lobby's live streams (Server-Sent Events): the open seeks at once
+  and after every change, whichever process made it, and each seek that became a match. A
+  change sends ``NOTIFY keltis 'seeks:lobby:<origin>'`` (``'<seek>/<match>:lobby:<origin>'``
+  for a start) in its own transaction on PostgreSQL (:mod:`keltis.server.notifier` passes it
+  here); every process also compares a cheap fingerprint of the open seeks every
+  few seconds (SQLite has no notifications; on PostgreSQL it catches what sends none, such as
+  a deleted account's seeks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+
+from keltis.server import db
+from keltis.server.accounts import Account
+from keltis.server.answers import RefusedError
+from keltis.server.bodies import CreateMatch, OpenSeek
+from keltis.server.lobby import MatchPlan, SeatPlan, plan_match
+from keltis.server.master import MatchMaster
+from keltis.server.store import CHANNEL, ConflictError, Store, _aware, now
+
+log = logging.getLogger("keltis.server")
+
+#: Open seeks one account may hold at once.
+MAX_OPEN = 3
+#: Times a join is tried again when the seek changed under it (another player joined or
+#: left between reading the seek and storing the join).
+JOIN_TRIES = 8
+#: Events queued for one lobby stream: a client that reads none of them is dropped (its
+#: browser connects again and gets the open seeks anew).
+STREAM_QUEUE = 64
+#: Seconds after which a seek's match that is stored but was never started (its process
+#: stopped between the two) is started by the upkeep of any process.
+STALLED_AFTER = 30.0
+#: Seconds a browser waits before it connects again after its lobby stream ended (the
+#: stream's ``retry``).
+RETRY = 3.0
+#: Seeks whose start a process remembers having told its streams of (not to tell it twice).
+TOLD_STARTS = 512
+
+
+def new_seek_id() -> str:
+    """A new seek's id (72 bits): public, in addresses."""
+    return secrets.token_urlsafe(9)
+
+
+def seek_id_ok(seek_id: str) -> bool:
+    """Whether ``seek_id`` could be one the server made (else: no such seek, without asking
+    the database)."""
+    return 0 < len(seek_id) <= 16 and all(c.isalnum() or c in "-_" for c in seek_id)
+
+
+@dataclass(frozen=True)
+class Seek:
+    """A seek as stored, with its players (``seated``: account id and name, in the order
+    they joined, the seeker first)."""
+
+    id: str
+    account_id: str
+    game: str
+    players: int
+    rated: bool
+    options: dict[str, Any]
+    rating_min: float | None
+    rating_max: float | None
+    bots_after: int | None
+    status: str
+    match_id: str | None
+    created_at: datetime
+    updated_at: datetime
+    seated: tuple[tuple[str, str], ...]
+    suspended: bool = False
+    """The seeker is suspended: the seek is not shown, nobody joins it."""
+
+    @property
+    def seated_ids(self) -> frozenset[str]:
+        """The accounts in the seek (the seeker's included)."""
+        return frozenset(account_id for account_id, _ in self.seated)
+
+    @property
+    def by(self) -> str:
+        """The seeker's name."""
+        for account_id, name in self.seated:
+            if account_id == self.account_id:
+                return name
+        return ""
+
+    @property
+    def bots_at(self) -> datetime | None:
+        """When bots take the places still empty (``None``: never)."""
+        if self.bots_after is None:
+            return None
+        return self.created_at + timedelta(seconds=self.bots_after)
+
+    def admits(self, rating: float) -> bool:
+        """Whether the seek's rating range holds ``rating``."""
+        return (self.rating_min is None or rating >= self.rating_min) and (
+            self.rating_max is None or rating <= self.rating_max
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The seek as the lobby shows it (no account ids: names only)."""
+        bots_at = self.bots_at
+        return {
+            "id": self.id,
+            "game": self.game,
+            "players": self.players,
+            "rated": self.rated,
+            "time": self.options.get("time"),
+            "rating_min": self.rating_min,
+            "rating_max": self.rating_max,
+            "bots_after": self.bots_after,
+            "bots_at": None if bots_at is None else bots_at.isoformat(),
+            "by": self.by,
+            "seated": [name for _, name in self.seated],
+            "created": self.created_at.isoformat(),
+            "status": self.status,
+            "match": self.match_id,
+        }
+
+
+# -- the tables ---------------------------------------------------------------------------
+
+
+class SeekStore:
+    """The seeks in the server's database (every call one short transaction, in a worker
+    thread). Changes send their lobby notice through ``store``'s channel on PostgreSQL."""
+
+    def __init__(self, store: Store) -> None:
+        self.engine = store.engine
+        self.notifies = store.notifies
+        self.origin = store.origin
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def open_seeks(self) -> list[Seek]:
+        """The open seeks, oldest first (not those of a suspended seeker: the lobby does
+        not show them, and nobody joins them)."""
+        with self.engine.connect() as connection:
+            return _read(connection, sa.and_(db.seeks.c.status == "open", _seeker_active()))
+
+    def get(self, seek_id: str) -> Seek | None:
+        """The seek ``seek_id`` (whatever its status), or ``None``."""
+        with self.engine.connect() as connection:
+            found = _read(connection, db.seeks.c.id == seek_id)
+        return found[0] if found else None
+
+    def ended(self, seek_ids: Sequence[str]) -> list[tuple[str, str]]:
+        """Of ``seek_ids``, those that became a match: ``(seek, match)`` pairs."""
+        if not seek_ids:
+            return []
+        query = sa.select(db.seeks.c.id, db.seeks.c.match_id).where(
+            db.seeks.c.id.in_(list(seek_ids)),
+            db.seeks.c.status == "started",
+            db.seeks.c.match_id.is_not(None),
+        )
+        with self.engine.connect() as connection:
+            return [(str(r.id), str(r.match_id)) for r in connection.execute(query)]
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """What changes whenever the open seeks do, in one cheap query: how many there are,
+        their players, and the latest change to any seek."""
+        open_ids = sa.select(db.seeks.c.id).where(db.seeks.c.status == "open")
+        query = sa.select(
+            sa.select(sa.func.count()).select_from(open_ids.subquery()).scalar_subquery(),
+            sa.select(sa.func.count())
+            .select_from(db.seek_players)
+            .where(db.seek_players.c.seek_id.in_(open_ids))
+            .scalar_subquery(),
+            sa.select(sa.func.max(db.seeks.c.updated_at)).scalar_subquery(),
+        )
+        with self.engine.connect() as connection:
+            row = connection.execute(query).one()
+        return tuple(row)
+
+    def due(self) -> list[str]:
+        """Open seeks whose wait for people is over: bots are to take their empty places."""
+        query = sa.select(db.seeks.c.id, db.seeks.c.created_at, db.seeks.c.bots_after).where(
+            db.seeks.c.status == "open", db.seeks.c.bots_after.is_not(None), _seeker_active()
+        )
+        when = now()
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        due = []
+        for row in rows:
+            created = _aware(row.created_at)
+            assert created is not None
+            if created + timedelta(seconds=int(row.bots_after)) <= when:
+                due.append(str(row.id))
+        return due
+
+    def stalled(self, before: datetime) -> list[str]:
+        """The matches of seeks started before ``before`` that are still not running: their
+        process stopped between storing and starting them."""
+        query = (
+            sa.select(db.matches.c.id)
+            .join(db.seeks, db.seeks.c.match_id == db.matches.c.id)
+            .where(
+                db.seeks.c.status == "started",
+                db.seeks.c.updated_at <= before,
+                db.matches.c.status == "open",
+            )
+        )
+        with self.engine.connect() as connection:
+            return [str(r.id) for r in connection.execute(query)]
+
+    # -- changing --------------------------------------------------------------------------
+
+    def create(self, account: Account, body: OpenSeek) -> str:
+        """Store a new open seek of ``account`` with the seeker as its first player; its id.
+        Refused (``seek.too_many``) if the account holds :data:`MAX_OPEN` open seeks."""
+        seek_id, when = new_seek_id(), now()
+        options = {"time": None if body.time is None else body.time.model_dump()}
+        with self.engine.begin() as connection:
+            # the account's row locked (PostgreSQL; SQLite's insert below takes the write
+            # lock before the count): two seeks opened at once are counted one after the other
+            connection.execute(
+                sa.select(db.accounts.c.id).where(db.accounts.c.id == account.id).with_for_update()
+            )
+            connection.execute(
+                db.seeks.insert().values(
+                    id=seek_id,
+                    account_id=account.id,
+                    game=body.game,
+                    players=body.players,
+                    rated=body.rated,
+                    options=options,
+                    rating_min=body.rating_min,
+                    rating_max=body.rating_max,
+                    bots_after=body.bots_after,
+                    status="open",
+                    match_id=None,
+                    created_at=when,
+                    updated_at=when,
+                )
+            )
+            connection.execute(
+                db.seek_players.insert().values(
+                    seek_id=seek_id, account_id=account.id, joined_at=when
+                )
+            )
+            held = connection.execute(
+                sa.select(sa.func.count())
+                .select_from(db.seeks)
+                .where(db.seeks.c.account_id == account.id, db.seeks.c.status == "open")
+            ).scalar_one()
+            if held > MAX_OPEN:
+                raise RefusedError("seek.too_many", limit=MAX_OPEN)
+            self._notify(connection, "seeks")
+        return seek_id
+
+    def add_player(self, seek_id: str, account_id: str, before: frozenset[str]) -> None:
+        """``account_id`` joins the open seek ``seek_id``, whose players must still be
+        ``before`` (:class:`ConflictError` if it is no longer open or they changed)."""
+        with self.engine.begin() as connection:
+            self._lock(connection, seek_id)
+            self._check_players(connection, seek_id, before)
+            connection.execute(
+                db.seek_players.insert().values(
+                    seek_id=seek_id, account_id=account_id, joined_at=now()
+                )
+            )
+            self._notify(connection, "seeks")
+
+    def claim(
+        self,
+        connection: sa.Connection,
+        seek_id: str,
+        match_id: str,
+        before: frozenset[str],
+        joiner: str | None,
+    ) -> None:
+        """In the transaction that stores match ``match_id`` (:meth:`Store.create_match`):
+        the open seek ``seek_id``, whose players must still be ``before``, becomes that
+        match (with ``joiner`` as its last player, if one takes the last place). Raises
+        :class:`ConflictError` — and the match is not stored — if the seek is no longer open
+        or its players changed: another request or process got there first."""
+        when = now()
+        claimed = connection.execute(
+            db.seeks.update()
+            .where(db.seeks.c.id == seek_id, db.seeks.c.status == "open")
+            .values(status="started", match_id=match_id, updated_at=when)
+        )
+        if claimed.rowcount != 1:
+            raise ConflictError(f"seek {seek_id} is no longer open")
+        self._check_players(connection, seek_id, before)
+        if joiner is not None:
+            connection.execute(
+                db.seek_players.insert().values(seek_id=seek_id, account_id=joiner, joined_at=when)
+            )
+        self._notify(connection, f"{seek_id}/{match_id}")
+
+    def remove_player(self, seek_id: str, account_id: str) -> bool:
+        """``account_id`` leaves the open seek ``seek_id`` (not its seeker: see
+        :meth:`cancel`); ``False`` if it was not in it. :class:`ConflictError` if the seek
+        is not open."""
+        with self.engine.begin() as connection:
+            self._lock(connection, seek_id)
+            removed = connection.execute(
+                db.seek_players.delete().where(
+                    db.seek_players.c.seek_id == seek_id,
+                    db.seek_players.c.account_id == account_id,
+                    ~sa.exists().where(
+                        db.seeks.c.id == seek_id, db.seeks.c.account_id == account_id
+                    ),
+                )
+            )
+            if removed.rowcount != 1:  # rolled back: the seek's row stays as it was
+                raise _NotJoinedError(seek_id)
+            self._notify(connection, "seeks")
+        return True
+
+    def cancel(self, seek_id: str, account_id: str) -> bool:
+        """The seeker ``account_id`` cancels its open seek ``seek_id``; ``False`` if it is
+        not an open seek of that account."""
+        with self.engine.begin() as connection:
+            cancelled = connection.execute(
+                db.seeks.update()
+                .where(
+                    db.seeks.c.id == seek_id,
+                    db.seeks.c.account_id == account_id,
+                    db.seeks.c.status == "open",
+                )
+                .values(status="cancelled", updated_at=now())
+            )
+            if cancelled.rowcount != 1:
+                return False
+            self._notify(connection, "seeks")
+        return True
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _lock(self, connection: sa.Connection, seek_id: str) -> None:
+        """Lock the seek's row, if it is open (:class:`ConflictError` if not): a later change
+        to it waits for this transaction, then sees what it did."""
+        locked = connection.execute(
+            db.seeks.update()
+            .where(db.seeks.c.id == seek_id, db.seeks.c.status == "open")
+            .values(updated_at=now())
+        )
+        if locked.rowcount != 1:
+            raise ConflictError(f"seek {seek_id} is no longer open")
+
+    def _check_players(
+        self, connection: sa.Connection, seek_id: str, before: frozenset[str]
+    ) -> None:
+        players = frozenset(
+            str(r.account_id)
+            for r in connection.execute(
+                sa.select(db.seek_players.c.account_id).where(db.seek_players.c.seek_id == seek_id)
+            )
+        )
+        if players != before:
+            raise ConflictError(f"the players of seek {seek_id} changed")
+
+    def _notify(self, connection: sa.Connection, subject: str) -> None:
+        """``NOTIFY keltis '<subject>:lobby:<origin>'`` on PostgreSQL, delivered at commit
+        (``subject``: ``seeks``, or ``<seek>/<match>`` for a seek that became a match)."""
+        if self.notifies:
+            connection.execute(
+                sa.text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{subject}:lobby:{self.origin}"},
+            )
+
+
+def _seeker_active() -> sa.ColumnElement[bool]:
+    """The seek's seeker is not suspended (``keltis admin suspend``)."""
+    return ~sa.exists().where(
+        db.accounts.c.id == db.seeks.c.account_id, db.accounts.c.suspended_at.is_not(None)
+    )
+
+
+class _NotJoinedError(Exception):
+    """The account leaving a seek is not one of its players (or is its seeker)."""
+
+
+def _read(connection: sa.Connection, condition: sa.ColumnElement[bool]) -> list[Seek]:
+    """The seeks matching ``condition``, oldest first, with their players' names."""
+    rows = connection.execute(
+        sa.select(db.seeks).where(condition).order_by(db.seeks.c.created_at, db.seeks.c.id)
+    ).all()
+    if not rows:
+        return []
+    seated: dict[str, list[tuple[str, str]]] = {str(r.id): [] for r in rows}
+    suspended = {
+        str(a.id)
+        for a in connection.execute(
+            sa.select(db.accounts.c.id).where(
+                db.accounts.c.id.in_({str(r.account_id) for r in rows}),
+                db.accounts.c.suspended_at.is_not(None),
+            )
+        )
+    }
+    players = connection.execute(
+        sa.select(db.seek_players.c.seek_id, db.seek_players.c.account_id, db.accounts.c.name)
+        .join(db.accounts, db.accounts.c.id == db.seek_players.c.account_id)
+        .where(db.seek_players.c.seek_id.in_(list(seated)))
+        .order_by(db.seek_players.c.joined_at, db.seek_players.c.account_id)
+    )
+    for p in players:
+        seated[str(p.seek_id)].append((str(p.account_id), str(p.name)))
+    seeks = []
+    for r in rows:
+        created, updated = _aware(r.created_at), _aware(r.updated_at)
+        assert created is not None
+        assert updated is not None
+        seeker = str(r.account_id)
+        # the seeker first, whatever the clock said when the others joined
+        people = [p for p in seated[str(r.id)] if p[0] == seeker]
+        people += [p for p in seated[str(r.id)] if p[0] != seeker]
+        seeks.append(
+            Seek(
+                id=str(r.id),
+                account_id=str(r.account_id),
+                game=str(r.game),
+                players=int(r.players),
+                rated=bool(r.rated),
+                options=dict(r.options or {}),
+                rating_min=None if r.rating_min is None else float(r.rating_min),
+                rating_max=None if r.rating_max is None else float(r.rating_max),
+                bots_after=None if r.bots_after is None else int(r.bots_after),
+                status=str(r.status),
+                match_id=r.match_id,
+                created_at=created,
+                updated_at=updated,
+                seated=tuple(people),
+                suspended=seeker in suspended,
+            )
+        )
+    return seeks
+
+
+# -- the rules ----------------------------------------------------------------------------
+
+
+class Seeks:
+    """The lobby's seeks of one server process: the rules, the matches they become
+    (through ``master``) and the lobby's streams (``events``) told of every change."""
+
+    def __init__(self, master: MatchMaster, store: SeekStore, events: LobbyEvents) -> None:
+        self.master = master
+        self.store = store
+        self.events = events
+
+    async def open_seeks(self) -> list[Seek]:
+        """The open seeks, oldest first."""
+        return await asyncio.to_thread(self.store.open_seeks)
+
+    async def get(self, seek_id: str) -> Seek:
+        """The seek ``seek_id`` (``404`` ``seek.no_seek`` if there is none)."""
+        seek = await asyncio.to_thread(self.store.get, seek_id) if seek_id_ok(seek_id) else None
+        if seek is None:
+            raise RefusedError("seek.no_seek", status=404)
+        return seek
+
+    async def open(self, account: Account, body: OpenSeek) -> Seek:
+        """``account`` opens a seek."""
+        seek_id = await asyncio.to_thread(self.store.create, account, body)
+        self.events.changed()
+        return await self.get(seek_id)
+
+    async def join(self, account: Account, seek_id: str) -> Seek:
+        """``account`` takes a place in the seek; the last place starts its match. Refused:
+        one's own seek, twice, a seek not open or full, a rating outside its range."""
+        full = False
+        for _ in range(JOIN_TRIES):
+            seek = await self.get(seek_id)
+            if seek.status != "open" or seek.suspended:
+                raise RefusedError("seek.not_open")
+            if account.id == seek.account_id:
+                raise RefusedError("seek.own")
+            if account.id in seek.seated_ids:
+                raise RefusedError("seek.joined")
+            if len(seek.seated) >= seek.players:
+                # read between the start's commit and its status (each read sees the
+                # latest commit): the next read finds the seek started
+                full = True
+                continue
+            if seek.rating_min is not None or seek.rating_max is not None:
+                rating = await asyncio.to_thread(
+                    self.master.ratings.rating, account.player, seek.game
+                )
+                if not seek.admits(rating.value):
+                    raise RefusedError(
+                        "seek.rating_range",
+                        status=403,
+                        rating=rating.value,
+                        range=_range(seek.rating_min, seek.rating_max),
+                    )
+            try:
+                if len(seek.seated) + 1 < seek.players:
+                    await asyncio.to_thread(
+                        self.store.add_player, seek.id, account.id, seek.seated_ids
+                    )
+                    self.events.changed()
+                else:
+                    await self._start(seek, account)
+            except ConflictError:
+                continue  # the seek changed meanwhile: read it again
+            return await self.get(seek_id)
+        raise RefusedError("seek.full" if full else "seek.busy")
+
+    async def withdraw(self, account: Account, seek_id: str) -> Seek:
+        """The seeker cancels its seek; another player in it leaves it."""
+        seek = await self.get(seek_id)
+        if seek.status != "open":
+            raise RefusedError("seek.not_open")
+        if account.id == seek.account_id:
+            if not await asyncio.to_thread(self.store.cancel, seek.id, account.id):
+                raise RefusedError("seek.not_open")
+        else:
+            try:
+                await asyncio.to_thread(self.store.remove_player, seek.id, account.id)
+            except ConflictError:
+                raise RefusedError("seek.not_open") from None
+            except _NotJoinedError:
+                raise RefusedError("seek.not_joined") from None
+        self.events.changed()
+        return await self.get(seek_id)
+
+    async def fill_due(self) -> None:
+        """Bots take the empty places of every open seek whose wait for people is over, and
+        its match starts. Of several processes doing this at once, one claims each seek.
+        A seek's match stored but never started (its process stopped in between) starts."""
+        before = now() - timedelta(seconds=STALLED_AFTER)
+        for match_id in await asyncio.to_thread(self.store.stalled, before):
+            try:
+                live = await self.master.get(match_id)
+                if live.row.status == "open":
+                    # the match service's own start (conditional: of two processes, one)
+                    await self.master._start(live)
+            except Exception:
+                log.exception("could not start match %s of a seek", match_id)
+        for seek_id in await asyncio.to_thread(self.store.due):
+            seek = await asyncio.to_thread(self.store.get, seek_id)
+            if seek is None or seek.status != "open":
+                continue
+            try:
+                await self._start(seek, None)
+            except ConflictError:
+                pass  # someone joined, left or started it meanwhile: the next round sees
+            except Exception:
+                log.exception("could not fill seek %s with bots", seek_id)
+
+    async def _start(self, seek: Seek, joiner: Account | None) -> None:
+        """Create the match of ``seek`` — its players (``joiner`` taking the last place)
+        and bots in the places left — claiming the seek in the same transaction
+        (:meth:`SeekStore.claim`); :class:`ConflictError` if it changed meanwhile."""
+        people = list(seek.seated)
+        if joiner is not None:
+            people.append((joiner.id, joiner.name))
+        plan = plan_seek(seek, people, self.master.config.stand_in_level)
+        before = seek.seated_ids
+
+        def claim(connection: sa.Connection, match_id: str) -> None:
+            self.store.claim(
+                connection, seek.id, match_id, before, None if joiner is None else joiner.id
+            )
+
+        created = await self.master.create(plan, within=claim)
+        self.events.started(seek.id, created.live.id)
+
+
+def plan_seek(seek: Seek, people: list[tuple[str, str]], bot_level: str) -> MatchPlan:
+    """The match a full seek becomes: its players (``people``: account id and name) and
+    bots of ``bot_level`` in the places left, the seats in a random order (who begins is
+    left to chance), listed, started at once; each person seat is its account's."""
+    kinds = ["person"] * len(people) + ["bot"] * (seek.players - len(people))
+    secrets.SystemRandom().shuffle(kinds)
+    body = CreateMatch.model_validate(
+        {
+            "game": seek.game,
+            "seats": [
+                {"kind": "person"} if kind == "person" else {"kind": "bot", "level": bot_level}
+                for kind in kinds
+            ],
+            "rated": seek.rated,
+            "public": True,
+            "start": True,
+            "seat": None,
+            **({"time": seek.options["time"]} if seek.options.get("time") else {}),
+        }
+    )
+    plan = plan_match(body, allow_setup=False)
+    waiting = iter(people)
+    seats = []
+    for number, seat in enumerate(plan.seats):
+        if seat.kind == "person":
+            account_id, name = next(waiting)
+            seats.append(SeatPlan("person", name, account_id=account_id))
+            plan.record.players[number].name = name
+        else:
+            seats.append(seat)
+    return dataclasses.replace(plan, seats=seats, creator=None)
+
+
+def _range(low: float | None, high: float | None) -> str:
+    """A rating range as a message shows it (``…`` for an open end)."""
+    return f"{'…' if low is None else f'{low:g}'} – {'…' if high is None else f'{high:g}'}"
+
+
+# -- the lobby's streams ------------------------------------------------------------------
+
+
+def event(kind: str, data: Any) -> str:
+    """One Server-Sent Event: its name and its data as one line of JSON."""
+    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}\n\n"
+
+
+#: A stream's queue: events as text, ``None`` to end it.
+Queue = asyncio.Queue[str | None]
+
+
+class LobbyEvents:
+    """The lobby's live streams in this process: each gets the open seeks when it connects
+    and again after every change (:meth:`changed`; another process's change arrives as a
+    notification, :meth:`notified`, or is found by the periodic comparison in :meth:`run`),
+    and a ``started`` event for each seek that became a match."""
+
+    def __init__(self, store: SeekStore, interval: float, heartbeat: float) -> None:
+        self.store = store
+        self.interval = interval
+        """Seconds between comparisons of the open seeks' fingerprint (changes other
+        processes made without a notification)."""
+        self.heartbeat = heartbeat
+        """Seconds between a stream's comment lines (they keep proxies from closing it
+        and find clients that went)."""
+        self.listeners: set[Queue] = set()
+        self.closed = False
+        self._wake = asyncio.Event()
+        self._lock = asyncio.Lock()
+        self._text: str | None = None
+        self._open: list[str] = []
+        self._fingerprint: tuple[Any, ...] | None = None
+        self._told: OrderedDict[str, None] = OrderedDict()
+
+    # -- streams ---------------------------------------------------------------------------
+
+    async def subscribe(self) -> Queue | None:
+        """A new stream's queue, the open seeks first in it (``None``: the server is
+        stopping)."""
+        if self.closed:
+            return None
+        queue: Queue = asyncio.Queue(STREAM_QUEUE)
+        async with self._lock:
+            await self._refresh(queue)
+            if self.closed:  # the server began to stop meanwhile
+                return None
+            self.listeners.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: Queue) -> None:
+        """A stream ended."""
+        self.listeners.discard(queue)
+        if not self.listeners:  # nobody follows: what was last told is forgotten
+            self._text, self._open, self._fingerprint = None, [], None
+
+    async def stream(self, queue: Queue) -> AsyncIterator[str]:
+        """What a stream sends: its events, and a comment every :attr:`heartbeat` seconds;
+        it ends when its queue says so."""
+        loop = asyncio.get_running_loop()
+        beat = loop.time() + self.heartbeat
+        yield f"retry: {round(RETRY * 1000)}\n\n"
+        while True:
+            try:
+                item = await asyncio.wait_for(queue.get(), max(0.0, beat - loop.time()))
+            except TimeoutError:
+                beat = loop.time() + self.heartbeat
+                yield ": heartbeat\n\n"
+                continue
+            if item is None:
+                return
+            yield item
+
+    def close(self) -> None:
+        """The server is stopping: every stream ends (uvicorn waits for open answers before
+        it stops), and no new one begins."""
+        self.closed = True
+        for queue in list(self.listeners):
+            _end(queue)
+        self.listeners.clear()
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def changed(self) -> None:
+        """The seeks changed: the streams get the open seeks anew (soon, once for many
+        changes)."""
+        self._wake.set()
+
+    def started(self, seek_id: str, match_id: str) -> None:
+        """Seek ``seek_id`` became match ``match_id``: tell every stream (once)."""
+        if seek_id in self._told:
+            return
+        self._told[seek_id] = None
+        while len(self._told) > TOLD_STARTS:
+            self._told.popitem(last=False)
+        self._send(event("started", {"seek": seek_id, "match": match_id}))
+        self.changed()
+
+    async def notified(self, subject: str) -> None:
+        """Another process's notice ``<subject>:lobby:<origin>``
+        (:class:`~keltis.server.notifier.Notifier` passes the subject): ``seeks``, the
+        seeks changed, or ``<seek>/<match>``, a seek became a match."""
+        seek_id, _, match_id = subject.partition("/")
+        if match_id and seek_id_ok(seek_id):
+            self.started(seek_id, match_id[:32])
+        self.changed()
+
+    async def run(self) -> None:
+        """Tell the streams of changes: at once after :meth:`changed`, and whenever the
+        fingerprint of the open seeks, compared every :attr:`interval` seconds, changed."""
+        while True:
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.interval)
+                woke = True
+            except TimeoutError:
+                woke = False
+            self._wake.clear()
+            if not self.listeners or self.closed:
+                continue
+            try:
+                async with self._lock:
+                    if not woke:
+                        fingerprint = await asyncio.to_thread(self.store.fingerprint)
+                        if fingerprint == self._fingerprint:
+                            continue
+                    await self._refresh()
+            except Exception:
+                log.exception("could not tell the lobby of its seeks")
+
+    async def _refresh(self, new: Queue | None = None) -> None:
+        """Read the open seeks (the caller holds the lock); the streams get them if they
+        changed, and ``new`` gets them anyway. Seeks gone from the list since the last read
+        that became matches are told as started (what another process started, on SQLite)."""
+        fingerprint = await asyncio.to_thread(self.store.fingerprint)
+        seeks = await asyncio.to_thread(self.store.open_seeks)
+        ids = [s.id for s in seeks]
+        still = set(ids)
+        gone = [i for i in self._open if i not in still and i not in self._told]
+        if gone:
+            for seek_id, match_id in await asyncio.to_thread(self.store.ended, gone):
+                self.started(seek_id, match_id)
+        text = event("seeks", {"seeks": [s.to_json() for s in seeks]})
+        self._fingerprint, self._open = fingerprint, ids
+        if text != self._text:
+            self._text = text
+            self._send(text)
+        if new is not None:
+            new.put_nowait(text)
+
+    def _send(self, text: str) -> None:
+        """``text`` to every stream; a stream whose queue is full (its client reads
+        nothing) ends."""
+        for queue in list(self.listeners):
+            try:
+                queue.put_nowait(text)
+            except asyncio.QueueFull:
+                self.listeners.discard(queue)
+                _end(queue)
+
+
+def _end(queue: Queue) -> None:
+    """End the stream of ``queue``: what it holds is dropped, then its end."""
+    while not queue.empty():
+        queue.get_nowait()
+    queue.put_nowait(None)
