@@ -1398,10 +1398,11 @@ message(
 # TRANSLATORS: an e-mail's subject; {game}: the game's title (title.board or
 # title.cards); {opponents}: the other players' names, separated by commas
 message("mail.turn.subject", "Your turn: {game} against {opponents}")
-# TRANSLATORS: an e-mail's text, plain text (keep the line breaks and the two
-# links as they are); {name}: the player's account name; {deadline}: a date and
-# time such as 2026-11-27 18:04 UTC; {link}: the match's address;
-# {unsubscribe}: the address that turns these e-mails off
+# TRANSLATORS: an e-mail's text, plain text (keep the line breaks and
+# the two links as they are); {name}: the player's account name;
+# {deadline}: a date and time such as 2026-11-27 18:04 UTC; {link}:
+# the match's address; {unsubscribe}: the address that turns these
+# e-mails off
 message(
     "mail.turn.body",
     "Hello {name},\n\n"
@@ -1452,10 +1453,12 @@ message("seek.busy", "Many players are joining this seek at once: try again.")
 # The browser client's accounts, lobby, ratings, player pages, turn badge, chat and time
 # controls (web/src/header.tsx, account.tsx, lobby.tsx, ratings.tsx, chat.tsx).
 
-# TRANSLATORS: the name of the header's navigation (and of the button that opens it on a phone)
+# TRANSLATORS: the name of the header's navigation (and of the button that opens it on a
+# phone)
 message("web.nav", "Menu")
 message("web.lobby", "Lobby")
-# TRANSLATORS: the leaderboard of a game's ratings (a link in the header, a page's heading)
+# TRANSLATORS: the leaderboard of a game's ratings (a link in the header, a page's
+# heading)
 message("web.ratings", "Ratings")
 message("web.account.log_in", "Log in")
 message("web.account.log_out", "Log out")
@@ -1522,7 +1525,8 @@ message("web.settings.delete_password", "Your password, to confirm")
 message("web.settings.delete_button", "Delete my account")
 message("web.settings.deleted", "The account is deleted.")
 
-# TRANSLATORS: the turn badge's name: how many of the account's matches wait for its move
+# TRANSLATORS: the turn badge's name: how many of the account's matches wait for its
+# move
 plural_message(
     "web.badge.label",
     "Your turn in {count} match",
@@ -1598,7 +1602,8 @@ message("web.player.since", "Playing since {date}")
 message("web.player.none", "There is no player of that name.")
 message("web.player.unrated", "No rated matches yet.")
 plural_message("web.player.games", "{count} rated match", "{count} rated matches")
-# TRANSLATORS: the rating chart's description; {count}: rated matches; the others ratings
+# TRANSLATORS: the rating chart's description; {count}: rated matches; the others
+# ratings
 plural_message(
     "web.player.chart",
     "{game}: the rating over {count} rated match, from {first} to {last} (lowest {low}, "
@@ -1613,7 +1618,8 @@ message("web.player.recent", "Recent matches")
 message("web.player.no_matches", "No matches yet.")
 # TRANSLATORS: {names}: the other players of a match
 message("web.player.against", "against {names}")
-# TRANSLATORS: a player's place in a match: {rank}: 1 for the winner; {players}: how many played
+# TRANSLATORS: a player's place in a match: {rank}: 1 for the winner; {players}: how
+# many played
 message("web.player.place", "place {rank} of {players}")
 plural_message("web.player.score", "{score} point", "{score} points", count="score")
 message("web.player.opponents", "Results by opponent")

@@ -2,6 +2,7 @@
 // secret token in localStorage, under the match's id, so a reload or a restart of the server
 // finds the seat again.
 import type { Level, MatchInfo, Outcome, Step, View } from "./types";
+import type { TimeControl } from "./community";
 
 export class ApiError extends Error {
   readonly code: string;
@@ -18,22 +19,63 @@ export function setApiLanguage(lang: string): void {
   currentLang = lang;
 }
 
-async function request<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+// -- the account's session (docs/server.md, "Accounts and sessions") ----------------------
+// The session itself is an HttpOnly cookie the browser sends by itself; what the page keeps is
+// the session's `csrf`, in memory only, sent as X-CSRF-Token with every request that changes
+// something. Until the first GET /api/sessions/current has answered, such requests wait for
+// it (a request sent without the token would be refused as cross-site).
+
+let csrf: string | null = null;
+let sessionKnown: () => void = () => undefined;
+const sessionReady: Promise<void> = new Promise((resolve) => {
+  sessionKnown = resolve;
+});
+/** Called when the server says the session is gone (expired, ended elsewhere). */
+let onSessionLost: () => void = () => undefined;
+
+/** The session's CSRF token from a log-in or GET /api/sessions/current (null: none). */
+export function setCsrf(token: string | null): void {
+  csrf = token;
+  sessionKnown();
+}
+
+export function whenSessionLost(handler: () => void): void {
+  onSessionLost = handler;
+}
+
+const CHANGES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+
+export async function request<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
   const headers: Record<string, string> = { "Accept-Language": currentLang };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (CHANGES.has(method)) {
+    // (never waits long: the session's first answer comes with the page)
+    await Promise.race([sessionReady, new Promise((resolve) => window.setTimeout(resolve, 5000))]);
+    if (csrf) headers["X-CSRF-Token"] = csrf;
+  }
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw new ApiError("web.offline", "", 0);
   }
+  if (response.status === 204) return undefined as T;
   const data = (await response.json().catch(() => null)) as
     | (T & { error?: { code: string; message: string } })
     | null;
   if (!response.ok || data === null) {
     const error = data?.error;
-    throw new ApiError(error?.code ?? "web.offline", error?.message ?? "", response.status);
+    const code = error?.code ?? (response.status === 404 ? "web.not_found" : "web.offline");
+    if (response.status === 401 && code === "account.no_session" && path !== "/api/sessions/current" && !token) {
+      onSessionLost();
+    }
+    throw new ApiError(code, error?.message ?? "", response.status);
   }
   return data;
 }
@@ -76,6 +118,10 @@ export interface CreateRequest {
   setup?: unknown;
   /** A guided first game by name ("board", "cards"): the server sets up the rest. */
   tutorial?: string;
+  /** Rated (community.ts): every seat an account or a bot, the creator logged in. */
+  rated?: boolean;
+  /** A time control (community.ts), instead of the turn clock. */
+  time?: TimeControl | null;
 }
 
 /** A guided first game's script (GET /api/tutorials/{name}, keltis.server.tutorials). */
@@ -155,6 +201,8 @@ export interface Held {
   watch?: string;
   /** The guided first game this match is (its script's name). */
   tutorial?: string;
+  /** The account this seat was found for (GET /api/me/matches): forgotten at log-out. */
+  account?: string;
 }
 
 export function held(id: string): Held | null {

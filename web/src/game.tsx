@@ -1,11 +1,15 @@
 // A match, live: the lobby while players join, then the game (board or table), the hand and
 // the moves open now with what each would do, the log, hints, undo, and the final scores.
+import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiError, api, held, hold } from "./api";
 import type { CreateRequest, Held } from "./api";
 import { Board, ScoreTrack, boardTargets } from "./board";
 import type { StoneTarget } from "./board";
-import { ClockText, holdClock, useClockOut } from "./clock";
+import { BankText, ClockText, decisionClock, holdClock, onTimeoutWords, timeWords, useClockOut } from "./clock";
+import { ChatPanel, useChat } from "./chat";
+import { clockBank, matchRated, matchTime, refreshMatches, seatBank, useSession } from "./community";
+import type { ChatMessage } from "./community";
 import type { HeldClock } from "./clock";
 import { useAnnounce, useT } from "./context";
 import type { Translator } from "./i18n";
@@ -33,6 +37,31 @@ export function seatNames(t: Translator, match: MatchInfo): string[] {
 
 export function stepText(t: Translator, names: string[], step: Step): string {
   return t.t("web.log.line", { name: names[step.seat] ?? "?", what: t.events(step.events) });
+}
+
+/** A match of this browser's, or of the account's on any device: where this browser holds no
+ * seat of it, the account's matches are asked first (their tokens are kept as a created
+ * match's), then the game opens — as a seat if one was found, else to watch. */
+export function MatchRoute({ id, children }: { id: string; children: ComponentChildren }) {
+  const t = useT();
+  const { account, known } = useSession();
+  const [ready, setReady] = useState(() => held(id) !== null);
+  useEffect(() => {
+    if (ready || !known) return;
+    if (!account) {
+      setReady(true);
+      return;
+    }
+    refreshMatches().finally(() => setReady(true));
+  }, [ready, known, account?.name]);
+  if (!ready) {
+    return (
+      <main id="main" class="game loading">
+        <p role="status">{t.t("web.loading")}</p>
+      </main>
+    );
+  }
+  return <>{children}</>;
 }
 
 interface Props {
@@ -72,10 +101,19 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   tRef.current = t;
   const snapRef = useRef<Snap | null>(null);
   snapRef.current = snap;
+  // Chat: the players' channel for a seat, the spectators' for a logged-in spectator.
+  const chatState = useChat(id, watch ? null : mine?.token ?? null, live);
+  const chatRef = useRef(chatState);
+  chatRef.current = chatState;
 
   useEffect(() => {
     const onMessage = (message: ServerMessage) => {
       const tr = tRef.current;
+      // (chat is a message of the live protocol the wire types may not name yet)
+      if ((message as { type: string }).type === "chat") {
+        chatRef.current.add([message as unknown as ChatMessage]);
+        return;
+      }
       switch (message.type) {
         case "snapshot": {
           // A snapshot behind the one shown: moves were taken back; say which.
@@ -89,6 +127,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           } else setUndone(null);
           setSnap({ match: message.match, seat: message.seat, view: message.view, log: message.log });
           setClock(holdClock(message.match.clock));
+          chatRef.current.reload();
           setBusy(false);
           setChosen(null);
           setHints(null);
@@ -118,6 +157,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           break;
         }
         case "ack":
+          if (chatRef.current.acked(message.ref)) break;
           setBusy(false);
           break;
         case "hints":
@@ -125,6 +165,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           setHints(message.hints);
           break;
         case "error":
+          if (chatRef.current.refused((message as { ref?: unknown }).ref, message.message)) break;
           setBusy(false);
           setThinking(false);
           setError(message.message);
@@ -174,6 +215,12 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   // The turn clock of the seat to move (live matches only; a replay has none).
   const clockOut = useClockOut(clock);
   const ticking = clock && view && !view.over && clock.clock.seat === view.current_player ? clock : null;
+  // A time control: the clock's time left includes the bank of the seat to move; the bank pays
+  // once the decision's own time is spent, and when both are, the server lets a bot play on.
+  const timeControl = snap ? matchTime(snap.match) : null;
+  const bank = ticking && snap ? clockBank(ticking.clock) ?? (timeControl ? seatBank(snap.match, ticking.clock.seat) : null) : null;
+  const decision = useMemo(() => (ticking && bank ? decisionClock(ticking, bank) : null), [ticking, bank]);
+  const decisionOut = useClockOut(decision);
   // Running out is said once (the countdown itself is not read out every second).
   const clockWasOut = useRef(true);
   useEffect(() => {
@@ -273,6 +320,12 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     heading.focus({ preventScroll: true });
   }, [over]);
 
+  // The turn badge follows this match's turn at once (not at its next look).
+  const { account } = useSession();
+  useEffect(() => {
+    if (account && me !== null) void refreshMatches();
+  }, [myTurn, account?.name]);
+
   // A tab in the background says when it is the player's turn.
   useEffect(() => {
     if (!view) return;
@@ -347,14 +400,26 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   if (match.status === "open") {
     return <Lobby match={match} names={names} mine={mine} me={me} />;
   }
+  const chatPanel = <ChatPanel state={chatState} seat={me} match={match} />;
 
+  // The clock's words: the decision's time, then (a time control) the bank it draws on.
+  const clockText = ticking ? (
+    decision && bank ? (
+      <>
+        {!decisionOut && <><ClockText held={decision} out={false} /> · </>}
+        {clockOut ? t.t("web.clock.out") : <BankText held={ticking} bank={bank} />}
+      </>
+    ) : (
+      <ClockText held={ticking} out={clockOut} />
+    )
+  ) : null;
   // A person's seat may go to a bot when its player is away, or is out of time for the move due.
   const players = (
     <Players t={t} view={view} names={names} seats={match.seats} me={me} last={last}
-      clock={ticking ? { seat: ticking.clock.seat, out: clockOut, text: <ClockText held={ticking} out={clockOut} /> } : null}
+      clock={ticking ? { seat: ticking.clock.seat, out: clockOut, text: clockText } : null}
       canStandIn={(seat) => me !== null && seat !== me && !view.over && match.seats[seat]?.kind === "person" &&
         !match.seats[seat]?.stand_in &&
-        ((!!match.seats[seat]?.away && !match.seats[seat]?.connected) || (clockOut && ticking?.clock.seat === seat))}
+        ((!!match.seats[seat]?.away && !match.seats[seat]?.connected) || (!timeControl && clockOut && ticking?.clock.seat === seat))}
       standIn={(seat) => live.current?.send({ type: "stand_in", seat })} marked={marked} />
   );
   // On the board itself: the choice that follows a lay (big or small figure; a clover's or an
@@ -373,10 +438,11 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           {ticking && (
             <span class={`clock${clockOut ? " out" : ""}`} role="timer" aria-live="off" data-testid="clock"
               data-seat={ticking.clock.seat}>
-              <ClockText held={ticking} out={clockOut} />
+              {clockText}
             </span>
           )}
         </p>
+        <TimeLine match={match} />
         {me === null && <p class="muted">{t.t("web.spectating")}</p>}
       </div>
       {conn !== "open" && wasLost && (
@@ -540,6 +606,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
             </section>
           )}
           {view.game === "board" && players}
+          {chatPanel}
           {turns.length > 0 && (
             <SinceLast t={t} names={names} turns={turns} title={me !== null ? t.t("web.since.title") : t.t("web.since.watch", { name: names[view.current_player] ?? "" })}
               playing={playing} play={() => setPlaying(0)} />
@@ -586,6 +653,23 @@ function SinceLast({ t, names, turns, title, playing, play }: {
   );
 }
 
+/** A rated match's mark and the time control, with what happens to a seat out of time (said
+ * before the match starts, in its lobby, and during it). */
+function TimeLine({ match }: { match: MatchInfo }) {
+  const t = useT();
+  const time = matchTime(match);
+  const rated = matchRated(match);
+  if (!time && !rated) return null;
+  const rule = onTimeoutWords(t, time, rated);
+  return (
+    <p class="time-line" data-testid="time-control">
+      {rated && <span class="tag rated">{t.t("web.rated")}</span>}{" "}
+      {time && <span>{timeWords(t, time)}</span>}
+      {rule && <span class="muted">{rule}</span>}
+    </p>
+  );
+}
+
 function Lobby({ match, names, mine, me }: { match: MatchInfo; names: string[]; mine: Held | null; me: number | null }) {
   const t = useT();
   const [copied, setCopied] = useState<string | null>(null);
@@ -624,6 +708,7 @@ function Lobby({ match, names, mine, me }: { match: MatchInfo; names: string[]; 
           </li>
         ))}
       </ul>
+      <TimeLine match={match} />
       {free.length > 0 && <p role="status">{t.t("web.waiting", { seats: free.join(", ") })}</p>}
       {mine?.invites && mine.invites.length > 0 && (
         <section>

@@ -10,6 +10,9 @@ import { seatNames } from "./game";
 import { CardFace } from "./pieces";
 import { RulesLinks } from "./rules";
 import { LearnPanel } from "./tutorial";
+import { useSession } from "./community";
+import { TimeChoice, timeControl } from "./lobby";
+import type { TimeSetting } from "./lobby";
 
 const LEVELS: Level[] = ["easy", "medium", "hard"];
 /** The turn clock's choices in the new-match form, in seconds (0: no limit). */
@@ -59,6 +62,12 @@ interface MyMatch {
  * finished ones beyond the last KEEP_FINISHED. */
 function useMyMatches(): MyMatch[] | null {
   const [list, setList] = useState<MyMatch[] | null>(null);
+  // An account's matches (found on another device too) are kept here as they come: asked
+  // again when another comes.
+  const { matches } = useSession();
+  const accountIds = matches
+    ? [...matches.waiting, ...matches.running, ...matches.open].map((m) => m.match.id).sort().join(",")
+    : "";
   useEffect(() => {
     let gone = false;
     const ask = (id: string): Promise<MyMatch | null> =>
@@ -83,7 +92,7 @@ function useMyMatches(): MyMatch[] | null {
     return () => {
       gone = true;
     };
-  }, []);
+  }, [accountIds]);
   return list;
 }
 
@@ -171,12 +180,13 @@ export function Home({ go }: { go: (hash: string) => void }) {
   const [busy, setBusy] = useState(false);
   const [link, setLink] = useState("");
   const [name, setName] = useState(playerName);
+  const { account } = useSession();
   const mine = useMyMatches() ?? [];
   // Matches still to play come first on the page; finished ones only after the new-match forms.
   const ongoing = mine.some((m) => m.match.status !== "finished");
   const playNow = async (event: Event) => {
     event.preventDefault();
-    setPlayerName(name.trim());
+    if (!account) setPlayerName(name.trim());
     localStorage.setItem("keltis.game", game);
     localStorage.setItem("keltis.players", String(players));
     localStorage.setItem("keltis.level", level);
@@ -187,7 +197,7 @@ export function Home({ go }: { go: (hash: string) => void }) {
         {
           game,
           seats: [{ kind: "person" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot" as const, level }))],
-          name: name.trim(),
+          name: account?.name ?? name.trim(),
           public: false,
         },
         go,
@@ -224,11 +234,15 @@ export function Home({ go }: { go: (hash: string) => void }) {
         <form class="panel" onSubmit={playNow} aria-labelledby="play-now-title">
           <h2 id="play-now-title">{t.t("web.play_now")}</h2>
           <p class="muted">{t.t("web.play_now.detail")}</p>
-          <label>
-            {t.t("web.your_name")}
-            <input type="text" maxLength={40} value={name} required pattern=".*\S.*" autoComplete="nickname"
-              data-testid="play-now-name" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-          </label>
+          {account ? (
+            <p class="muted">{t.t("web.settings.as", { name: account.name })}</p>
+          ) : (
+            <label>
+              {t.t("web.your_name")}
+              <input type="text" maxLength={40} value={name} required pattern=".*\S.*" autoComplete="nickname"
+                data-testid="play-now-name" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            </label>
+          )}
           <GameChoice game={game} setGame={setGame} />
           <PlayerCount value={players} set={setPlayers} />
           <label>
@@ -269,12 +283,17 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
   const [undo, setUndo] = useState(true);
   const [pub, setPub] = useState(true);
   const [turn, setTurn] = useState(DEFAULT_TURN);
+  const { account } = useSession();
+  const [rated, setRated] = useState(false);
+  const [time, setTime] = useState<TimeSetting>({ kind: "none", decision: 60, bank: 300, days: 1 });
   const [name, setName] = useState(playerName());
   const [error, setError] = useState<string | null>(null);
   const info = games?.games.find((g) => g.name === game);
   useEffect(() => setVariant({ ...(info?.variant ?? {}) }), [info]);
   // A turn clock lets the others hand a late player's seat to a bot: it needs two people.
   const people = seats.filter((s) => s === "me" || s === "person").length;
+  // Rated: the creator logged in (the invited seats are taken by accounts: the server sees to it).
+  const isRated = rated && !!account;
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(null);
@@ -285,12 +304,15 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
           game,
           seats: seats.map((s) => (s === "me" || s === "person" ? { kind: "person" } : { kind: "bot", level: s as Level })),
           seat: 0,
-          name: name || t.t("name.player", { n: 1 }),
+          name: account?.name ?? (name || t.t("name.player", { n: 1 })),
           variant,
           hints,
-          undo,
+          undo: isRated ? false : undo,
           public: pub,
-          turn_seconds: people > 1 && turn > 0 ? turn : null,
+          ...(time.kind !== "none"
+            ? { time: timeControl(time) }
+            : { turn_seconds: people > 1 && turn > 0 ? turn : null }),
+          ...(isRated ? { rated: true } : {}),
         },
         go,
       );
@@ -302,10 +324,14 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
     <main id="main" class="create">
       <h1>{t.t("web.create")}</h1>
       <form class="panel" onSubmit={submit}>
-        <label>
-          {t.t("web.your_name")}
-          <input type="text" maxLength={40} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="nickname" />
-        </label>
+        {account ? (
+          <p class="muted">{t.t("web.settings.as", { name: account.name })}</p>
+        ) : (
+          <label>
+            {t.t("web.your_name")}
+            <input type="text" maxLength={40} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="nickname" />
+          </label>
+        )}
         <GameChoice game={game} setGame={setGame} />
         <fieldset>
           <legend>{t.t("web.players")}</legend>
@@ -343,7 +369,18 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
               </label>
             ) : null,
           )}
-          {people > 1 && (
+          {account && (
+            <div class="rated-choice">
+              <label class="check">
+                <input type="checkbox" checked={rated} data-testid="rated" aria-describedby="rated-help"
+                  onChange={(e) => setRated((e.target as HTMLInputElement).checked)} />
+                {t.t("web.rated.choice")}
+              </label>
+              <p class="help" id="rated-help">{t.t("web.rated.help")}</p>
+            </div>
+          )}
+          <TimeChoice value={time} set={setTime} none={t.t("web.time.kind.none")} idPrefix="new" />
+          {people > 1 && time.kind === "none" && (
             <label>
               {t.t("web.clock.choice")}
               <select value={turn} data-testid="turn-seconds" onChange={(e) => setTurn(Number((e.target as HTMLSelectElement).value))}>
@@ -363,10 +400,12 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
             <input type="checkbox" checked={hints} onChange={(e) => setHints((e.target as HTMLInputElement).checked)} />
             {t.t("web.option.hints")}
           </label>
-          <label class="check">
-            <input type="checkbox" checked={undo} onChange={(e) => setUndo((e.target as HTMLInputElement).checked)} />
-            {t.t("web.option.undo")}
-          </label>
+          {!isRated && (
+            <label class="check">
+              <input type="checkbox" checked={undo} onChange={(e) => setUndo((e.target as HTMLInputElement).checked)} />
+              {t.t("web.option.undo")}
+            </label>
+          )}
           <label class="check">
             <input type="checkbox" checked={pub} onChange={(e) => setPub((e.target as HTMLInputElement).checked)} />
             {t.t("web.option.public")}
@@ -384,6 +423,8 @@ export function Join({ id, invite, go }: { id: string; invite: string; go: (hash
   const [match, setMatch] = useState<MatchInfo | null>(null);
   const [name, setName] = useState(playerName());
   const [error, setError] = useState<string | null>(null);
+  const [needsAccount, setNeedsAccount] = useState(false);
+  const { account } = useSession();
   useEffect(() => {
     api.describe(id).then(setMatch, (e) => setError(errorText(t, e)));
   }, [id]);
@@ -391,11 +432,12 @@ export function Join({ id, invite, go }: { id: string; invite: string; go: (hash
     event.preventDefault();
     setPlayerName(name);
     try {
-      const answer = await api.join(id, invite, name || t.t("name.player", { n: 2 }));
+      const answer = await api.join(id, invite, account?.name ?? (name || t.t("name.player", { n: 2 })));
       hold(id, { seat: answer.seat, token: answer.token });
       go(`#/match/${id}`);
     } catch (e) {
       setError(errorText(t, e));
+      setNeedsAccount(e instanceof ApiError && e.code === "account.rated_needs_account" && !account);
     }
   };
   const host = match ? seatNames(t, match)[0] : "";
@@ -404,13 +446,23 @@ export function Join({ id, invite, go }: { id: string; invite: string; go: (hash
       <h1>{t.t("web.join")}</h1>
       {match && <p>{t.t("web.join.detail", { host, game: t.t(`title.${match.game}`) })}</p>}
       <form class="panel" onSubmit={submit}>
-        <label>
-          {t.t("web.your_name")}
-          <input type="text" maxLength={40} value={name} required onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="nickname" />
-        </label>
+        {account ? (
+          <p class="muted">{t.t("web.settings.as", { name: account.name })}</p>
+        ) : (
+          <label>
+            {t.t("web.your_name")}
+            <input type="text" maxLength={40} value={name} required onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="nickname" />
+          </label>
+        )}
         <button type="submit" class="primary">{t.t("web.join_button")}</button>
       </form>
       {error && <p class="error" role="alert">{error}</p>}
+      {needsAccount && (
+        <p>
+          <a class="button primary" href={`#/login/${encodeURIComponent(`#/join/${id}/${invite}`)}`}>{t.t("web.account.log_in")}</a>{" "}
+          <a class="button" href={`#/register/${encodeURIComponent(`#/join/${id}/${invite}`)}`}>{t.t("web.account.register")}</a>
+        </p>
+      )}
     </main>
   );
 }

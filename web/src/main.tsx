@@ -5,12 +5,17 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import { setApiLanguage } from "./api";
 import type { CreateRequest } from "./api";
 import { Announcer, I18n } from "./context";
-import { Game } from "./game";
+import { Game, MatchRoute } from "./game";
 import { CreateMatch, Home, Join, Matches, createAndGo } from "./home";
 import { Translator, browserLanguage, languageNames, loadTranslator } from "./i18n";
 import { Replay } from "./replay";
 import { RulesPage } from "./rules";
 import { LearnStart } from "./tutorial";
+import { Header } from "./header";
+import { loadSession, updateAccount, useSession } from "./community";
+import { LogIn, Register, Settings } from "./account";
+import { LobbyPage } from "./lobby";
+import { Leaderboard, PlayerPageView } from "./ratings";
 import "./style.css";
 
 function useHash(): [string, (hash: string) => void] {
@@ -33,8 +38,11 @@ function useHash(): [string, (hash: string) => void] {
   return [hash, go];
 }
 
+loadSession();
+
 function App() {
   const [hash, go] = useHash();
+  const session = useSession();
   // The language: chosen among the server's once it has said which it has.
   const [lang, setLang] = useState<string | null>(null);
   const [t, setT] = useState<Translator | null>(null);
@@ -75,6 +83,13 @@ function App() {
       </p>
     );
   }
+  // The language chosen here is the account's too (its e-mails come in it).
+  function chooseLang(next: string) {
+    if (!(next in names)) return;
+    localStorage.setItem("keltis.lang", next);
+    setLang(next);
+    if (session.account && session.account.language !== next) void updateAccount({ language: next }).catch(() => undefined);
+  }
   const playAgain = (request: CreateRequest) => {
     createAndGo(request, go).catch(() => go("#/"));
   };
@@ -91,7 +106,11 @@ function App() {
       page = <Matches go={go} />;
       break;
     case "match":
-      page = <Game key={`m-${parts[1]}`} id={parts[1]} lang={lang} go={go} playAgain={playAgain} />;
+      page = (
+        <MatchRoute key={`m-${parts[1]}`} id={parts[1]}>
+          <Game id={parts[1]} lang={lang} go={go} playAgain={playAgain} />
+        </MatchRoute>
+      );
       break;
     case "watch":
       page = <Game key={`w-${parts[1]}`} id={parts[1]} watch lang={lang} go={go} playAgain={playAgain} />;
@@ -108,6 +127,24 @@ function App() {
     case "rules":
       page = <RulesPage game={parts[1] ?? ""} place={parts[2]} />;
       break;
+    case "login":
+      page = <LogIn go={go} next={parts[1]} chooseLang={chooseLang} />;
+      break;
+    case "register":
+      page = <Register go={go} next={parts[1]} lang={lang} />;
+      break;
+    case "settings":
+      page = <Settings go={go} lang={lang} names={names} chooseLang={chooseLang} />;
+      break;
+    case "lobby":
+      page = <LobbyPage go={go} />;
+      break;
+    case "ratings":
+      page = <Leaderboard key={parts[1]} game={parts[1] === "cards" ? "cards" : "board"} />;
+      break;
+    case "player":
+      page = <PlayerPageView key={parts.slice(1).join("/")} name={parts.slice(1).join("/")} />;
+      break;
     default:
       page = (
         <main id="main">
@@ -118,23 +155,7 @@ function App() {
   return (
     <I18n.Provider value={t}>
       <Announcer.Provider value={announce}>
-        <header class="top">
-          <a href="#/" class="brand" aria-label={t.t("web.home")}>
-            <span aria-hidden="true">☘</span> Keltis
-          </a>
-          <label class="lang">
-            <span>{t.t("web.language")}</span>
-            <select value={lang} data-testid="language" onChange={(e) => {
-              const next = (e.target as HTMLSelectElement).value;
-              localStorage.setItem("keltis.lang", next);
-              setLang(next);
-            }}>
-              {Object.keys(names).map((code) => (
-                <option key={code} value={code} lang={code}>{names[code] ?? code}</option>
-              ))}
-            </select>
-          </label>
-        </header>
+        <Header hash={hash} lang={lang} names={names} chooseLang={chooseLang} go={go} />
         {page}
         <div class="sr-only" aria-live="polite" role="status" data-testid="announce">{spoken}</div>
       </Announcer.Provider>

@@ -11,6 +11,7 @@ import type { SeatInfo, Step } from "./types";
 import type { Mark, Marked } from "./marks";
 import { markClass } from "./marks";
 import { RuleLink } from "./rules";
+import { formatTime } from "./clock";
 
 const ARROW: Record<string, string> = { open: "↕", ascending: "↑", descending: "↓" };
 
@@ -157,6 +158,8 @@ export function Players({ t, view, names, seats, me, last, clock, canStandIn, st
         const info = seats[seat];
         const status = replay
           ? ""
+          : info?.timed_out
+          ? t.t("web.time.timed_out")
           : info?.kind === "bot"
           ? t.t("web.bot")
           : info?.stand_in
@@ -184,6 +187,9 @@ export function Players({ t, view, names, seats, me, last, clock, canStandIn, st
               <p class={`player-clock clock${clock.out ? " out" : ""}`} aria-hidden="true" data-testid="player-clock">
                 {clock.text}
               </p>
+            )}
+            {!replay && typeof info?.bank === "number" && !(current && clock?.seat === seat) && (
+              <p class="bank-line" data-testid="seat-bank">{t.t("web.time.bank", { time: formatTime(info.bank) })}</p>
             )}
             <p class="hand-count">{t.t("web.hand.other", { name: names[seat], count: view.hand_sizes[seat] })}</p>
             {view.known_cards[seat]?.length > 0 && seat !== me && (

@@ -76,6 +76,38 @@ export type LiveMessage =
       ref?: string | number;
     }
   | {
+      type: "chat";
+      /**
+       * actions stored so far: the view's ply
+       */
+      version: number;
+      /**
+       * grows with each message of the server; GET /api/matches/{id}/chat?after=ID reads the ones after it
+       */
+      id: number;
+      channel: "players" | "spectators";
+      /**
+       * the speaking seat (null: a spectator)
+       */
+      seat: Seat | null;
+      /**
+       * the speaker's name (a seat's player, or a spectator's account)
+       */
+      name: string;
+      /**
+       * the speaker's account name (null: a guest), so that a client can leave out the accounts its player muted
+       */
+      account: string | null;
+      /**
+       * plain text, one line, trimmed
+       */
+      text: string;
+      /**
+       * when it was said (ISO 8601, UTC)
+       */
+      at: string;
+    }
+  | {
       type: "error";
       /**
        * actions stored so far: the view's ply
@@ -261,6 +293,10 @@ export interface Match {
      * the turn clock: seconds for each decision (null: no limit)
      */
     turn_seconds?: number | null;
+    /**
+     * the match's time control (docs/server.md, "Time controls"); null: none (then turn_seconds may give a turn clock)
+     */
+    time?: TimeControl | null;
   };
   /**
    * actions stored so far: the view's ply
@@ -279,6 +315,14 @@ export interface Match {
      * connected to this server process
      */
     connected?: boolean;
+    /**
+     * seconds left in the seat's bank (a real-time time control; null without a bank)
+     */
+    bank?: number | null;
+    /**
+     * the seat ran out of time: a bot plays it to the end
+     */
+    timed_out?: boolean;
   }[];
   result: Outcome | null;
   clock?: Clock | null;
@@ -292,6 +336,28 @@ export interface Match {
   previous?: string | null;
   created?: string;
   updated?: string;
+}
+/**
+ * a time control: when a seat's decision time and bank are spent, the server marks it timed_out and a bot plays it on
+ */
+export interface TimeControl {
+  kind: "realtime" | "correspondence";
+  /**
+   * realtime: seconds for each decision
+   */
+  decision?: number;
+  /**
+   * realtime: seconds per seat for decisions taking longer
+   */
+  bank?: number;
+  /**
+   * correspondence: days for each decision
+   */
+  days?: number;
+  /**
+   * what happens to a seat out of time (ranked last: a rated match)
+   */
+  on_timeout: "bot_plays_on" | "bot_plays_on_ranked_last";
 }
 export interface Outcome {
   /**
@@ -313,7 +379,7 @@ export interface Outcome {
   end_reason: "goal" | "deck" | "closed" | "truncated";
 }
 /**
- * the turn clock of the decision now due: after it runs out the other players may hand the seat to a bot (null where none runs: no limit, the match not running, a bot or a stand-in to move)
+ * the clock of the decision now due: with a time control, the server hands the seat to a bot once it runs out; with the turn clock, the other players may (null where none runs: no limit, the match not running, a bot or a stand-in to move)
  */
 export interface Clock {
   /**
@@ -333,6 +399,10 @@ export interface Clock {
    */
   remaining: number;
   expired: boolean;
+  /**
+   * with a time control: the bank of the seat to move, included in the deadline (null: no bank)
+   */
+  bank?: number | null;
 }
 export interface BoardView {
   wire_version: 2;

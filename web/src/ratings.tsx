@@ -1,0 +1,314 @@
+// Ratings: the leaderboard of each game (#/ratings/board, #/ratings/cards) and a player's page
+// (#/player/{name}; a bot level's is #/player/bot:hard): the rating in each game with its
+// course drawn here (inline SVG, the same numbers in a table beside it), the recent matches
+// with their replays, and the results against each opponent.
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { ApiError } from "./api";
+import { ratings } from "./community";
+import type { BoardEntry, GameName, GameRating, HistoryPoint, PlayerPage, RecentMatch } from "./community";
+import { useT } from "./context";
+import type { Translator } from "./i18n";
+
+const GAMES: GameName[] = ["board", "cards"];
+/** Where every rating starts (openskill's ordinal of mu 25, sigma 25/3). */
+const START_RATING = 0;
+
+/** A rating as shown: one decimal (openskill's ordinal, mu − 3·sigma). */
+export function ratingText(t: Translator, rating: number): string {
+  return t.number(rating, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
+export function dateText(t: Translator, iso: string | null | undefined): string {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(t.lang, { dateStyle: "medium" }).format(date);
+}
+
+/** A player's name as shown: a bot level's by its level's name. */
+export function playerWords(t: Translator, name: string): string {
+  const level = name.startsWith("bot:") ? name.slice(4) : null;
+  if (level && t.has(`web.level.${level}`)) return t.t("web.player.bot", { level: t.t(`web.level.${level}`) });
+  return name;
+}
+
+export function PlayerLink({ name }: { name: string }) {
+  const t = useT();
+  return <a href={`#/player/${encodeURIComponent(name)}`} data-player={name}>{playerWords(t, name)}</a>;
+}
+
+function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | null; error: string | null; missing: boolean } {
+  const t = useT();
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState(false);
+  useEffect(() => {
+    let stale = false;
+    setData(null);
+    setError(null);
+    setMissing(false);
+    load().then(
+      (found) => !stale && setData(found),
+      (e: unknown) => {
+        if (stale) return;
+        if (e instanceof ApiError && e.status === 404) setMissing(true);
+        setError(e instanceof ApiError && e.message ? e.message : t.t(e instanceof ApiError && e.status === 404 ? "web.not_found" : "web.offline"));
+      },
+    );
+    return () => {
+      stale = true;
+    };
+  }, deps);
+  return { data, error, missing };
+}
+
+export function Leaderboard({ game }: { game: GameName }) {
+  const t = useT();
+  const { data, error } = useLoad(() => ratings.board(game), [game]);
+  const players: BoardEntry[] = data?.players ?? [];
+  return (
+    <main id="main" class="ratings-page">
+      <h1>{t.t("web.ratings")}</h1>
+      <nav class="tabs" aria-label={t.t("web.game")}>
+        {GAMES.map((g) => (
+          <a key={g} class="button" href={`#/ratings/${g}`} aria-current={g === game ? "page" : undefined} data-game={g}>
+            {t.t(`title.${g}`)}
+          </a>
+        ))}
+      </nav>
+      <p class="muted">{t.t("web.ratings.detail")}</p>
+      {error && <p class="error" role="alert">{error}</p>}
+      {!data && !error && <p role="status">{t.t("web.loading")}</p>}
+      {data && players.length === 0 && <p class="muted">{t.t("web.ratings.none")}</p>}
+      {players.length > 0 && (
+        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="board-caption">
+          <table class="data-table board-table" data-testid="leaderboard">
+            <caption id="board-caption">{t.t("web.ratings.caption", { game: t.t(`title.${game}`) })}</caption>
+            <thead>
+              <tr>
+                <th scope="col" class="num">{t.t("web.ratings.rank")}</th>
+                <th scope="col">{t.t("web.ratings.player")}</th>
+                <th scope="col" class="num">{t.t("web.ratings.rating")}</th>
+                <th scope="col" class="num">{t.t("web.ratings.games")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {players.map((p, i) => (
+                <tr key={p.name} data-player={p.name} class={p.kind === "bot" ? "bot" : undefined}>
+                  <td class="num">{i + 1}</td>
+                  <th scope="row"><PlayerLink name={p.name} /></th>
+                  <td class="num" data-rating={p.rating}>{ratingText(t, p.rating)}</td>
+                  <td class="num">{p.games}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </main>
+  );
+}
+
+/** The drawing's width: its box's, in CSS pixels (so that its words keep their size). */
+function useWidth(): [{ current: HTMLElement | null }, number] {
+  const box = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState(600);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return undefined;
+    const measure = () => setWidth(Math.max(240, Math.round(el.clientWidth)));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [box, width];
+}
+
+/** The rating's course: a line from where every rating starts over the rated matches, its
+ * numbers in the table below (the drawing's text alternative); the drawing itself says the
+ * first, last, lowest and highest. */
+function RatingChart({ t, game, history }: { t: Translator; game: GameName; history: HistoryPoint[] }) {
+  const [box, W] = useWidth();
+  const H = 190;
+  const pad = { left: 46, right: 14, top: 12, bottom: 26 };
+  const values = [START_RATING, ...history.map((h) => h.rating)];
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  if (hi - lo < 2) {
+    lo -= 1;
+    hi += 1;
+  }
+  const span = hi - lo;
+  lo -= span * 0.08;
+  hi += span * 0.08;
+  const x = (i: number) => pad.left + (i * (W - pad.left - pad.right)) / (values.length - 1);
+  const y = (v: number) => pad.top + ((hi - v) * (H - pad.top - pad.bottom)) / (hi - lo);
+  const ticks = [hi - (hi - lo) * 0.1, (hi + lo) / 2, lo + (hi - lo) * 0.1];
+  const path = values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
+  const summary = t.t("web.player.chart", {
+    game: t.t(`title.${game}`),
+    count: history.length,
+    first: ratingText(t, values[0]),
+    last: ratingText(t, values[values.length - 1]),
+    low: ratingText(t, Math.min(...values)),
+    high: ratingText(t, Math.max(...values)),
+  });
+  return (
+    <figure class="rating-chart" ref={box}>
+      <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={summary} data-testid={`chart-${game}`}>
+        {ticks.map((v) => (
+          <g key={v} class="chart-tick">
+            <line x1={pad.left} x2={W - pad.right} y1={y(v)} y2={y(v)} />
+            <text x={pad.left - 6} y={y(v) + 4} text-anchor="end">{ratingText(t, v)}</text>
+          </g>
+        ))}
+        <line class="chart-axis" x1={pad.left} x2={pad.left} y1={pad.top} y2={H - pad.bottom} />
+        <line class="chart-axis" x1={pad.left} x2={W - pad.right} y1={H - pad.bottom} y2={H - pad.bottom} />
+        <path class="chart-line" d={path} />
+        {values.map((v, i) => (
+          <circle key={i} class={i ? "chart-dot" : "chart-dot start"} cx={x(i)} cy={y(v)} r={values.length > 60 ? 2 : 3.5} />
+        ))}
+        <text class="chart-label" x={pad.left} y={H - 7}>{dateText(t, history[0].at)}</text>
+        {history.length > 1 && (
+          <text class="chart-label" x={W - pad.right} y={H - 7} text-anchor="end">{dateText(t, history[history.length - 1].at)}</text>
+        )}
+      </svg>
+      <figcaption>{summary}</figcaption>
+    </figure>
+  );
+}
+
+function GameRatingView({ t, game, rating }: { t: Translator; game: GameName; rating: GameRating }) {
+  const history = rating.history ?? [];
+  return (
+    <section class="panel game-rating" aria-labelledby={`rating-${game}`} data-game={game}>
+      <h3 id={`rating-${game}`}>{t.t(`title.${game}`)}</h3>
+      <p class="rating-line">
+        <span class="big-rating" data-testid={`rating-${game}`} data-rating={rating.rating}>{ratingText(t, rating.rating)}</span>{" "}
+        <span class="muted">{t.t("web.player.games", { count: rating.games })}</span>
+      </p>
+      {history.length > 0 && <RatingChart t={t} game={game} history={history} />}
+      {history.length > 0 && (
+        <details class="history">
+          <summary>{t.t("web.player.history")}</summary>
+          <div class="table-wrap" tabIndex={0} role="region" aria-label={t.t("web.player.history")}>
+            <table class="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t.t("web.player.date")}</th>
+                  <th scope="col" class="num">{t.t("web.ratings.rating")}</th>
+                  <th scope="col">{t.t("web.player.match")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...history].reverse().map((h, i) => (
+                  <tr key={`${h.match}-${i}`}>
+                    <td>{dateText(t, h.at)}</td>
+                    <td class="num">{ratingText(t, h.rating)}</td>
+                    <td><a href={`#/replay/${h.match}`}>{t.t("web.replay")}</a></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      )}
+    </section>
+  );
+}
+
+function playersOf(m: RecentMatch): string[] {
+  return (m.players ?? []).map((p) => (typeof p === "string" ? p : p.name));
+}
+
+export function PlayerPageView({ name }: { name: string }) {
+  const t = useT();
+  const { data, error, missing } = useLoad<PlayerPage>(() => ratings.player(name), [name]);
+  if (!data) {
+    return (
+      <main id="main" class="player-page">
+        <h1>{playerWords(t, name)}</h1>
+        {missing ? <p role="alert">{t.t("web.player.none")}</p> : error ? <p class="error" role="alert">{error}</p> : <p role="status">{t.t("web.loading")}</p>}
+      </main>
+    );
+  }
+  const games = GAMES.filter((g) => data.ratings?.[g]);
+  return (
+    <main id="main" class="player-page" data-player={data.name}>
+      <h1>{playerWords(t, data.name)}</h1>
+      <p class="muted">
+        {data.kind === "bot" ? t.t("web.player.is_bot") : data.created ? t.t("web.player.since", { date: dateText(t, data.created) }) : ""}
+      </p>
+      <section aria-labelledby="player-ratings">
+        <h2 id="player-ratings">{t.t("web.ratings")}</h2>
+        {games.length === 0 ? (
+          <p class="muted">{t.t("web.player.unrated")}</p>
+        ) : (
+          <div class="rating-grid">
+            {games.map((g) => <GameRatingView key={g} t={t} game={g} rating={data.ratings[g]!} />)}
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="player-recent">
+        <h2 id="player-recent">{t.t("web.player.recent")}</h2>
+        {data.recent.length === 0 ? (
+          <p class="muted">{t.t("web.player.no_matches")}</p>
+        ) : (
+          <ul class="recent-list" data-testid="recent">
+            {data.recent.map((m) => {
+              const names = playersOf(m);
+              const others = names.filter((_, seat) => seat !== m.seat);
+              return (
+                <li key={m.match} data-match={m.match}>
+                  <div class="recent-what" id={`recent-${m.match}`}>
+                    <strong>{t.t(`title.${m.game}`)}</strong>
+                    <span>{dateText(t, m.at)}</span>
+                    <span>{t.t("web.player.against", { names: others.map((n) => playerWords(t, n)).join(", ") })}</span>
+                    <span>{t.t("web.player.place", { rank: m.rank, players: names.length || 2 })}</span>
+                    {typeof m.score === "number" && <span>{t.t("web.player.score", { score: m.score })}</span>}
+                    <span class={`tag${m.rated ? " rated" : ""}`}>{t.t(m.rated ? "web.rated" : "web.unrated")}</span>
+                  </div>
+                  <a class="button small-button" href={`#/replay/${m.match}`} aria-describedby={`recent-${m.match}`}>{t.t("web.replay")}</a>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="player-opponents">
+        <h2 id="player-opponents">{t.t("web.player.opponents")}</h2>
+        {data.opponents.length === 0 ? (
+          <p class="muted">{t.t("web.player.no_matches")}</p>
+        ) : (
+          GAMES.filter((g) => data.opponents.some((o) => o.game === g)).map((g) => (
+            <div key={g} class="table-wrap" tabIndex={0} role="region" aria-labelledby={`opponents-${g}`}>
+              <table class="data-table" data-testid="opponents" data-game={g}>
+                <caption id={`opponents-${g}`}>{t.t(`title.${g}`)}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t.t("web.player.opponent")}</th>
+                    <th scope="col" class="num">{t.t("web.player.played")}</th>
+                    <th scope="col" class="num">{t.t("web.player.won")}</th>
+                    <th scope="col" class="num">{t.t("web.player.lost")}</th>
+                    <th scope="col" class="num">{t.t("web.player.tied")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.opponents.filter((o) => o.game === g).map((o) => (
+                    <tr key={o.name} data-opponent={o.name}>
+                      <th scope="row"><PlayerLink name={o.name} /></th>
+                      <td class="num">{o.played}</td>
+                      <td class="num">{o.won}</td>
+                      <td class="num">{o.lost}</td>
+                      <td class="num">{o.tied}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ))
+        )}
+      </section>
+    </main>
+  );
+}
