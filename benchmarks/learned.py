@@ -11,11 +11,19 @@ a victory shared by k players 1/k. The arena's game seeds (hashed from the tourn
     python benchmarks/learned.py --game cards --episodes 3000
     python benchmarks/learned.py --game board --episodes 1500
 
-Writes into ``--results`` (default ``benchmarks/results/``): ``learned-<game>.npz`` (the
+Writes into ``--results`` (default below): ``learned-<game>.npz`` (the
 policy), ``learned-<game>-curve.json`` and ``-curve.png`` (the training curve: the share of
 the last 100 training games won, every 50 games) and ``learned-<game>.json`` (the summary,
 also printed as one JSON object per line). Another training opponent than ``random`` writes
 ``learned-<game>-trained-vs-<opponent>.*``.
+
+``--results`` defaults to a folder in the system's temporary directory (``keltis-learned``), so
+that reproducing a run never overwrites the committed results in ``benchmarks/results/``:
+compare the two, and pass ``--results benchmarks/results`` to replace them on purpose.
+
+A line meets its target when the lower end of its Wilson 95% interval reaches it (as
+``ci_above_target`` in ``benchmarks/strength.py``), not the point estimate: 5 wins of 8 is
+62.5%, but its interval (31–86%) does not show a win share of at least 50%.
 """
 
 from __future__ import annotations
@@ -35,7 +43,11 @@ from keltis.arena.stats import bot_stats
 from keltis.arena.tournament import Tournament
 from keltis.env.linear import train
 
-RESULTS = Path(__file__).parent / "results"
+COMMITTED = Path(__file__).parent / "results"
+"""Where the committed results are (written with ``--results benchmarks/results``)."""
+RESULTS = Path(tempfile.gettempdir()) / "keltis-learned"
+"""Where a run writes by default: not over the committed results."""
+TARGET_RULE = "the lower end of the Wilson 95% interval is at or above the target"
 WINDOW = 100
 EVERY = 50
 #: (opponent spec, level name, games, target win share or None)
@@ -107,9 +119,16 @@ def plot_curve(curve: dict[str, Any], path: Path) -> None:
 
 
 def measure(
-    game: str, spec: str, opponent: str, level: str, games: int, seed: int
+    game: str,
+    spec: str,
+    opponent: str,
+    level: str,
+    games: int,
+    seed: int,
+    target: float | None = None,
 ) -> dict[str, Any]:
-    """An arena tournament of the learned player against one opponent; its line."""
+    """An arena tournament of the learned player against one opponent; its line (with
+    ``target`` judged by :func:`line`)."""
     bots = (BotSpec.parse(f"learned={spec}"), BotSpec.parse(opponent))
     tournament = Tournament.create(game, bots, players=2, games=games, seed=seed)
     with tempfile.TemporaryDirectory() as out:
@@ -125,7 +144,24 @@ def measure(
         for _, r in sorted(summary.records.items())
         if r.result is not None
     ]
-    learned = bot_stats(["learned", bots[1].name], 2, rows)[0]
+    return line(game, bots[1].name, opponent, level, rows, seed, summary.wall_seconds, target)
+
+
+def line(
+    game: str,
+    name: str,
+    opponent: str,
+    level: str,
+    rows: list[dict[str, Any]],
+    seed: int,
+    seconds: float,
+    target: float | None,
+) -> dict[str, Any]:
+    """The line of the learned player (seated as ``learned``) against ``name`` over the
+    games' ``rows``: its win share, Wilson 95% interval and whether it meets ``target`` (the
+    interval's lower end at or above it; ``None`` without a target)."""
+    learned = bot_stats(["learned", name], 2, rows)[0]
+    low = learned["win_rate_ci95"][0]
     return {
         "benchmark": "learned",
         "game": game,
@@ -140,12 +176,15 @@ def measure(
         "mean_margin": round(learned["mean_margin"], 2),
         "by_seat": [round(s["win_rate"], 4) for s in learned["by_seat"]],
         "arena_seed": seed,
-        "seconds": round(summary.wall_seconds, 1),
+        "seconds": round(seconds, 1),
+        "target": target,
+        "meets_target": None if target is None else low >= target,
+        "target_rule": TARGET_RULE,
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark from the command line."""
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line's options."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=("board", "cards"), default="cards")
     parser.add_argument("--episodes", type=int, default=3000, help="training games")
@@ -158,8 +197,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--eval-seed", type=int, default=1, help="arena seed (default 1)")
     parser.add_argument("--scale", type=float, default=1.0, help="scale the arena games")
-    parser.add_argument("--results", default=str(RESULTS))
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--results",
+        default=str(RESULTS),
+        help=f"folder to write into (default {RESULTS}; the committed results are in "
+        "benchmarks/results: pass it to replace them)",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark from the command line."""
+    args = parse_args(argv)
     results = Path(args.results)
     results.mkdir(parents=True, exist_ok=True)
     trained_vs = "" if args.opponents == "random" else f"-trained-vs-{args.opponents}"
@@ -178,13 +227,10 @@ def main(argv: list[str] | None = None) -> int:
     shown = whole.relative_to(root) if whole.is_relative_to(root) else whole
     lines = []
     for opponent, level, games, target in (*OPPONENTS, MEDIUM):
-        line = measure(
-            args.game, spec, opponent, level, max(2, round(games * args.scale)), args.eval_seed
-        )
-        line["target"] = target
-        line["meets_target"] = None if target is None else line["win_share"] >= target
-        print(json.dumps(line), flush=True)
-        lines.append(line)
+        games = max(2, round(games * args.scale))
+        result = measure(args.game, spec, opponent, level, games, args.eval_seed, target)
+        print(json.dumps(result), flush=True)
+        lines.append(result)
     document = {
         "benchmark": "learned",
         "game": args.game,
@@ -198,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         "lines": lines,
     }
     (stem.with_suffix(".json")).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {stem}.* (the committed results: {COMMITTED})", file=sys.stderr)
     return 0
 
 

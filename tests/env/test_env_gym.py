@@ -174,3 +174,44 @@ def test_async_vector_env_from_the_registry() -> None:
         obs, *_ = envs.step(np.array(actions))
     assert obs["observation"].shape == (2, 741)
     envs.close()
+
+
+def _values(data: Any) -> list[Any]:
+    """Every leaf value of a JSON-like structure."""
+    if isinstance(data, dict):
+        return [v for value in data.values() for v in _values(value)]
+    if isinstance(data, list | tuple):
+        return [v for value in data for v in _values(value)]
+    return [data]
+
+
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_info_never_holds_the_seed_that_deals_the_hidden_cards(game: str) -> None:
+    """Issue 29, trap 1: ``info["seed"]`` rebuilt the other hands and the draw pile. What an
+    agent gets is the documented keys only, and no value is the deal's seed; the seed stays on
+    the environment for whoever runs the training."""
+    from keltis.env.gym_env import INFO_KEYS
+
+    assert set(INFO_KEYS) == {"seat", "ply", "outcome", "illegal_action"}
+    env = gymnasium.make(IDS[game], opponents=("greedy", "random"))
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        game_seed = env.unwrapped.seed_of_game
+        infos = [info]
+        assert set(info) == {"seat", "ply"}
+        illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+        obs, *_, info = env.step(illegal)  # the penalty path adds illegal_action
+        infos.append(info)
+        rng = np.random.default_rng(seed)
+        while True:
+            obs, _, terminated, truncated, info = env.step(
+                rng.choice(np.flatnonzero(obs["action_mask"]))
+            )
+            infos.append(info)
+            if terminated or truncated:
+                break
+        assert "illegal_action" in infos[1]
+        assert "outcome" in infos[-1]
+        for info in infos:
+            assert set(info) <= set(INFO_KEYS)
+            assert game_seed not in _values(info)

@@ -47,10 +47,15 @@ def test_rllibs_pettingzoo_wrapper_takes_the_environment() -> None:
 
 
 def test_one_ppo_iteration_of_a_shared_masked_policy() -> None:
+    """One iteration on games cut at 10 turns, so that some end: the metrics docs/rl.md prints
+    are there, one return per seat, and they add up to the constant ``episode_return_mean``
+    (the ``win`` reward pays 1 a game in all), which is why the page prints the seats'."""
     started = connect_ray("local", num_cpus=2)
     try:
         config = (
-            ppo_config("cards", num_players=2, hidden=(32,))
+            ppo_config(
+                "cards", num_players=2, hidden=(32,), env_options={"variant": {"turn_cap": 10}}
+            )
             .env_runners(num_env_runners=0, rollout_fragment_length=100)
             .training(train_batch_size_per_learner=200, minibatch_size=50, num_epochs=1)
         )
@@ -66,3 +71,9 @@ def test_one_ppo_iteration_of_a_shared_masked_policy() -> None:
     assert result["num_env_steps_sampled_lifetime"] >= 200
     loss = result["learners"][POLICY]["total_loss"]
     assert math.isfinite(float(loss))
+    runners = result["env_runners"]
+    assert runners["num_episodes"] >= 1
+    seats = runners["agent_episode_returns_mean"]
+    assert set(seats) == {"player_0", "player_1"}
+    assert math.isclose(sum(float(r) for r in seats.values()), 1.0)
+    assert math.isclose(float(runners["episode_return_mean"]), 1.0)

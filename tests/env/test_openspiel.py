@@ -7,6 +7,8 @@ games, 2-4 players."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -23,7 +25,9 @@ from keltis.env.openspiel import (  # noqa: E402
     SHORT_NAMES,
     ISMCTSBot,
     KeltisState,
+    NoInformationStateTensorError,
     RolloutEvaluator,
+    deal_seed,
 )
 from keltis.games import get_game  # noqa: E402
 from support import rehide  # noqa: E402
@@ -78,16 +82,51 @@ def test_load_game_and_metadata(game: str, players: int) -> None:
     assert capped.max_game_length() == capped_info.max_game_length
 
 
+def deals(loaded: Any, n: int) -> list[str]:
+    """The first ``n`` deals of a game object, one new initial state after another."""
+    return [loaded.new_initial_state().keltis_state.to_json() for _ in range(n)]
+
+
 @pytest.mark.parametrize("game", SHORT_NAMES)
-def test_seed_deals_the_keltis_game(game: str) -> None:
-    loaded = load(game, 3, seed=11)
-    expected = get_game(game).new_game(3, seed=11)
-    for _ in range(2):  # every new initial state deals the seed's game
-        state = loaded.new_initial_state()
-        assert state.keltis_state.to_json() == expected.to_json()
-    fresh = load(game, 3)
-    hands = {str(fresh.new_initial_state().keltis_state.hands) for _ in range(3)}
+def test_a_seed_deals_a_reproducible_stream_of_different_games(game: str) -> None:
+    """Issue 29, trap 2: a seed ≥ 0 dealt the same game on every reset (a training loop
+    trained on one deal). Now a seeded game object deals a stream of different games — the
+    first is the seed's keltis game, the k-th that of ``deal_seed(seed, k)`` — and another
+    object with the same seed deals the same stream; clones, serialization and observation
+    tensors in between take no deal from it."""
+    first = deals(load(game, 3, seed=11), 6)
+    assert len({str(d) for d in first}) == 6
+    assert first[0] == get_game(game).new_game(3, seed=11).to_json()
+    for k in (1, 5):
+        assert first[k] == get_game(game).new_game(3, seed=deal_seed(11, k)).to_json()
+    busy = load(game, 3, seed=11)
+    again = []
+    for _ in range(6):
+        state = busy.new_initial_state()
+        state.observation_tensor(0)
+        clone = state.clone()
+        busy.deserialize_state(clone.serialize())
+        again.append(state.keltis_state.to_json())
+        assert state.deal_seed == clone.deal_seed
+    assert again == first
+    assert deals(load(game, 3, seed=12), 6) != first
+    assert busy.observation_tensor_shape() == [observation_size(game, 3)]
+    # unseeded (-1, the default): every state from the operating system
+    hands = {str(d["hands"]) for d in deals(load(game, 3), 3)}
     assert len(hands) == 3
+    with pytest.raises(ValueError, match="unseeded"):
+        deal_seed(-1, 0)
+
+
+def test_a_state_takes_its_deal_when_first_used() -> None:
+    """States created before being used take their deals in the order they are first used;
+    a clone of a state not yet used deals what the state deals."""
+    loaded = load("cards", 2, seed=3)
+    a, b = loaded.new_initial_state(), loaded.new_initial_state()
+    c = a.clone()
+    assert a.deal_seed == c.deal_seed == 3
+    assert str(a) == str(c)
+    assert b.deal_seed == deal_seed(3, 1)
 
 
 @pytest.mark.slow
@@ -235,6 +274,68 @@ def test_resample_from_infostate(game: str, players: int) -> None:
     assert changed
 
 
+@pytest.mark.parametrize(("game", "players"), CASES, ids=IDS)
+def test_a_resampled_state_keeps_the_ply_and_the_moves_the_player_saw(
+    game: str, players: int
+) -> None:
+    """Issue 29, trap 4: a resampled state lost keltis's history, so its observation string
+    said "ply 0" with no recent moves. Over many positions of random games the player's
+    observation string of the resample is the original's (its observation tensor and
+    information state string too), and the resample plays on like the original."""
+    loaded = load(game, players, seed=players)
+    sampler = pyspiel.UniformProbabilitySampler(players, 0.0, 1.0)
+    checked = 0
+    for seed in range(3):
+        for state in random_states(loaded, seed=seed, every=3)[:-1]:
+            p = state.current_player()
+            sample = state.resample_from_infostate(p, sampler)
+            assert sample.observation_string(p) == state.observation_string(p)
+            assert sample.observation_tensor(p) == state.observation_tensor(p)
+            assert sample.information_state_string(p) == state.information_state_string(p)
+            assert sample.keltis_state.view(p).ply == len(state.history())
+            assert sample.keltis_state.view(p).recent == state.keltis_state.view(p).recent
+            checked += 1
+    assert checked > 100
+    # ... and plays on with the same record of moves
+    state = loaded.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    p = state.current_player()
+    sample = state.resample_from_infostate(p, sampler)
+    action = state.legal_actions()[0]
+    for position in (state, sample):
+        position.apply_action(action)
+    assert sample.keltis_state.view(p).recent == state.keltis_state.view(p).recent
+    assert sample.keltis_state.view(p).ply == state.keltis_state.view(p).ply == 31
+
+
+@pytest.mark.parametrize("game", SHORT_NAMES)
+def test_there_is_no_information_state_tensor_and_asking_for_one_says_so(game: str) -> None:
+    """Issue 29, trap 3: ``information_state_tensor`` silently returned ``[]``. The game type
+    says there is none, and every way of asking for one raises a clear error."""
+    loaded = load(game, 2, seed=1)
+    assert not loaded.get_type().provides_information_state_tensor
+    state = loaded.new_initial_state()
+    asks = [
+        lambda: state.information_state_tensor(0),
+        lambda: state.information_state_tensor(),
+        loaded.information_state_tensor_shape,
+        loaded.information_state_tensor_size,
+        # OpenSpiel's own (C++) methods, as its C++ code reaches them
+        lambda: pyspiel.State.information_state_tensor(state, 0),
+        lambda: pyspiel.Game.information_state_tensor_shape(loaded),
+    ]
+    for ask in asks:
+        with pytest.raises(NoInformationStateTensorError, match="no information state tensor"):
+            ask()
+    recall = make_observation(loaded, pyspiel.IIGObservationType(perfect_recall=True))
+    with pytest.raises(NoInformationStateTensorError, match="information_state_string"):
+        recall.set_from(state, 0)
+    assert recall.string_from(state, 0) == state.information_state_string(0)
+    assert pyspiel.State.observation_tensor(state, 1) == state.observation_tensor(1)
+
+
 def play_ismcts(
     game: str, players: int, games: int, simulations: int, evaluator: Any = None, **params: int
 ) -> list[tuple[list[float], list[int]]]:
@@ -298,3 +399,45 @@ def test_ismcts_with_openspiel_rollouts(game: str) -> None:
 def test_ismcts_is_reproducible() -> None:
     first = play_ismcts("cards", 2, games=1, simulations=10, turn_cap=10)
     assert play_ismcts("cards", 2, games=1, simulations=10, turn_cap=10) == first
+
+
+#: OpenSpiel's C++ IS-MCTS bot asked for one move of a Python game, in a process of its own.
+CPP_ISMCTS = """
+import sys
+import pyspiel
+import keltis.env.openspiel  # noqa: F401 (registers the games)
+from open_spiel.python import games  # noqa: F401 (registers OpenSpiel's Python games)
+
+game = pyspiel.load_game(sys.argv[1])
+bot = pyspiel.ISMCTSBot(
+    0, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 20, -1,
+    pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT, False, False,
+)
+state = game.new_initial_state()
+while state.is_chance_node():
+    state.apply_action(state.chance_outcomes()[0][0])
+print("move", bot.step(state), flush=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "crashes"),
+    [("python_keltis_cards", True), ("python_kuhn_poker", True), ("kuhn_poker", False)],
+)
+def test_the_cpp_ismcts_bot_still_kills_the_process_on_python_games(
+    name: str, crashes: bool
+) -> None:
+    """docs/rl.md warns that ``pyspiel.ISMCTSBot`` ends the process with a segmentation fault
+    on Python games, keltis's and OpenSpiel's own alike (the C++ ``kuhn_poker``, the control,
+    plays). When an OpenSpiel release fixes it, this fails: then say so in docs/rl.md instead
+    of the warning, and drop this test."""
+    done = subprocess.run(
+        [sys.executable, "-c", CPP_ISMCTS, name],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    if not crashes:
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "move" in done.stdout
+        return
+    assert "move" not in done.stdout, f"{name}: the C++ IS-MCTS bot played: {done.stdout}"
+    assert done.returncode < 0 or done.returncode >= 128, (done.returncode, done.stderr[-2000:])

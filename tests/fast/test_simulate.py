@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +172,48 @@ def test_bench_engine_fast_without_numba_says_what_to_install() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 2
     assert "pip install 'keltis[fast]'" in done.stderr
+
+
+_CACHE_PROBE = """
+import numpy as np
+from keltis.board import kernel  # imports numba before keltis.fast, as the kernels do
+import numba.core.config as config
+from keltis.fast._rng import seed_game
+rng = np.zeros(1, dtype=np.uint64)
+seed_game(rng, np.uint64(5), 0)
+print(config.CACHE_DIR)
+print(seed_game._cache.cache_path)
+"""
+
+
+def _probe_cache(tmp_path: Path, **env: str) -> tuple[str, str]:
+    clean = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    clean["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    done = subprocess.run(
+        [sys.executable, "-c", _CACHE_PROBE],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**clean, **env},
+    )
+    configured, used = done.stdout.split("\n")[:2]
+    return configured, used
+
+
+def test_numba_caches_in_the_users_cache_folder_not_the_source_tree(tmp_path: Path) -> None:
+    """Issue 29, trap 10: importing keltis.fast from a checkout wrote numba's cache into the
+    source tree. It goes to $XDG_CACHE_HOME/keltis/numba (or ~/.cache/keltis/numba), or where
+    NUMBA_CACHE_DIR says if the user set it."""
+    folder = tmp_path / "xdg" / "keltis" / "numba"
+    configured, used = _probe_cache(tmp_path)
+    assert Path(configured) == folder
+    assert Path(used).is_relative_to(folder)
+    assert list(Path(used).glob("_rng.seed_game-*.nbi"))
+    source = Path(__file__).resolve().parents[2] / "src"
+    assert not Path(used).resolve().is_relative_to(source)
+
+    mine = tmp_path / "mine"
+    configured, used = _probe_cache(tmp_path, NUMBA_CACHE_DIR=str(mine))
+    assert Path(configured) == mine
+    assert Path(used).is_relative_to(mine)
+    assert list(Path(used).glob("_rng.seed_game-*.nbi"))

@@ -21,6 +21,7 @@ from keltis.env.encode import (
     action_mask,
     encode,
     layout_table,
+    layout_version,
     observation_layout,
     observation_size,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "action_mask",
     "encode",
     "layout_table",
+    "layout_version",
     "observation_layout",
     "observation_size",
 ]

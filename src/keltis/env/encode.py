@@ -30,10 +30,17 @@ the board game uses the first 55 only).
 Only what a view holds goes in: hidden cards (other hands, the draw pile, removed cards)
 appear as counts, as in the view, so re-dealing them never changes a tensor (the tests check
 this on many positions).
+
+Every layout has a version, :func:`layout_version` (``ObservationLayout.version``): the
+encoding's number :data:`ENCODING_VERSION` and a fingerprint of the field table (names, sizes
+and bounds, table part and player block, game and players). A saved policy keeps the version
+it was trained on and refuses to load under another (``keltis.env.learned``), so a change of
+the layout that keeps its size cannot feed a policy numbers it never learned from.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -57,6 +64,12 @@ MAX_COPIES: Final = 2
 #: Cards a player holds (hand sizes are divided by this).
 HAND_SIZE: Final = 8
 _REMOVED_TWO_PLAYERS: Final = 30
+
+#: The encoding's version, part of every layout's :func:`layout_version`. The fingerprint
+#: there follows the field table (names, sizes, bounds); raise this number when what a field
+#: holds changes and the table does not (another scale, another order within a field, a fix
+#: of how a field is filled), so that policies trained on the old numbers are refused.
+ENCODING_VERSION: Final = 1
 
 Array = npt.NDArray[np.float32]
 Mask = npt.NDArray[Any]
@@ -137,6 +150,20 @@ class ObservationLayout:
     def _player_starts(self) -> dict[str, int]:
         return _starts(self.player)
 
+    @cached_property
+    def version(self) -> str:
+        """The layout's version, ``"<ENCODING_VERSION>-<fingerprint>"``: the fingerprint (16
+        hex digits of a SHA-256) covers the game, the number of players and every field's
+        name, size and bounds in order, table part and player block; not the meanings' text."""
+        table = [
+            self.game,
+            str(self.players),
+            *(f"t:{f.name}:{f.size}:{f.low!r}:{f.high!r}" for f in self.table),
+            *(f"p:{f.name}:{f.size}:{f.low!r}:{f.high!r}" for f in self.player),
+        ]
+        digest = hashlib.sha256("\n".join(table).encode()).hexdigest()[:16]
+        return f"{ENCODING_VERSION}-{digest}"
+
     def bounds(self) -> tuple[Array, Array]:
         """Per number, the lowest and highest value it can take (for a ``Box`` space)."""
         low = np.zeros(self.size, dtype=np.float32)
@@ -171,6 +198,31 @@ def observation_layout(game: str, players: int) -> ObservationLayout:
 def observation_size(game: str, players: int) -> int:
     """Length of the observation vector of ``game`` for ``players`` seats."""
     return observation_layout(game, players).size
+
+
+def layout_version(game: str, players: int) -> str:
+    """The version of ``game``'s observation layout for ``players`` seats (see
+    :attr:`ObservationLayout.version`): what a saved policy records and is checked against."""
+    return observation_layout(game, players).version
+
+
+def check_layout(source: str, game: str, players: int, saved: object) -> None:
+    """Refuse a policy (read from ``source``) trained on another observation layout than
+    the current one of ``game`` for ``players`` seats, with an error that says so."""
+    current = layout_version(game, players)
+    if saved is None:
+        raise ValueError(
+            f"{source}: saved without its observation layout's version (an older keltis), so "
+            f"it cannot be checked against this keltis's layout of the {game} game for "
+            f"{players} players ({current}): retrain it, or re-save it (docs/rl.md) only if "
+            "you know it was trained on this layout"
+        )
+    if str(saved) != current:
+        raise ValueError(
+            f"{source}: trained on observation layout {saved}, but this keltis encodes the "
+            f"{game} game for {players} players as layout {current} (the observation changed "
+            "since): retrain the policy, or play it with the keltis version it was trained with"
+        )
 
 
 def layout_table(game: str) -> str:

@@ -20,12 +20,16 @@ learner's decisions. The reward is paid when the game ends (see
 :data:`keltis.env.common.REWARDS`); a game cut off by the variant's turn cap ends with
 ``truncated=True`` and the same reward from the standings at the cut, so stalling earns
 nothing.
+
+``info`` holds only what the learner may know (:data:`INFO_KEYS`): never the game's seed, from
+which the other hands and the draw pile would follow. The seed of the episode's deal stays on
+the environment, ``env.unwrapped.seed_of_game``, for whoever runs the training (not the agent).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, SupportsFloat
+from typing import Any, Final, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -53,6 +57,12 @@ from keltis.match import Match
 from keltis.record import PlayerInfo
 
 Observation = dict[str, npt.NDArray[Any]]
+
+#: Everything ``info`` may hold, none of it hidden from the learner: ``seat`` (the learner's),
+#: ``ply`` (decisions so far in the game), ``outcome`` (once the game is over: scores, winners,
+#: end reason) and ``illegal_action`` (the id, after an action that was not legal). Never the
+#: game's seed: it determines every hidden card (``seed_of_game`` keeps it, on the environment).
+INFO_KEYS: Final = ("seat", "ply", "outcome", "illegal_action")
 
 
 def observation_space(game: str, players: int, key: str = "observation") -> spaces.Dict:
@@ -134,6 +144,8 @@ class KeltisEnv(gym.Env[Observation, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.seat = 0
         self.seed_of_game = 0
+        """The seed of the current episode's deal (to reproduce it: never hand it to the
+        learner, it determines every hidden card)."""
         self._match: Match | None = None
 
     @property
@@ -211,7 +223,7 @@ class KeltisEnv(gym.Env[Observation, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         match = self.match
-        info: dict[str, Any] = {"seat": self.seat, "seed": self.seed_of_game, "ply": match.ply}
+        info: dict[str, Any] = {"seat": self.seat, "ply": match.ply}
         if match.over:
             info["outcome"] = match.outcome().to_json()
         return info

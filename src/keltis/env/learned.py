@@ -1,6 +1,8 @@
 """What every bot that plays a saved, learned policy shares: loading the file once per
-process, refusing a view of another game or player count, and choosing among the legal
-actions by the policy's probabilities (the most likely, or one sampled with the bot's seed).
+process (each kind's loader refuses a file saved for another observation layout:
+:func:`keltis.env.encode.check_layout`), refusing a view of another game or player count, and
+choosing among the legal actions by the policy's probabilities (the most likely, or one
+sampled with the bot's seed).
 :class:`keltis.env.linear.LinearBot` and :class:`keltis.env.torch_policy.PPOBot` are its two
 kinds; each says how to read its file and how its policy rates a view's legal actions."""
 

@@ -31,12 +31,13 @@ import numpy.typing as npt
 
 from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import View
-from keltis.env.encode import Array, encode, observation_size
+from keltis.env.encode import Array, check_layout, encode, layout_version, observation_size
 from keltis.env.learned import LearnedBot
 from keltis.games import GAME_NAMES
 
-FORMAT = 1
-"""Version of the saved file (an ``.npz`` with ``weights``, ``bias``, ``game``, ``players``)."""
+FORMAT = 2
+"""Version of the saved file (an ``.npz`` with ``weights``, ``bias``, ``game``, ``players``
+and ``layout``, the observation layout's version; format 1 had no ``layout``)."""
 
 
 @dataclass
@@ -69,22 +70,28 @@ class LinearPolicy:
         return odds / odds.sum()  # type: ignore[no-any-return]
 
     def save(self, path: str | Path) -> None:
-        """Write the policy to an ``.npz`` file."""
+        """Write the policy to an ``.npz`` file, with the version of the observation layout
+        it reads (:func:`keltis.env.encode.layout_version`)."""
         np.savez_compressed(
             path,
             format=FORMAT,
             game=self.game,
             players=self.players,
+            layout=layout_version(self.game, self.players),
             weights=self.weights,
             bias=self.bias,
         )
 
     @classmethod
     def load(cls, path: str | Path) -> LinearPolicy:
-        """Read a policy written by :meth:`save`."""
+        """Read a policy written by :meth:`save`; one saved for another observation layout
+        than this keltis's (or before layouts had versions) is refused with a
+        :class:`ValueError` that says so."""
         with np.load(path) as data:
-            if int(data["format"]) != FORMAT:
+            if "format" not in data or int(data["format"]) not in (1, FORMAT):
                 raise ValueError(f"{path}: not a keltis linear policy of format {FORMAT}")
+            layout = str(data["layout"]) if "layout" in data else None
+            check_layout(str(path), str(data["game"]), int(data["players"]), layout)
             policy = cls(
                 str(data["game"]),
                 int(data["players"]),

@@ -9,13 +9,19 @@ Importing this module registers them with OpenSpiel (``pip install open_spiel``,
     game = pyspiel.load_game("python_keltis_board(players=3)")
     state = game.new_initial_state()
 
-Parameters: ``players`` (2-4), ``seed`` (the deal: -1, the default, deals every new initial
-state from a fresh random seed; a seed ≥ 0 makes every new initial state deal the game that
-seed deals in keltis, ``get_game(name).new_game(players, seed=seed)``) and ``turn_cap`` (the
-variant's turn cap: a game reaching it ends, truncated, with returns from the standings).
+Parameters: ``players`` (2-4), ``seed`` (the deals) and ``turn_cap`` (the variant's turn cap:
+a game reaching it ends, truncated, with returns from the standings). ``seed`` -1, the
+default, is OpenSpiel's "unseeded": every new initial state is dealt from a fresh seed drawn
+from the operating system, so two runs differ. A seed ``S`` ≥ 0 gives a game object a
+reproducible stream of different deals: its first state is dealt the game ``S`` deals
+everywhere in keltis (``get_game(name).new_game(players, seed=S)``), its ``k``-th
+(``k`` ≥ 1) the game of :func:`deal_seed` ``(S, k)``; two game objects loaded with the same
+seed deal the same sequence. A state takes its place in the stream when it is first used
+(the states OpenSpiel creates only to copy into, for ``clone()`` and ``deserialize_state``,
+take none); ``state.deal_seed`` is the keltis seed of its deal.
 
-Chance is *sampled stochastic*: the deal is drawn when a state is created and there is no
-chance node (there is no chance after the deal: it fixes the draw pile's order). An explicit
+Chance is *sampled stochastic*: the deal is drawn when a new state is first used and there is
+no chance node (there is no chance after the deal: it fixes the draw pile's order). An explicit
 chance node would have to choose among all deals, and a state resampled from a player's
 information state (:meth:`KeltisState.resample_from_infostate`, which IS-MCTS needs) could
 not then be explained by its history. OpenSpiel serializes a Python state by pickling its
@@ -29,7 +35,11 @@ sharing the victory, 0 to the others; they always sum to 1 (constant-sum).
 Observations come from :mod:`keltis.env.encode` (the same tensors as every adapter) and
 information-state strings from the seat's view: its hand, the public set-up and every action
 so far in notation, with the cards of its own draws from the draw pile (no one else's). Both
-are built from what the seat sees, never from hidden cards.
+are built from what the seat sees, never from hidden cards. There is no information state
+*tensor* (the game type says ``provides_information_state_tensor=False``): asking for one
+raises :class:`NoInformationStateTensorError` (a clear error rather than OpenSpiel's silent
+empty list); a learner gets the observation tensor (the seat's view now) or the information
+state string (its hand and every move it saw).
 """
 
 from __future__ import annotations
@@ -43,6 +53,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 from open_spiel.python.algorithms import ismcts  # type: ignore[import-untyped, unused-ignore]
 
+from keltis.bots.base import derive_seed
 from keltis.core.actions import DRAW_DECK, NUM_ACTIONS, Action
 from keltis.core.card_codes import CARD_TEXT
 from keltis.core.protocol import Game as Rules
@@ -60,9 +71,50 @@ _NOTATION: Final = tuple(str(Action.from_index(i)) for i in range(NUM_ACTIONS))
 _NO_CARD: Final = -1
 
 
+#: The ``seed`` parameter's default: OpenSpiel's "unseeded" (deals from the operating system).
+UNSEEDED: Final = -1
+
+_NO_INFORMATION_STATE_TENSOR: Final = (
+    "keltis's OpenSpiel games have no information state tensor (their game type says "
+    "provides_information_state_tensor=False): use observation_tensor (the seat's view) or "
+    "information_state_string (the seat's hand and every move it saw)"
+)
+
+
+class NoInformationStateTensorError(ValueError):
+    """Raised where an information state tensor is asked for: these games provide none."""
+
+
 def _default_params(name: str) -> dict[str, int]:
     cap = int(get_game(name).variant_json(None)["turn_cap"])
-    return {"players": 2, "seed": -1, "turn_cap": cap}
+    return {"players": 2, "seed": UNSEEDED, "turn_cap": cap}
+
+
+def deal_seed(seed: int, k: int) -> int:
+    """The keltis seed of the ``k``-th deal (from 0) of a game loaded with ``seed`` ≥ 0:
+    ``seed`` itself first, then seeds derived from it (``keltis.bots.base.derive_seed``)."""
+    if seed < 0:
+        raise ValueError(f"an unseeded game (seed {seed}) deals from the operating system")
+    return seed if k == 0 else derive_seed(seed, "openspiel", k)
+
+
+class _Deals:
+    """The stream of deals of one game object: :func:`deal_seed` of its seed and of the
+    number of deals so far, or fresh seeds from the operating system for an unseeded game."""
+
+    __slots__ = ("dealt", "seed")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.dealt = 0
+
+    def next(self) -> int:
+        """The seed of the next deal."""
+        if self.seed < 0:
+            return fresh_seed()
+        k = self.dealt
+        self.dealt += 1
+        return deal_seed(self.seed, k)
 
 
 def _game_type(name: str) -> Any:
@@ -88,18 +140,30 @@ def _game_type(name: str) -> Any:
 class _Core:
     """The Python side of one OpenSpiel state: the keltis state and the record of the moves.
 
-    OpenSpiel clones a Python state by deep-copying its attributes (``__deepcopy__`` here
-    clones the keltis state, fast) and serializes it by pickling them. The keltis state is
-    dealt on first use, from a seed drawn at creation, so that the states OpenSpiel creates
-    only to clone into cost no deal.
+    OpenSpiel clones a Python state by creating a new initial state and deep-copying the
+    original's attributes into it (``__deepcopy__`` here clones the keltis state, fast), and
+    serializes it by pickling them. The seed is taken from the game's stream of deals
+    (``deals``) and the keltis state dealt on first use, so that the states OpenSpiel creates
+    only to copy into cost no deal and take no place in the stream.
     """
 
-    __slots__ = ("_state", "log", "name", "players", "public", "seed", "texts", "turn_cap")
+    __slots__ = (
+        "_seed",
+        "_state",
+        "deals",
+        "log",
+        "name",
+        "players",
+        "public",
+        "texts",
+        "turn_cap",
+    )
 
-    def __init__(self, name: str, players: int, seed: int, turn_cap: int) -> None:
+    def __init__(self, name: str, players: int, deals: _Deals | int, turn_cap: int) -> None:
         self.name = name
         self.players = players
-        self.seed = seed
+        self._seed: int | None = deals if isinstance(deals, int) else None
+        self.deals: _Deals | None = None if isinstance(deals, int) else deals
         self.turn_cap = turn_cap
         self._state: GameState | None = None
         self.log: list[tuple[int, int, int]] = []
@@ -110,6 +174,15 @@ class _Core:
         self.texts: list[tuple[int, str]] = [(0, "")] * players
         """Per seat: the moves of ``log[:n]`` as that seat knows them, and ``n`` (a cache
         of the information state strings, extended as the game goes on)."""
+
+    @property
+    def seed(self) -> int:
+        """The keltis seed of the deal (taken from the game's stream on first use)."""
+        if self._seed is None:
+            assert self.deals is not None
+            self._seed = self.deals.next()
+            self.deals = None
+        return self._seed
 
     @property
     def state(self) -> GameState:
@@ -152,7 +225,8 @@ class _Core:
         new = _Core.__new__(_Core)
         new.name = self.name
         new.players = self.players
-        new.seed = self.seed
+        new._seed = self.seed  # a copy deals what the original deals
+        new.deals = None
         new.turn_cap = self.turn_cap
         new._state = self._state
         new.log = self.log
@@ -165,6 +239,15 @@ class _Core:
         new._state = self._state.clone() if self._state is not None else None
         new.log = self.log[:]
         return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps (OpenSpiel's ``serialize``): the seed taken, not the stream."""
+        self._seed = self.seed  # takes the seed from the stream if not yet taken
+        return {name: getattr(self, name) for name in self.__slots__ if hasattr(self, name)}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
 
 
 def _public_setup(state: GameState) -> str:
@@ -203,11 +286,29 @@ class KeltisGame(pyspiel.Game):  # type: ignore[misc]
         self.players = players
         self.seed = int(merged["seed"])
         self.turn_cap = turn_cap
+        self.deals = _Deals(self.seed)
+        """The game's stream of deals (see the module's docstring)."""
 
     def new_initial_state(self) -> KeltisState:
-        """A new game: the deal of ``seed``, or of a fresh random seed."""
-        seed = self.seed if self.seed >= 0 else fresh_seed()
-        return KeltisState(self, _Core(self.keltis_name, self.players, seed, self.turn_cap))
+        """A new game: the next deal of the game's stream (see the module's docstring), or,
+        unseeded, the deal of a fresh seed from the operating system."""
+        return KeltisState(self, _Core(self.keltis_name, self.players, self.deals, self.turn_cap))
+
+    def observation_tensor_shape(self) -> list[int]:
+        """``[observation size]`` (the same as OpenSpiel's, without creating a state)."""
+        return [observation_size(self.keltis_name, self.players)]
+
+    def observation_tensor_size(self) -> int:
+        """The length of the observation tensor."""
+        return observation_size(self.keltis_name, self.players)
+
+    def information_state_tensor_shape(self) -> list[int]:
+        """Refused: there is no information state tensor."""
+        raise NoInformationStateTensorError(_NO_INFORMATION_STATE_TENSOR)
+
+    def information_state_tensor_size(self) -> int:
+        """Refused: there is no information state tensor."""
+        raise NoInformationStateTensorError(_NO_INFORMATION_STATE_TENSOR)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
@@ -232,6 +333,27 @@ class KeltisState(pyspiel.State):  # type: ignore[misc]
     def keltis_state(self) -> GameState:
         """The underlying keltis state (full information: never show it to a player)."""
         return self._core.state
+
+    @property
+    def deal_seed(self) -> int:
+        """The keltis seed of this state's deal (``get_game(name).new_game(players,
+        seed=…)`` deals it; it determines every hidden card: never show it to a player)."""
+        return self._core.seed
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation (:func:`keltis.env.encode.encode` of its view; the
+        current player's by default), as OpenSpiel's method gives it, without the state
+        OpenSpiel's bridge creates to learn the tensor's shape."""
+        seat = self.current_player() if player is None else player
+        if not 0 <= seat < self._core.players:
+            raise ValueError(f"no seat {seat} in a {self._core.players}-player game")
+        values: list[float] = encode(self._core.state.view(seat)).tolist()
+        return values
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Refused with :class:`NoInformationStateTensorError`: there is none (use
+        :meth:`observation_tensor` or ``information_state_string``)."""
+        raise NoInformationStateTensorError(_NO_INFORMATION_STATE_TENSOR)
 
     def current_player(self) -> int:
         """The seat to decide, or ``pyspiel.PlayerId.TERMINAL``."""
@@ -276,7 +398,8 @@ class KeltisState(pyspiel.State):  # type: ignore[misc]
         self, player_id: int, probability_sampler: Callable[[], float]
     ) -> KeltisState:
         """A state ``player_id`` cannot tell from this one: the cards it has not seen dealt
-        anew (:meth:`keltis.core.protocol.Game.sample_state` on its view), the same history.
+        anew (:meth:`keltis.core.protocol.Game.sample_state` on its view), the same history
+        (OpenSpiel's and the keltis state's: the ply and the last moves its views show).
 
         ``probability_sampler`` (OpenSpiel's ``UniformProbabilitySampler``) seeds the deal.
         """
@@ -287,6 +410,11 @@ class KeltisState(pyspiel.State):  # type: ignore[misc]
         rng = random.Random(int(probability_sampler() * 2**53))
         rules = get_game(self._core.name)
         sampled = rules.sample_state(state.view(player_id), rng)
+        # The actions so far are public: the sample keeps them, so the ply and the last
+        # moves of its views (its observation string) are the original's.
+        sampled.history = state.history[:]
+        sampled.actors = state.actors[:]
+        sampled.first_player = state.first_player
         new._core = self._core.replaced(sampled, player_id)
         return new
 
@@ -360,9 +488,18 @@ class KeltisObserver:
             self.dict = {}
 
     def set_from(self, state: KeltisState, player: int) -> None:
-        """Fill ``tensor`` with ``player``'s observation of ``state``."""
-        if self.tensor is not None:
-            encode(state.keltis_state.view(player), out=self.tensor)
+        """Fill ``tensor`` with ``player``'s observation of ``state``. An observer without a
+        tensor (perfect recall: the information state; public information) refuses with
+        :class:`NoInformationStateTensorError` rather than give an empty tensor: it is what
+        OpenSpiel calls for ``information_state_tensor``."""
+        if self.tensor is None:
+            raise NoInformationStateTensorError(
+                _NO_INFORMATION_STATE_TENSOR
+                if self.perfect_recall and self.private
+                else "this keltis observer has no tensor (only the default observation, no "
+                "perfect recall and the seat's private information, has one): use string_from"
+            )
+        encode(state.keltis_state.view(player), out=self.tensor)
 
     def string_from(self, state: KeltisState, player: int) -> str:
         """``player``'s observation (or information state) of ``state`` as text."""
@@ -441,9 +578,9 @@ class ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
     Two small additions: ``restart_at``, which ``evaluate_bots`` calls first and OpenSpiel's
     Python IS-MCTS lacks (it searches anew at each decision, so there is nothing to reset),
     and determinizations seeded from ``random_state`` (OpenSpiel's default draws them from
-    a ``UniformProbabilitySampler`` seeded by the operating system). OpenSpiel's C++ IS-MCTS
-    (``pyspiel.ISMCTSBot``) cannot play Python games: it resamples in C++, which does not
-    reach a Python state's ``resample_from_infostate``.
+    a ``UniformProbabilitySampler`` seeded by the operating system). Use this one: OpenSpiel's
+    C++ IS-MCTS (``pyspiel.ISMCTSBot``) kills the process with a segmentation fault on its
+    first move of any Python game, OpenSpiel's own too (open_spiel 2.0.2; docs/rl.md).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

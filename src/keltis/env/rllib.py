@@ -5,13 +5,16 @@ Needs ``ray[rllib]`` and torch (the ``rl-train`` extra)::
 
     from keltis.env.rllib import ppo_config
 
-    algo = ppo_config("cards", num_players=2).build_algo()
+    algo = ppo_config("cards", num_players=2).env_runners(num_env_runners=1).build_algo()
     for _ in range(10):
-        print(algo.train()["env_runners"]["episode_return_mean"])
+        print(algo.train()["env_runners"]["agent_episode_returns_mean"])  # per seat
     algo.save("/tmp/keltis-ppo")
 
-RLlib is imported only when these functions are called; ``docs/rl.md`` says how to run the
-same on a Ray cluster.
+Print the seats' returns, not ``episode_return_mean``: every seat plays the shared policy, so
+that one adds up all seats of a game, a constant (1 under the ``win`` reward). And ask for no
+more env runners (one CPU each) than Ray has CPUs, or ``build_algo`` waits for ever.
+RLlib is imported only when these functions are called; ``docs/rl.md`` sizes the runners
+from the machine and says how to run the same on a Ray cluster.
 """
 
 from __future__ import annotations

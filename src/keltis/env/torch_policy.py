@@ -13,8 +13,8 @@ one logit per dense action id (536); illegal actions are masked out before the s
 the policy only ever picks a legal action. Only this module (and the training script)
 imports torch: the rest of :mod:`keltis.env` needs numpy only. A saved file holds the
 policy's weights alone (the value network used in training is not needed to play), with the
-game, the number of players and the layer sizes, and reads back with ``torch.load(...,
-weights_only=True)`` (no pickled code).
+game, the number of players, the observation layout's version (checked on load) and the layer
+sizes, and reads back with ``torch.load(..., weights_only=True)`` (no pickled code).
 """
 
 from __future__ import annotations
@@ -34,12 +34,13 @@ from torch import nn
 
 from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import View
-from keltis.env.encode import encode, observation_size
+from keltis.env.encode import check_layout, encode, layout_version, observation_size
 from keltis.env.learned import LearnedBot
 
-FORMAT = 1
+FORMAT = 2
 """Version of the saved file (a ``torch.save`` dict: ``format``, ``game``, ``players``,
-``hidden``, ``state_dict``, ``meta``)."""
+``layout`` (the observation layout's version), ``hidden``, ``state_dict``, ``meta``; format 1
+had no ``layout``)."""
 
 MASKED = -1e9
 """The logit an illegal action gets: its probability is exactly 0 after the softmax."""
@@ -109,6 +110,7 @@ def save_policy(
             "format": FORMAT,
             "game": game,
             "players": players,
+            "layout": layout_version(game, players),
             "hidden": list(net.hidden),
             "state_dict": {k: v.detach().clone() for k, v in net.state_dict().items()},
             "meta": json.loads(json.dumps(meta or {})),  # plain types: weights_only reads them
@@ -118,8 +120,9 @@ def save_policy(
 
 
 def load_policy(path: str | Path) -> TorchPolicy:
-    """Read a policy written by :func:`save_policy`; a file of another kind, format or
-    observation size is refused with a :class:`ValueError` that says why."""
+    """Read a policy written by :func:`save_policy`; a file of another kind, format,
+    observation layout (:func:`keltis.env.encode.layout_version`) or size is refused with a
+    :class:`ValueError` that says why."""
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
@@ -127,9 +130,10 @@ def load_policy(path: str | Path) -> TorchPolicy:
     except Exception as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ValueError(f"{path}: not a keltis PyTorch policy ({reason})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (1, FORMAT):
         raise ValueError(f"{path}: not a keltis PyTorch policy of format {FORMAT}")
     game, players = str(data["game"]), int(data["players"])
+    check_layout(str(path), game, players, data.get("layout"))
     net = PolicyNet(observation_size(game, players), [int(h) for h in data["hidden"]])
     try:
         net.load_state_dict(data["state_dict"])

@@ -7,12 +7,19 @@ with a uniform random or a greedy policy and returns per-game scores, winners, e
 decision counts as numpy arrays (:class:`SimResult`). Decisions are the reference engine's
 dense action indices, and a differential test (``keltis.fast.diff``, ``benchmarks/fast_diff.py``)
 proves the legal decisions and outcomes equal to the reference engine's. See
-docs/performance.md, "The batch simulator (keltis.fast)".
+docs/performance.md, "The batch simulator (keltis.fast)". Compiled kernels are cached in the
+user's cache folder (``$XDG_CACHE_HOME/keltis/numba`` or ``~/.cache/keltis/numba``), unless
+``NUMBA_CACHE_DIR`` says otherwise (:mod:`keltis.fast._cache`).
 """
 
 from __future__ import annotations
 
+from keltis.fast._cache import use_user_cache_dir
+
 try:
+    # Before numba compiles (or loads) a kernel: its cache goes to the user's cache folder,
+    # not beside the sources (keltis.fast._cache; docs/performance.md).
+    use_user_cache_dir()
     import numba  # noqa: F401
     import numpy  # noqa: F401
 except ImportError as _missing:  # pragma: no cover - depends on the environment
