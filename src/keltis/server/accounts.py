@@ -301,13 +301,18 @@ class AccountStore:
         """Change the password (``old`` must be right); every session but ``keep`` (the
         cookie's secret of the request) ends."""
         check_password(new)
+        self._confirm(account, old)
+        self.set_password(account.id, new, keep)
+
+    def _confirm(self, account: Account, password: str) -> None:
+        """Refuse (``403`` ``account.wrong_password``) unless ``password`` is the account's
+        current password."""
         with self.engine.connect() as connection:
             current = connection.execute(
                 sa.select(db.accounts.c.password_hash).where(db.accounts.c.id == account.id)
             ).scalar_one()
-        if not _verify(current, old):
+        if not _verify(current, password):
             raise RefusedError("account.wrong_password", status=403)
-        self.set_password(account.id, new, keep)
 
     def set_password(self, account_id: str, new: str, keep: str | None = None) -> None:
         """Set the password and end every session but ``keep`` (also ``keltis admin``)."""
@@ -326,12 +331,7 @@ class AccountStore:
         """Delete the account (``password`` must be right): its sessions, ratings, mutes
         and seeks go; the matches it played stay, its name replaced everywhere. Returns
         those matches (the server processes must re-read them)."""
-        with self.engine.connect() as connection:
-            current = connection.execute(
-                sa.select(db.accounts.c.password_hash).where(db.accounts.c.id == account.id)
-            ).scalar_one()
-        if not _verify(current, password):
-            raise RefusedError("account.wrong_password", status=403)
+        self._confirm(account, password)
         with self.engine.begin() as connection:
             return _erase(connection, account.id)
 

@@ -311,13 +311,7 @@ class Store:
     def seat_for_invite(self, match_id: str, invite: str) -> int | None:
         """The open seat whose invite code is ``invite``, or ``None``."""
         with self.engine.connect() as connection:
-            found = connection.execute(
-                sa.select(db.seats.c.seat).where(
-                    db.seats.c.match_id == match_id,
-                    db.seats.c.invite_hash == digest(invite),
-                    db.seats.c.token_hash.is_(None),
-                )
-            ).first()
+            found = connection.execute(_invited_seat(match_id, invite)).first()
         return None if found is None else int(found.seat)
 
     def claim_seat(
@@ -327,13 +321,7 @@ class Store:
         secret; the invite is used up; ``account_id``: the account playing it). ``None`` if
         no open seat has that invite."""
         with self.engine.begin() as connection:
-            found = connection.execute(
-                sa.select(db.seats.c.seat).where(
-                    db.seats.c.match_id == match_id,
-                    db.seats.c.invite_hash == digest(invite),
-                    db.seats.c.token_hash.is_(None),
-                )
-            ).first()
+            found = connection.execute(_invited_seat(match_id, invite)).first()
             if found is None:
                 return None
             when = now()
@@ -843,6 +831,15 @@ class Store:
                 sa.text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": CHANNEL, "payload": f"{payload}:{self.origin}"},
             )
+
+
+def _invited_seat(match_id: str, invite: str) -> sa.Select[tuple[int]]:
+    """The open seat of ``match_id`` whose invite code is ``invite``."""
+    return sa.select(db.seats.c.seat).where(
+        db.seats.c.match_id == match_id,
+        db.seats.c.invite_hash == digest(invite),
+        db.seats.c.token_hash.is_(None),
+    )
 
 
 def _match_row(row: Any) -> MatchRow:

@@ -96,12 +96,9 @@ class Timeouts:
 
     async def run(self) -> None:
         """Check at start, then every ``timeout_interval`` seconds."""
-        while True:
-            try:
-                await self.check()
-            except Exception:
-                log.exception("could not look for decisions out of time")
-            await asyncio.sleep(self.config.timeout_interval)
+        await every(
+            self.config.timeout_interval, self.check, "could not look for decisions out of time"
+        )
 
 
 class SeekFiller:
@@ -117,9 +114,15 @@ class SeekFiller:
 
     async def run(self) -> None:
         """Fill at start, then every ``interval`` seconds."""
-        while True:
-            try:
-                await self.fill()
-            except Exception:
-                log.exception("could not fill the seeks waiting for bots")
-            await asyncio.sleep(self.interval)
+        await every(self.interval, self.fill, "could not fill the seeks waiting for bots")
+
+
+async def every(interval: float, work: Callable[[], Awaitable[None]], failed: str) -> None:
+    """Do ``work`` now and then every ``interval`` seconds, for ever; a failure is logged
+    (``failed`` says what could not be done) and the next round comes as usual."""
+    while True:
+        try:
+            await work()
+        except Exception:
+            log.exception(failed)
+        await asyncio.sleep(interval)
