@@ -10,6 +10,7 @@ network gives PPO's baseline. The budget is a number of the learner's decisions
 
     pip install -e '.[rl,arena]' torch==2.13.0
     python examples/train_ppo.py --game cards --out ppo-cards.pt   # 700,000 steps: 15-30 min
+    python examples/train_ppo.py --env batch --opponents greedy --envs 64   # keltis.fast's batch
     keltis arena learned=ppo-cards.pt random greedy --game cards
     keltis play --game cards --seats 'human;learned=ppo-cards.pt'
 
@@ -57,6 +58,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=("cards", "board"), default="cards")
     parser.add_argument(
+        "--env",
+        choices=("gym", "batch"),
+        default="gym",
+        help="gym: SyncVectorEnv over the Gymnasium env (any bot spec as opponent); batch: "
+        "keltis.fast's BatchVectorEnv, the games stepped in compiled code (cards only; one "
+        "opponent, random or greedy, played inside the kernel)",
+    )
+    parser.add_argument(
         "--opponents",
         default="random,greedy,heuristic,heuristic",
         help="bot specs separated by ';' or ',', one per environment in turn",
@@ -85,10 +94,19 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     opponents = [s.strip() for s in args.opponents.replace(";", ",").split(",") if s.strip()]
     env_opponents = [opponents[i % len(opponents)] for i in range(args.envs)]
-    envs = SyncVectorEnv(
-        [make_env(args.game, o, args.reward) for o in env_opponents],
-        autoreset_mode=AutoresetMode.SAME_STEP,  # a finished game's step returns the next deal
-    )
+    envs: Any
+    if args.env == "batch":
+        if len(set(opponents)) != 1:
+            parser.error("--env batch plays one opponent in every environment: --opponents greedy")
+        from keltis.fast.vector import BatchVectorEnv  # only with --env batch: needs numba
+
+        # Same-step autoreset as below; the seed of reset() seeds the whole batch.
+        envs = BatchVectorEnv(args.game, args.envs, 2, opponents[0], reward=args.reward)
+    else:
+        envs = SyncVectorEnv(
+            [make_env(args.game, o, args.reward) for o in env_opponents],
+            autoreset_mode=AutoresetMode.SAME_STEP,  # a finished game's step returns the next deal
+        )
     hidden = [int(h) for h in args.hidden.split(",")]
     size = observation_size(args.game, 2)
     actor = PolicyNet(size, hidden)
@@ -131,8 +149,11 @@ def main(argv: list[str] | None = None) -> int:
             end_buf[t] = torch.from_numpy(ended.astype(np.float32))
             for i in np.flatnonzero(ended):  # the learner's share of each finished game
                 final = infos["final_info"]
-                winners = final["outcome"]["winners"][i]
-                share = 1 / len(winners) if final["seat"][i] in winners else 0.0
+                if "win_share" in final:  # BatchVectorEnv
+                    share = float(final["win_share"][i])
+                else:
+                    winners = final["outcome"]["winners"][i]
+                    share = 1 / len(winners) if final["seat"][i] in winners else 0.0
                 recent[env_opponents[i]].append(share)
                 games[env_opponents[i]] += 1
 

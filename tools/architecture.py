@@ -48,8 +48,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"keltis\.schemas",
         ),
     ),
-    ("fast", (r"keltis\.fast(\..*)?", *(rf"keltis\.{g}\.kernel" for g in GAMES))),
     ("env", (r"keltis\.env(\..*)?", *(rf"keltis\.{g}\.encoding" for g in GAMES))),
+    ("fast", (r"keltis\.fast(\..*)?", *(rf"keltis\.{g}\.kernel" for g in GAMES))),
     ("arena", (r"keltis\.arena(\..*)?", r"keltis\.bench")),
     (
         "terminal",

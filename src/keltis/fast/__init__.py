@@ -4,10 +4,13 @@
 A second implementation of the rules on flat integer arrays, for researchers who need millions
 of playouts: ``simulate(game, players, n_games, policy, seed)`` deals and plays whole games
 with a uniform random or a greedy policy and returns per-game scores, winners, end reasons and
-decision counts as numpy arrays (:class:`SimResult`). Decisions are the reference engine's
-dense action indices, and a differential test (``keltis.fast.diff``, ``benchmarks/fast_diff.py``)
-proves the legal decisions and outcomes equal to the reference engine's. See
-docs/performance.md, "The batch simulator (keltis.fast)". Compiled kernels are cached in the
+decision counts as numpy arrays (:class:`SimResult`); ``BatchEnv(game, players, batch, seed,
+opponents=…)`` steps a batch of games for a learner with ``keltis.env``'s observations, masks
+and rewards (``keltis.fast.env``; as a Gymnasium vector env: ``keltis.fast.vector``).
+Decisions are the reference engine's dense action indices, and a differential test
+(``keltis.fast.diff``, ``benchmarks/fast_diff.py``) proves the legal decisions and outcomes
+equal to the reference engine's (``keltis.fast.env_diff``: observations, masks, rewards).
+See docs/performance.md, "The batch simulator (keltis.fast)". Compiled kernels are cached in the
 user's cache folder (``$XDG_CACHE_HOME/keltis/numba`` or ``~/.cache/keltis/numba``), unless
 ``NUMBA_CACHE_DIR`` says otherwise (:mod:`keltis.fast._cache`).
 """
@@ -29,6 +32,15 @@ except ImportError as _missing:  # pragma: no cover - depends on the environment
     ) from _missing
 
 from keltis.fast.batch import END_REASONS, POLICIES, SimResult, simulate
+from keltis.fast.env import BatchEnv
 from keltis.fast.setup import deal_setup, load_setup
 
-__all__ = ["END_REASONS", "POLICIES", "SimResult", "deal_setup", "load_setup", "simulate"]
+__all__ = [
+    "END_REASONS",
+    "POLICIES",
+    "BatchEnv",
+    "SimResult",
+    "deal_setup",
+    "load_setup",
+    "simulate",
+]

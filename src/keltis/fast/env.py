@@ -1,0 +1,276 @@
+"""``BatchEnv``: many games stepped together in compiled code, with the learning interfaces'
+observations, masks and rewards (the pgx / EnvPool way).
+
+::
+
+    from keltis.fast import BatchEnv
+
+    env = BatchEnv("cards", players=2, batch=256, seed=0, opponents="greedy")
+    obs, masks, to_move = env.reset()            # (256, size) float32, (256, 536) int8, (256,)
+    while True:
+        actions = choose(obs, masks)             # one legal dense action id per game
+        obs, masks, to_move, rewards, dones = env.step(actions)
+
+Each game of the batch is one :mod:`keltis.fast` kernel state. ``step`` applies one action per
+game for the seat to move, lets the seats not driven by the learner move inside the kernel
+(``opponents``: ``random`` or ``greedy``, as :func:`keltis.fast.simulate` plays them), and
+deals a finished game's next episode in place: ``dones[b]`` says game ``b`` ended,
+``rewards[b]`` holds every seat's reward for it (``win`` or ``margin``, as
+:data:`keltis.env.common.REWARDS`), and :attr:`BatchEnv.final_obs` its last observation, seen
+by :attr:`BatchEnv.final_seat` (the learner's seat; in self-play the seat that made the last
+decision); ``obs`` and ``masks`` are already the new game's. ``opponents=None`` is self-play:
+the learner decides for every seat, ``to_move`` says which.
+
+The observation and the mask are exactly :func:`keltis.env.encode.encode` and
+:func:`~keltis.env.encode.action_mask` of the seat to move's view, and the rewards
+:func:`keltis.env.common.terminal_reward`'s (``keltis.fast.env_diff`` proves it decision by
+decision against the reference engine). Episode ``e`` of game ``b`` is dealt and played from
+its own random stream, derived from ``(seed, b, e)``: the same seed replays the same games
+whatever the batch size. The arrays returned are the environment's own, overwritten by the
+next call: copy what you keep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from keltis.core.actions import NUM_ACTIONS
+from keltis.core.protocol import JSON
+from keltis.env.common import REWARDS
+from keltis.env.encode import observation_layout
+from keltis.fast.batch import POLICIES
+from keltis.fast.setup import kernel, seed_bits, switches, to_setup
+from keltis.games import get_game
+
+Observations = npt.NDArray[np.float32]
+Masks = npt.NDArray[np.int8]
+Seats = npt.NDArray[np.int32]
+Rewards = npt.NDArray[np.float64]
+Flags = npt.NDArray[np.bool_]
+
+#: The learner's seat in ``config``: drawn per episode, or self-play (every seat).
+_DRAWN: Final = -1
+_SELF_PLAY: Final = -2
+
+
+def obs_offsets(game: str, players: int, k: ModuleType) -> npt.NDArray[np.int64]:
+    """Where the kernel's observation writes each field (``OBS_TABLE``, ``OBS_PLAYER`` of the
+    game's kernel), read from :func:`keltis.env.encode.observation_layout`: table offsets,
+    offsets within a player block, then the table part's and a block's size."""
+    lay = observation_layout(game, players)
+    table = [lay.offset(name) for name in k.OBS_TABLE]
+    player = [lay.offset(name, 0) - lay.table_size for name in k.OBS_PLAYER]
+    if len(k.OBS_TABLE) != len(lay.table) or len(k.OBS_PLAYER) != len(lay.player):
+        raise ImportError(f"the {game} kernel's observation does not fill every field")
+    return np.array([*table, *player, lay.table_size, lay.block_size], dtype=np.int64)
+
+
+class BatchEnv:
+    """``batch`` games of ``game`` for ``players`` seats, stepped together (see the module).
+
+    - ``opponents``: ``random`` or ``greedy`` for every seat but the learner's, or one per
+      other seat in turn order after the learner's; ``None``: self-play, the learner decides
+      for every seat.
+    - ``seat``: the learner's seat, or ``None`` (default) for a seat drawn per episode from
+      its stream (ignored in self-play).
+    - ``reward``: ``win`` (1 for a win, 1/k for a victory shared by k, else 0) or ``margin``
+      ((own score - best other score) / 100), paid to every seat when its game ends.
+    - ``variant``: rule switches (``{"turn_cap": 200}``), as in records.
+    - ``record``: keep the decisions each step made in every game (:attr:`trace`), for the
+      differential test.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        players: int = 2,
+        batch: int = 64,
+        seed: int = 0,
+        opponents: str | Sequence[str] | None = "random",
+        *,
+        seat: int | None = None,
+        reward: str = "win",
+        variant: JSON | None = None,
+        record: bool = False,
+    ) -> None:
+        get_game(game).check_players(players)
+        k = self._k = kernel(game)
+        if not hasattr(k, "env_step"):
+            raise NotImplementedError(f"BatchEnv has no kernel for the {game} game yet")
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise ValueError(f"batch must be a whole number of at least 1, not {batch!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.game = game
+        self.players = players
+        self.batch = batch
+        self.seed = seed
+        self.reward = reward
+        self.variant = get_game(game).variant_json(variant)
+        self.self_play = opponents is None
+        self.opponents = self._opponents(opponents)
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"no seat {seat} in a {players}-player game")
+        self.fixed_seat = seat
+        self._seed = seed_bits(seed)
+        self._rules = switches(game, variant)
+        policies = [0] + [POLICIES.index(o) for o in self.opponents] + [0] * (4 - players)
+        learner = _SELF_PLAY if self.self_play else _DRAWN if seat is None else seat
+        self._config = np.array(
+            [players, learner, *policies, REWARDS.index(reward)], dtype=np.int32
+        )
+        self._offsets = obs_offsets(game, players, k)
+        self.size = observation_layout(game, players).size
+        self._states = np.zeros((batch, k.SIZE), dtype=np.int32)
+        self._extras = np.zeros((batch, k.X_SIZE), dtype=np.int32)
+        self._rngs = np.zeros(batch, dtype=np.uint64)
+        self.episodes = np.zeros(batch, dtype=np.int64)
+        """How many episodes each game has finished (the episode being played)."""
+        self.seats = np.zeros(batch, dtype=np.int32)
+        """The learner's seat in each game (-1 in self-play)."""
+        self.obs: Observations = np.zeros((batch, self.size), dtype=np.float32)
+        self.masks: Masks = np.zeros((batch, NUM_ACTIONS), dtype=np.int8)
+        self.to_move: Seats = np.zeros(batch, dtype=np.int32)
+        self.rewards: Rewards = np.zeros((batch, players), dtype=np.float64)
+        self.dones: Flags = np.zeros(batch, dtype=np.bool_)
+        self.truncated: Flags = np.zeros(batch, dtype=np.bool_)
+        """Which games of the last step ended by the variant's turn cap."""
+        self.scores = np.zeros((batch, players), dtype=np.int32)
+        """The final scores of the games the last step ended (valid where ``dones``)."""
+        self.final_obs: Observations = np.zeros((batch, self.size), dtype=np.float32)
+        """The last observation of the games the last step ended (valid where ``dones``)."""
+        self.final_seat: Seats = np.zeros(batch, dtype=np.int32)
+        """The seat whose view :attr:`final_obs` is."""
+        room = 2 * (get_game(game).max_game_length(players, int(self.variant["turn_cap"])) + 2)
+        self.trace = np.zeros((batch, room if record else 0), dtype=np.int32)
+        """With ``record``: every decision the last call made in each game, in order: the
+        learner's action, the other seats' moves, and (where the game ended, from
+        ``trace_end``) the next episode's moves before the learner's first decision."""
+        self.trace_n = np.zeros(batch, dtype=np.int32)
+        self.trace_end = np.zeros(batch, dtype=np.int32)
+        self._started = False
+
+    def _opponents(self, opponents: str | Sequence[str] | None) -> tuple[str, ...]:
+        if opponents is None:
+            return ()
+        specs = [opponents] * (self.players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != self.players - 1:
+            raise ValueError(
+                f"{self.players} players need {self.players - 1} opponents, not {len(specs)}"
+            )
+        for spec in specs:
+            if spec not in POLICIES:
+                raise ValueError(
+                    f"opponents play inside the kernel: {', '.join(POLICIES)}, not {spec!r}"
+                )
+        return tuple(specs)
+
+    def reset(self) -> tuple[Observations, Masks, Seats]:
+        """Deal episode 0 of every game (again): the observations, legal masks and seats to
+        move."""
+        self.episodes[:] = 0
+        self._k.env_reset(
+            self._states,
+            self._extras,
+            self._rngs,
+            self.episodes,
+            self.seats,
+            self._config,
+            self._rules,
+            self._seed,
+            self._offsets,
+            self.obs,
+            self.masks,
+            self.to_move,
+            self.trace,
+            self.trace_n,
+        )
+        self.trace_end[:] = 0
+        self.dones[:] = False
+        self.rewards[:] = 0.0
+        self._started = True
+        return self.obs, self.masks, self.to_move
+
+    def step(self, actions: npt.ArrayLike) -> tuple[Observations, Masks, Seats, Rewards, Flags]:
+        """One decision per game (dense action ids, legal in :attr:`masks`) for the seat to
+        move; returns the observations, masks and seats to move (of the new game where one
+        ended), the rewards by seat (``batch × players``, non-zero only where a game ended)
+        and the done flags. An illegal action raises ``ValueError`` and changes nothing."""
+        if not self._started:
+            raise RuntimeError("call reset() first")
+        chosen = np.ascontiguousarray(actions, dtype=np.int64)
+        if chosen.shape != (self.batch,):
+            raise ValueError(f"actions must have shape ({self.batch},), not {chosen.shape}")
+        bad = int(
+            self._k.env_step(
+                self._states,
+                self._extras,
+                self._rngs,
+                self.episodes,
+                self.seats,
+                self._config,
+                self._rules,
+                self._seed,
+                self._offsets,
+                chosen,
+                self.obs,
+                self.masks,
+                self.to_move,
+                self.rewards,
+                self.dones,
+                self.truncated,
+                self.scores,
+                self.final_obs,
+                self.final_seat,
+                self.trace,
+                self.trace_n,
+                self.trace_end,
+            )
+        )
+        if bad >= 0:
+            legal = np.flatnonzero(self.masks[bad]).tolist()
+            raise ValueError(
+                f"action {int(chosen[bad])} is not legal in game {bad} (legal: {legal})"
+            )
+        return self.obs, self.masks, self.to_move, self.rewards, self.dones
+
+    def episode_setup(self, index: int, episode: int) -> tuple[JSON, int]:
+        """The deal of episode ``episode`` of game ``index`` as the reference engine's explicit
+        set-up, and the learner's seat in it (-1 in self-play)."""
+        k = self._k
+        s = np.zeros(k.SIZE, dtype=np.int32)
+        rng = np.zeros(1, dtype=np.uint64)
+        cards = np.zeros(k.DECK_CARDS, dtype=np.int32)
+        seat = int(
+            k.deal_episode(
+                s,
+                rng,
+                self._seed,
+                index,
+                episode,
+                self.players,
+                self._rules,
+                cards,
+                int(self._config[1]),
+            )
+        )
+        return to_setup(self.game, s), seat
+
+    def info(self) -> dict[str, Any]:
+        """What the environment is, as JSON."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "batch": self.batch,
+            "seed": self.seed,
+            "opponents": list(self.opponents) if not self.self_play else None,
+            "seat": self.fixed_seat,
+            "reward": self.reward,
+            "variant": dict(self.variant),
+            "observation_size": self.size,
+        }

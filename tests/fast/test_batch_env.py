@@ -1,0 +1,132 @@
+"""keltis.fast.BatchEnv: equal to keltis.env decision by decision (keltis.fast.env_diff),
+reproducible whatever the batch size, strict about illegal actions; its Gymnasium vector env.
+
+A few hundred games per player count here; benchmarks/batch_env_diff.py runs 10,000 per
+player count and commits its result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="keltis.fast needs numba: pip install 'keltis[fast]'")
+
+from keltis.env.encode import encode
+from keltis.fast import BatchEnv
+from keltis.fast.diff import MismatchError
+from keltis.fast.env_diff import env_differential
+
+PLAYERS = (2, 3, 4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", PLAYERS)
+def test_cards_equal_to_keltis_env(players: int) -> None:
+    lines: list[dict[str, Any]] = [
+        {"opponents": None, "reward": "win", "n_games": 80},
+        {"opponents": "greedy", "reward": "margin", "n_games": 100},
+        {"opponents": "random", "reward": "win", "n_games": 100},
+        {"opponents": "random", "reward": "margin", "n_games": 40, "variant": {"turn_cap": 20}},
+    ]
+    ends: set[str] = set()
+    for number, line in enumerate(lines):
+        result = env_differential("cards", players, batch=32, seed=30_000 + number, **line)
+        assert result["games"] >= line["n_games"]
+        assert result["decisions_compared"] > result["games"] * 10
+        ends |= set(result["end_reasons"])
+    assert {"closed", "truncated"} <= ends
+
+
+def test_the_check_sees_a_wrong_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A control: one number of the reference's observation changed, the check fails."""
+
+    def off_by_a_bit(view: Any) -> Any:
+        out = encode(view)
+        out[-1] += 0.5
+        return out
+
+    monkeypatch.setattr("keltis.fast.env_diff.encode", off_by_a_bit)
+    with pytest.raises(MismatchError, match="observations differ"):
+        env_differential("cards", 2, 1, batch=2, seed=1)
+
+
+def _first_legal_run(batch: int, steps: int) -> list[Any]:
+    env = BatchEnv("cards", 3, batch, seed=7, opponents=("greedy", "random"), reward="margin")
+    obs, masks, _ = env.reset()
+    seen: list[Any] = [obs[:4].copy()]
+    for _ in range(steps):
+        # a choice that depends on the game only: the last legal action
+        actions = 535 - np.argmax(masks[:, ::-1], axis=1)
+        obs, masks, _, rewards, dones = env.step(actions)
+        seen += [obs[:4].copy(), rewards[:4].copy(), dones[:4].copy(), env.seats[:4].copy()]
+    return seen
+
+
+def test_reproducible_whatever_the_batch_size() -> None:
+    small, large = _first_legal_run(4, 300), _first_legal_run(9, 300)
+    assert all(np.array_equal(a, b) for a, b in zip(small, large, strict=True))
+
+
+def test_self_play_and_the_seat_to_move() -> None:
+    env = BatchEnv("cards", 4, 8, seed=3, opponents=None)
+    obs, masks, to_move = env.reset()
+    assert obs.shape == (8, env.size)
+    assert obs.dtype == np.float32
+    assert masks.shape == (8, 536)
+    assert masks.dtype == np.int8
+    assert (to_move == 0).all()
+    assert (env.seats == -1).all()
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(400):
+        obs, masks, to_move, rewards, dones = env.step(
+            np.argmax(masks * rng.random(masks.shape), axis=1)
+        )
+        assert rewards.shape == (8, 4)
+        assert (rewards[~dones] == 0).all()
+        assert (masks.sum(axis=1) > 0).all()
+        ended += int(dones.sum())
+        if dones.any():
+            assert np.allclose(rewards[dones].sum(axis=1), 1.0)  # win shares
+    assert ended > 0
+
+
+def test_an_illegal_action_changes_nothing() -> None:
+    env = BatchEnv("cards", 2, 3, seed=5)
+    obs, masks, _ = env.reset()
+    before = obs.copy()
+    actions = np.argmax(masks, axis=1)
+    actions[1] = int(np.flatnonzero(masks[1] == 0)[0])
+    with pytest.raises(ValueError, match="not legal in game 1"):
+        env.step(actions)
+    assert np.array_equal(env.obs, before)
+    with pytest.raises(ValueError, match="opponents play inside the kernel"):
+        BatchEnv("cards", 2, 3, opponents="heuristic")
+
+
+def test_the_vector_env() -> None:
+    gym = pytest.importorskip("gymnasium")
+    from keltis.fast.vector import BatchVectorEnv
+
+    envs = BatchVectorEnv("cards", 6, 2, "greedy", reward="win")
+    assert isinstance(envs, gym.vector.VectorEnv)
+    obs, _info = envs.reset(seed=11)
+    assert envs.observation_space.contains(obs)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(300):
+        mask = obs["action_mask"]
+        obs, reward, terminated, truncated, infos = envs.step(
+            np.argmax(mask * rng.random(mask.shape), axis=1)
+        )
+        if "final_info" in infos:
+            ended = infos["_final_info"]
+            assert (terminated | truncated)[ended].all()
+            share = infos["final_info"]["win_share"][ended]
+            assert np.array_equal(reward[ended], share)
+            assert not infos["final_obs"]["action_mask"][ended].any()
+            finished += int(ended.sum())
+    assert finished > 0
