@@ -160,14 +160,22 @@ def test_cross_site_requests_are_refused(server: Server) -> None:
         same = member.patch("/api/me", json={"language": "es"}, headers={"Origin": server.base})
         assert same.status_code == 200
         assert same.json()["language"] == "es"
-        # a cross-site match creation acts as a guest: it cannot create a rated match
+        # a cross-site match creation acts as a guest: it cannot create a rated match …
         rated = member.post(
             "/api/matches",
             json={"game": "cards", "seats": [{"kind": "person"}, {"kind": "bot"}], "rated": True},
             headers={"X-CSRF-Token": ""},
         )
         assert rated.status_code == 403
-        assert rated.json()["error"]["code"] == "account.rated_needs_account"
+        assert rated.json()["error"]["code"] == "account.cross_site"
+        # … and an unrated one is a guest's, not the account's
+        guest = member.post(
+            "/api/matches",
+            json={"game": "cards", "seats": [{"kind": "person"}, {"kind": "bot"}]},
+            headers={"X-CSRF-Token": ""},
+        )
+        assert guest.status_code == 201
+        assert guest.json()["match"]["seats"][0]["account"] is False
         # log-out needs the token as well
         out = member.delete("/api/sessions/current", headers={"X-CSRF-Token": ""})
         assert out.status_code == 403

@@ -42,6 +42,9 @@ async def create_match(
     if not creations.take(address):
         return error_response(429, "server.rate_limited", lang)
     creator = _account(request, viewer)
+    if body.rated and viewer is not None and creator is None:
+        # logged in, but the request did not prove it comes from the client: say so
+        raise RefusedError("account.cross_site", status=403)
     created = await master.create(plan_match(body, master.config.allow_setup, creator))
     return _created_json(created, master)
 
