@@ -148,18 +148,20 @@ def upgrade() -> None:
         sa.Column("name", sa.String(32), primary_key=True),
         sa.Column("value", sa.String(128), nullable=False),
     )
-    with op.batch_alter_table("seats") as batch:
-        batch.add_column(sa.Column("account_id", sa.String(24), nullable=True))
-        batch.add_column(sa.Column("bank", sa.Float, nullable=True))
-        batch.add_column(
-            sa.Column("timed_out", sa.Boolean, nullable=False, server_default=sa.false())
-        )
-        batch.create_index("ix_seats_account_id", ["account_id"])
-    with op.batch_alter_table("matches") as batch:
-        batch.add_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column("rated_at", sa.DateTime(timezone=True), nullable=True))
-        batch.add_column(sa.Column("deadline", sa.DateTime(timezone=True), nullable=True))
-        batch.create_index("ix_matches_deadline", ["deadline"])
+    # plain ALTER TABLE ADD COLUMN (no batch "move and copy"): SQLite adds these columns in
+    # place, where recreating "matches" would break the seats' foreign keys to it
+    op.add_column("seats", sa.Column("account_id", sa.String(24), nullable=True))
+    op.add_column("seats", sa.Column("bank", sa.Float, nullable=True))
+    op.add_column(
+        "seats", sa.Column("timed_out", sa.Boolean, nullable=False, server_default=sa.false())
+    )
+    op.create_index("ix_seats_account_id", "seats", ["account_id"])
+    op.add_column(
+        "matches", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false())
+    )
+    op.add_column("matches", sa.Column("rated_at", sa.DateTime(timezone=True), nullable=True))
+    op.add_column("matches", sa.Column("deadline", sa.DateTime(timezone=True), nullable=True))
+    op.create_index("ix_matches_deadline", "matches", ["deadline"])
     keys = sa.table("server_keys", sa.column("name"), sa.column("value"))
     op.bulk_insert(keys, [{"name": "derive", "value": secrets.token_urlsafe(48)}])
 
