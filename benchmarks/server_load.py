@@ -1,12 +1,13 @@
 """Load on the game server: accounts, many concurrent matches, an open lobby and its live
-streams, with simulated clients on loopback.
+streams, with simulated clients on loopback (docs/server.md, "Load").
 
-Starts ``keltis serve`` (SQLite in a temporary folder, or the PostgreSQL of ``--postgres
-URL``) and, before anything is measured, creates ``--accounts`` accounts through the API
-(``POST /api/accounts``, ``--setup-concurrency`` at once: argon2 makes each one cost the
-server tens of milliseconds of CPU), ``--matches`` matches played by accounts — most between
-two accounts (rated), every ``--bot-every``-th an account against a medium bot — and
-``--seeks`` open seeks, each of its own account, that stay open all through the run. Then:
+Starts ``keltis serve`` (SQLite in a temporary folder, or a fresh database on the PostgreSQL
+server of ``--postgres URL``, dropped afterwards) and, before anything is measured, creates
+``--accounts`` accounts through the API (``POST /api/accounts``, ``--setup-concurrency`` at
+once: argon2 makes each one cost the server about a quarter of a second of CPU),
+``--matches`` matches played by accounts — most between two accounts (rated), every
+``--bot-every``-th an account against a medium bot — and ``--seeks`` open seeks, each of its
+own account, that stay open all through the run. Then:
 
 - every seat's client plays over its WebSocket (from its own loopback address, with its
   account's session cookie): when it is its turn it thinks ``--think`` seconds
@@ -28,17 +29,20 @@ are not counted. After ``--seconds`` more it prints one JSON object: matches hel
 connections, actions per second, action round trips p50/p90/p99/max in milliseconds, slow
 round trips by second, refusals; the accounts, seeks open, lobby watchers, lobby events
 received and their lag, lobby requests and badge polls with their percentiles; the time the
-set-up took, the CPU time of the server (set-up and play apart) and of the clients, and the
-machine's load average before, at the start and at the end.
+set-up took, the CPU time of the server (set-up and play apart), of the clients and of
+PostgreSQL, the CPU other processes used and the host stole meanwhile, and the machine's
+load average before, at the start and at the end.
 
-    python benchmarks/server_load.py --seconds 60
+    python benchmarks/server_load.py --quiet-below 0.3
     python benchmarks/server_load.py --postgres postgresql://keltis@127.0.0.1/keltis
-    python benchmarks/server_load.py --accounts 0 --seeks 0 --lobby-watchers 0 --churn 0
+    python benchmarks/server_load.py --accounts 0    # guests only: the earlier benchmark
+    python benchmarks/server_load.py --profile stacks.txt
 
-(the last: the guest matches of the earlier benchmark, without accounts or a lobby.)
-
-The clients run in this process (one asyncio loop), so on a small machine they compete with
-the server for the CPU: the JSON says how much CPU each side used.
+The players' clients run in this process (one asyncio loop), the lobby's clients and the
+badge in a second one; on a small machine both compete with the server for the CPU: the
+JSON says how much CPU each side used, and how late each client loop ran. On a shared
+machine, ``--quiet-below CORES`` waits until the other processes are quiet before playing;
+``--profile FILE`` samples the server's threads while it plays.
 """
 
 from __future__ import annotations
@@ -896,6 +900,7 @@ async def run(
             os.kill(server_pid, signal.SIGUSR1)
         pg_start_cpu = server_cpu(pg_pid) if pg_pid else 0.0
         busy_start = machine_busy()
+        waits_start = machine_waits()
         jobs: list[Awaitable[Any]] = [
             client(
                 f"{ws}/api/matches/{seat.match}/live",
@@ -919,6 +924,7 @@ async def run(
             os.kill(server_pid, signal.SIGUSR2)
         pg_cpu = server_cpu(pg_pid) - pg_start_cpu if pg_pid else None
         busy = machine_busy() - busy_start
+        steal, stalled = (b - a for a, b in zip(waits_start, machine_waits(), strict=True))
         play = time.monotonic() - started
         load_end = load_average()
 
@@ -950,6 +956,8 @@ async def run(
         "other_processes_cpu_seconds": round(
             busy - all_clients_cpu - server_play_cpu - (pg_cpu or 0), 1
         ),
+        "stolen_cpu_seconds": round(steal, 1),
+        "cpu_pressure_seconds": round(stalled, 1),
         "think_seconds": args.think,
         "warmup_seconds": args.warmup,
         "waited_for_quiet": waited,
@@ -990,18 +998,36 @@ def machine_busy() -> float:
     return (sum(fields[:7]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_waits() -> tuple[float, float]:
+    """CPU seconds stolen from this virtual machine by its host so far (``/proc/stat``'s
+    steal), and seconds in which some task was ready to run but waited for a core
+    (``/proc/pressure/cpu``; 0 where the kernel does not tell)."""
+    with open("/proc/stat") as f:
+        steal = int(f.readline().split()[8]) / os.sysconf("SC_CLK_TCK")
+    try:
+        with open("/proc/pressure/cpu") as f:
+            some = f.readline().split()[-1]  # total=<microseconds>
+        stalled = int(some.split("=")[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        stalled = 0.0
+    return steal, stalled
+
+
 async def quiet(below: float | None, at_most: float, ours: list[int | None]) -> dict[str, Any]:
     """With ``below``: wait (``at_most`` seconds at most) until the other processes on the
-    machine used less than ``below`` cores over 5 s — the other work of a shared machine
-    comes and goes, and what a run measures is this server. How long it waited, and what
-    the others used in the last 5 s."""
+    machine (and its host, which may steal CPU from a virtual machine) used less than
+    ``below`` cores over 5 s — the other work of a shared machine comes and goes, and what
+    a run measures is this server. How long it waited, and what the others used in the
+    last 5 s."""
     began = time.monotonic()
     others = 0.0
     while True:
         busy = machine_busy() - sum(server_cpu(pid) for pid in ours if pid)
+        steal = machine_waits()[0]
         own = time.process_time()
         await asyncio.sleep(5.0)
         used = machine_busy() - sum(server_cpu(pid) for pid in ours if pid) - busy
+        used += machine_waits()[0] - steal
         others = (used - (time.process_time() - own)) / 5.0
         if below is None or others < below or time.monotonic() - began >= at_most:
             break
