@@ -267,15 +267,7 @@ class Store:
         query = query.order_by(db.matches.c.updated_at.desc(), db.matches.c.id).limit(limit)
         with self.engine.connect() as connection:
             rows = [_match_row(r._mapping) for r in connection.execute(query)]
-            if rows:
-                by_id = {r.id: r for r in rows}
-                seat_rows = connection.execute(
-                    sa.select(db.seats)
-                    .where(db.seats.c.match_id.in_(list(by_id)))
-                    .order_by(db.seats.c.match_id, db.seats.c.seat)
-                )
-                for s in seat_rows:
-                    by_id[s.match_id].seats.append(_seat_row(s._mapping))
+            _add_seats(connection, rows)
         return rows
 
     def is_host(self, match_id: str, secret: str) -> bool:
@@ -705,14 +697,7 @@ class Store:
             for r in connection.execute(query):
                 if r.id not in found:
                     found[str(r.id)] = (_match_row(r._mapping), int(r.own_seat))
-            if found:
-                seat_rows = connection.execute(
-                    sa.select(db.seats)
-                    .where(db.seats.c.match_id.in_(list(found)))
-                    .order_by(db.seats.c.match_id, db.seats.c.seat)
-                )
-                for s in seat_rows:
-                    found[str(s.match_id)][0].seats.append(_seat_row(s._mapping))
+            _add_seats(connection, [row for row, _ in found.values()])
         return list(found.values())
 
     def finished_of(self, player_seats: sa.ColumnElement[bool], limit: int) -> list[MatchRow]:
@@ -727,14 +712,7 @@ class Store:
         )
         with self.engine.connect() as connection:
             rows = [_match_row(r._mapping) for r in connection.execute(query)]
-            if rows:
-                by_id = {r.id: r for r in rows}
-                for s in connection.execute(
-                    sa.select(db.seats)
-                    .where(db.seats.c.match_id.in_(list(by_id)))
-                    .order_by(db.seats.c.match_id, db.seats.c.seat)
-                ):
-                    by_id[str(s.match_id)].seats.append(_seat_row(s._mapping))
+            _add_seats(connection, rows)
         return rows
 
     # -- time controls (keltis.server.clocks) ----------------------------------------------
@@ -831,6 +809,19 @@ class Store:
                 sa.text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": CHANNEL, "payload": f"{payload}:{self.origin}"},
             )
+
+
+def _add_seats(connection: sa.Connection, rows: Sequence[MatchRow]) -> None:
+    """Read the seats of ``rows`` in one query and add each to its match, in seat order."""
+    if not rows:
+        return
+    by_id = {r.id: r for r in rows}
+    for s in connection.execute(
+        sa.select(db.seats)
+        .where(db.seats.c.match_id.in_(list(by_id)))
+        .order_by(db.seats.c.match_id, db.seats.c.seat)
+    ):
+        by_id[str(s.match_id)].seats.append(_seat_row(s._mapping))
 
 
 def _invited_seat(match_id: str, invite: str) -> sa.Select[tuple[int]]:
