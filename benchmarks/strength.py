@@ -8,9 +8,14 @@ Lines (each over ``--games`` games; the measured bot's seat rotates over the gam
 * ``hard-vs-heuristic``: level *hard* against one heuristic bot (2 players), target ≥ 85%;
 * ``hard-vs-old-hard``: level *hard* against the hard level as it was until 2026-11
   (``OLD_HARD``: 800 playouts, without its time net), 2 players, target ≥ 55%;
-* ``hard-decision-time``: hard's CPU seconds per decision (decisions with more than one legal
-  action) over the hard lines, for each machine that played them: median, 95th percentile and
-  maximum.
+* ``learned-vs-hard``, ``learned-vs-3-heuristic``, ``learned-vs-heuristic``: the search with
+  the learned judgement of round 0 (``LEARNED``; docs/bots.md) against hard (2 players, target
+  ≥ 60%), three heuristic bots (≥ 58%) and one (board ≥ 80%, cards ≥ 90%); the last two are
+  also compared with hard's lines on the same seeds, paired by seed
+  (``learned-vs-heuristic-minus-hard-vs-heuristic``);
+* ``hard-decision-time`` (and ``learned-decision-time``): CPU seconds per decision
+  (decisions with more than one legal action) over the lines that search played, for each
+  machine that played them: median, 95th percentile and maximum.
 
 ``--hero-spec`` plays the hard lines with another bot spec in hard's seat (for tuning). A spec
 ``seer:ismcts:…`` is an experiment, not a bot: that search is handed the true state — every
@@ -64,6 +69,14 @@ RESULTS = Path(__file__).parent / "results"
 TURN_CAP = 3000
 
 
+#: The search with the learned judgement of round 0 (keltis.learn; docs/bots.md, "Learned
+#: judgement"), at hard's budget: an experiment, not a level (it measured weaker than hard).
+LEARNED = "learned-search:iterations=800,playout_rounds=1,seconds=2.5"
+#: The searches whose lines ``--hero-spec`` replaces (the ones being tuned), and whose CPU
+#: time per decision is summarised.
+SEARCH_LEVELS = ("hard", LEARNED)
+
+
 @dataclass(frozen=True)
 class Line:
     """One measured pairing."""
@@ -73,11 +86,21 @@ class Line:
     opponent: str
     players: int
     target: float
+    board_target: float | None = None
+    """The board game's target where it differs from ``target``."""
 
     def specs(self, hero_spec: str | None) -> tuple[str, str]:
         """The hero's and the opponents' bot specs (levels as their specs)."""
-        hero = hero_spec if hero_spec is not None and self.hero == "hard" else self.hero
-        return spec_of(hero), spec_of(self.opponent)
+        replaced = hero_spec is not None and self.hero in SEARCH_LEVELS
+        return spec_of(hero_spec if replaced else self.hero), spec_of(self.opponent)
+
+    def target_for(self, game: str) -> float:
+        """The target of this line in ``game``."""
+        return (
+            self.board_target
+            if game == "board" and self.board_target is not None
+            else (self.target)
+        )
 
 
 #: The hard level until 2026-11 (800 playouts; its time net, then 0.85 s, left out so that
@@ -92,6 +115,14 @@ LINES = (
     Line("hard-vs-3-heuristic", "hard", "heuristic", 4, 0.60),
     Line("hard-vs-heuristic", "hard", "heuristic", 2, 0.85),
     Line("hard-vs-old-hard", "hard", OLD_HARD, 2, 0.55),
+    Line("learned-vs-hard", LEARNED, "hard", 2, 0.60),
+    Line("learned-vs-3-heuristic", LEARNED, "heuristic", 4, 0.58),
+    Line("learned-vs-heuristic", LEARNED, "heuristic", 2, 0.90, board_target=0.80),
+)
+#: Lines measured on the same seeds with another hero: the difference is paired by seed.
+PAIRED = (
+    ("learned-vs-heuristic", "hard-vs-heuristic"),
+    ("learned-vs-3-heuristic", "hard-vs-3-heuristic"),
 )
 
 
@@ -162,6 +193,7 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
     if sees is not None and seer is None:
         raise ValueError(f"{hero!r}: only a search (ismcts) can be a seer")
     times: list[float] = []
+    opponent_times: list[float] = []
     timed_out = 0
     clock = time.process_time
     while not state.over:
@@ -177,6 +209,8 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
             times.append(round(clock() - start, 5))
             result = getattr(hero_bot, "last_result", None)
             timed_out += bool(getattr(result, "timed_out", False))
+        elif len(view.legal) > 1 and line.opponent in SEARCH_LEVELS:
+            opponent_times.append(round(clock() - start, 5))
         state.apply(action)
     outcome = state.outcome()
     others = [s for p, s in enumerate(outcome.scores) if p != hero_seat]
@@ -195,6 +229,7 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
         "scores": list(outcome.scores),
         "end": outcome.end_reason.value,
         "times": times,
+        "opponent_times": opponent_times,
         "timed_out": timed_out,
     }
 
@@ -248,9 +283,9 @@ def summarise(
         "win_share": round(share / n, 4) if n else None,
         "ci95": [round(low, 4), round(high, 4)],
         "wins_incl_ties": sum(1 for r in rows if r["win"]),
-        "target": line.target,
-        "meets_target": bool(n) and share / n >= line.target,
-        "ci_above_target": bool(n) and low >= line.target,
+        "target": line.target_for(game),
+        "meets_target": bool(n) and share / n >= line.target_for(game),
+        "ci_above_target": bool(n) and low >= line.target_for(game),
         "chance": round(1 / line.players, 4),
         "mean_margin": round(statistics.fmean(r["margin"] for r in rows), 2) if n else None,
         "mean_score": round(statistics.fmean(r["score"] for r in rows), 2) if n else None,
@@ -261,11 +296,14 @@ def summarise(
     }
 
 
-def timing_summaries(game: str, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Median, 95th percentile and maximum CPU seconds per decision, per machine."""
+def timing_summaries(
+    game: str, rows: Iterable[tuple[str, list[float]]], level: str = "hard"
+) -> list[dict[str, Any]]:
+    """Median, 95th percentile and maximum CPU seconds per decision of ``level``, per machine
+    (``rows``: each game's machine and the level's times in it)."""
     by_host: dict[str, list[float]] = {}
-    for r in rows:
-        by_host.setdefault(r.get("host", "?"), []).extend(r["times"])
+    for host, times in rows:
+        by_host.setdefault(host, []).extend(times)
     summaries = []
     for host, times in sorted(by_host.items()):
         ordered = sorted(times)
@@ -275,7 +313,7 @@ def timing_summaries(game: str, rows: Iterable[dict[str, Any]]) -> list[dict[str
             {
                 "benchmark": "strength",
                 "game": game,
-                "line": "hard-decision-time",
+                "line": f"{'learned' if level == LEARNED else level}-decision-time",
                 "host": host,
                 "decisions": len(ordered),
                 "median_s": round(statistics.median(ordered), 4),
@@ -287,6 +325,35 @@ def timing_summaries(game: str, rows: Iterable[dict[str, Any]]) -> list[dict[str
             }
         )
     return summaries
+
+
+def paired_summaries(
+    game: str, by_line: dict[str, dict[int, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """For each pair of :data:`PAIRED` lines played on common seeds: the difference of their
+    heroes' win shares, paired by seed, with a 95% interval (normal, from the per-seed
+    differences)."""
+    out = []
+    for first, second in PAIRED:
+        a, b = by_line.get(first, {}), by_line.get(second, {})
+        common = sorted(set(a) & set(b))
+        if len(common) < 2:
+            continue
+        diffs = [a[s]["share"] - b[s]["share"] for s in common]
+        mean = statistics.fmean(diffs)
+        half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
+        out.append(
+            {
+                "benchmark": "strength",
+                "game": game,
+                "line": f"{first}-minus-{second}",
+                "games": len(common),
+                "win_share_difference": round(mean, 4),
+                "ci95": [round(mean - half, 4), round(mean + half, 4)],
+                "note": "paired by seed: the same deals and seats, the other hero",
+            }
+        )
+    return out
 
 
 def play_missing(
@@ -386,17 +453,25 @@ def main(argv: list[str] | None = None) -> int:
             print("\ninterrupted: the games played are kept; run again to go on", file=sys.stderr)
             return 130
     records: list[dict[str, Any]] = []
-    hard_rows: list[dict[str, Any]] = []
+    level_times: dict[str, list[tuple[str, list[float]]]] = {lv: [] for lv in SEARCH_LEVELS}
+    by_line: dict[str, dict[int, dict[str, Any]]] = {}
     for line in LINES:  # every line with games, so the summary file stays whole
         specs = line.specs(args.hero_spec)
         played = load_games(line_file(results, args.game, line), line, specs)
         rows = [played[seed] for seed in seeds if seed in played]
         if not rows and line not in wanted:
             continue
-        if line.hero == "hard":
-            hard_rows += rows
+        by_line[line.name] = {int(r["seed"]): r for r in rows}
+        for r in rows:
+            host = r.get("host", "?")
+            if line.hero in level_times:
+                level_times[line.hero].append((host, r["times"]))
+            if line.opponent in level_times:
+                level_times[line.opponent].append((host, r.get("opponent_times", [])))
         records.append(summarise(args.game, line, specs, rows))
-    records += timing_summaries(args.game, hard_rows)
+    for level, times in level_times.items():
+        records += timing_summaries(args.game, times, level)
+    records += paired_summaries(args.game, by_line)
     for record in records:
         print(json.dumps(record), flush=True)
     document = {

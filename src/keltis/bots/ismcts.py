@@ -223,11 +223,20 @@ class _Arm:
         self.alive = True
 
 
+#: Judges a finished or cut-off state: (reward, win, margin) per player.
+Judgement = Callable[[GameState], tuple[list[float], list[float], list[float]]]
+#: Rates the root's legal actions (higher is better) from the view and a sampled deal.
+Ranking = Callable[[View, GameState], dict[Action, float]]
+
+
 def search(
     view: View,
     config: SearchConfig,
     rng: random.Random,
     game: Game | None = None,
+    *,
+    judge: Judgement | None = None,
+    rank: Ranking | None = None,
 ) -> SearchResult:
     """Search from ``view`` (the searching player's own view, with legal actions) and return
     the statistics of every root action looked at, the recommended one first.
@@ -237,6 +246,10 @@ def search(
     ISMCTS subtree for ``tree_depth`` decisions and then playing out. After ``min_rounds``
     deals, an action that trails the best by ``prune_z`` paired standard errors is dropped;
     the search ends when the budget is spent or one action is left.
+
+    ``judge`` replaces the heuristic's judgement of the playouts' last states and ``rank``
+    the heuristic's choice of the root actions (a learned judgement does both:
+    ``keltis.learn.search``).
     """
     if view.viewer is None or not view.legal:
         raise ValueError("search needs the view of the player to move (with legal actions)")
@@ -244,12 +257,14 @@ def search(
     game = game or rules  # a stand-in may deal the hidden cards (benchmarks' all-seeing seer)
     policies = rules.heuristics()
     playout: Policy = policies.policy if config.playout == "heuristic" else random_policy
-    judge = _Judge(config, policies)
+    judge = judge or _Judge(config, policies)
     me = view.viewer
     clock = time.perf_counter
     start = clock()
 
-    arms = _ranked_arms(view, config, game.sample_state(view, rng), policies.scores)
+    probe = game.sample_state(view, rng)
+    scored = {a: s for s, a in policies.scores(probe)}
+    arms = _ranked_arms(view, config, rank(view, probe) if rank is not None else scored, scored)
     deadline = start + config.seconds if config.seconds is not None else math.inf
     limit = config.iterations if config.iterations is not None else 2**62
     rounds_per_player = config.playout_rounds
@@ -295,10 +310,12 @@ def search(
     )
 
 
-def _ranked_arms(view: View, config: SearchConfig, probe: GameState, scores: Scorer) -> list[_Arm]:
-    """The root actions to race, best by the heuristic first (``config.width`` of them)."""
-    scored = {a: s for s, a in scores(probe)}
-    ranked = sorted(view.legal, key=lambda a: -scored.get(a, -math.inf))
+def _ranked_arms(
+    view: View, config: SearchConfig, order: dict[Action, float], scored: dict[Action, float]
+) -> list[_Arm]:
+    """The root actions to race, best by ``order`` first (``config.width`` of them), each
+    with the heuristic's score (``scored``)."""
+    ranked = sorted(view.legal, key=lambda a: -order.get(a, -math.inf))
     if config.width is not None:
         ranked = ranked[: config.width]
     return [_Arm(a, scored.get(a, -math.inf)) for a in ranked]
@@ -490,6 +507,13 @@ class IsmctsBot(Bot):
         if len(view.legal) == 1:
             self.last_result = None
             return view.legal[0]
-        result = search(view, self.config, self.rng)
+        judge, rank = self.judgement(view)
+        result = search(view, self.config, self.rng, judge=judge, rank=rank)
         self.last_result = result
         return result.best
+
+    def judgement(self, view: View) -> tuple[Judgement | None, Ranking | None]:
+        """What judges this bot's searches from ``view`` in place of the heuristic: the
+        playouts' last states and the root's actions (``None``, ``None``: the heuristic does
+        both; a learned search overrides this). Hints search with the same judgement."""
+        return None, None

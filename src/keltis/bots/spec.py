@@ -109,6 +109,7 @@ BOTS: Registry = Registry(
         "greedy": GreedyBot,
         "heuristic": HeuristicBot,
         "ismcts": "keltis.bots.ismcts:IsmctsBot",
+        "learned-search": "keltis.learn.search:LearnedSearchBot",
         **{key: LevelFactory(level) for key, level in LEVELS.items()},
     }
 )

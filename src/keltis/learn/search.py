@@ -1,0 +1,150 @@
+"""The search with learned judgement: the hard level's ISMCTS, judged by a network.
+
+:func:`keltis.bots.ismcts.search` races the root's best-looking actions over sampled deals of
+the hidden cards and judges each playout's last state. Here a network trained from self-play
+(:mod:`keltis.learn.net`; the shipped one by default) does two of its jobs:
+
+* **value** — a cut-off playout's last state is judged from the searching player's own view
+  of it (never the deal's hidden cards: the same observation the player would have there) by
+  the network's chance to win and expected margin, mixed with the heuristic's projection by
+  ``value_weight`` (1: the network alone; 0: the heuristic alone, as hard);
+* **prior** — the root's actions are chosen for the race by the network's prior over the
+  legal moves (``prior``; otherwise by the heuristic's ranking, as hard).
+
+A finished playout is judged by its result, as in hard. The reward of a decision is the one
+hard maximises: ``win_weight`` × chance to win + the rest × a logistic of the margin.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from keltis.bots.ismcts import IsmctsBot, Judgement, Ranking, SearchConfig
+from keltis.core.actions import Action
+from keltis.core.policy import GamePolicies
+from keltis.core.protocol import GameState, View
+from keltis.env.encode import encode
+from keltis.games import get_game
+from keltis.learn.net import ValueNet, load_net, shipped_net
+
+
+@dataclass(frozen=True)
+class LearnedConfig(SearchConfig):
+    """A search budget (:class:`SearchConfig`) and how the network judges."""
+
+    weights: str | None = None
+    """A weights file (``None``: the shipped network of the game and player count)."""
+    value_weight: float = 1.0
+    """Share of a cut-off playout's judgement given by the network (the rest: the
+    heuristic's projection)."""
+    prior: bool = True
+    """Choose the root's actions by the network's prior (else by the heuristic)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not 0.0 <= self.value_weight <= 1.0:
+            raise ValueError("value_weight must lie in 0…1")
+
+
+class LearnedJudge:
+    """Judges a playout's last state for the searching player ``me`` by the network."""
+
+    def __init__(
+        self, config: LearnedConfig, policies: GamePolicies, net: ValueNet, me: int
+    ) -> None:
+        self.net = net
+        self.me = me
+        self.weight = config.win_weight
+        self.scale = config.margin_scale
+        self.mix = config.value_weight
+        self.projection = policies.projection
+        self.buffer = np.zeros((1, net.w1.shape[0]), dtype=np.float32)
+
+    def __call__(self, state: GameState) -> tuple[list[float], list[float], list[float]]:
+        n = state.num_players
+        if state.over:
+            outcome = state.outcome()
+            scores = [float(s) for s in outcome.scores]
+            margins = [scores[p] - max(s for q, s in enumerate(scores) if q != p) for p in range(n)]
+            share = 1.0 / len(outcome.winners)
+            wins = [share if p in outcome.winners else 0.0 for p in range(n)]
+            rewards = [
+                self.weight * wins[p] + (1.0 - self.weight) * self._soft(margins[p])
+                for p in range(n)
+            ]
+            return rewards, wins, margins
+        # Only the searching player's judgement is asked for (its root actions are the only
+        # decisions credited when the tree is the root alone, as the levels use it).
+        encode(state.view(self.me), self.buffer[0])
+        win_net, margin_net = self.net.value(self.buffer)
+        win, margin = float(win_net[0]), float(margin_net[0])
+        if self.mix < 1.0:
+            projected = self.projection(state)
+            best_other = max(s for q, s in enumerate(projected) if q != self.me)
+            heuristic_margin = projected[self.me] - best_other
+            heuristic_win = self._soft(heuristic_margin)
+            win = self.mix * win + (1.0 - self.mix) * heuristic_win
+            margin = self.mix * margin + (1.0 - self.mix) * heuristic_margin
+        reward = self.weight * win + (1.0 - self.weight) * self._soft(margin)
+        # the other seats' entries are the complements: never read at depth 0
+        others = [1.0 - reward] * n
+        others[self.me] = reward
+        wins = [1.0 - win] * n
+        wins[self.me] = win
+        margins = [-margin] * n
+        margins[self.me] = margin
+        return others, wins, margins
+
+    def _soft(self, margin: float) -> float:
+        return 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -margin / self.scale))))
+
+
+def prior_ranking(net: ValueNet, view: View) -> dict[Action, float]:
+    """The network's prior logits of ``view``'s legal actions."""
+    obs = encode(view)[None, :]
+    logits = net(obs).logits[0]
+    return {a: float(logits[a.index]) for a in view.legal}
+
+
+class LearnedSearchBot(IsmctsBot):
+    """ISMCTS judged by a learned network (see the module): the level *expert*."""
+
+    name: ClassVar[str] = "learned-search"
+    description: ClassVar[str] = "information-set search with a learned prior and value"
+
+    def __init__(self, seed: int | None = None, config: LearnedConfig | None = None) -> None:
+        self.learned = config or LearnedConfig()
+        super().__init__(seed, self.learned)
+
+    def net_for(self, view: View) -> ValueNet:
+        """The network that judges ``view``'s game and player count."""
+        if self.learned.weights is not None:
+            net = load_net(self.learned.weights)
+            if (net.game, net.players) != (view.game, view.num_players):
+                raise ValueError(
+                    f"{self.learned.weights} judges the {net.game} game for {net.players} "
+                    f"players, not the {view.game} game for {view.num_players}"
+                )
+            return net
+        return shipped_net(view.game, view.num_players)
+
+    def judgement(self, view: View) -> tuple[Judgement | None, Ranking | None]:
+        """The network's value for the playouts' last states and its prior for the root."""
+        if view.viewer is None:
+            raise ValueError("the search needs a seat's view")
+        net = self.net_for(view)
+        config = self.learned
+        judge = None
+        if config.value_weight > 0:
+            judge = LearnedJudge(config, get_game(view.game).heuristics(), net, view.viewer)
+        rank = None
+        if config.prior:
+
+            def rank(v: View, _deal: GameState) -> dict[Action, float]:
+                return prior_ranking(net, v)
+
+        return judge, rank

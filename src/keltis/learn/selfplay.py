@@ -1,0 +1,191 @@
+"""Self-play data for the learned judgement: positions seen by each seat, with the game's result.
+
+Bots play whole games of one game and player count from seeds derived from a data seed
+(:func:`game_seed`; far from the small seeds the strength benchmark measures on). At each
+decision, with probability ``sample``, the position is recorded once for every seat: that
+seat's observation (:func:`keltis.env.encode.encode` of its own view, nothing else), and for
+the seat to move the action it chose and its legal actions. When the game ends each recorded
+row gets its seat's result: its share of the victory (1, 1/k for a victory shared by k, 0) and
+its margin (its score minus the best other seat's). A row is one training example for the
+value (every row) and the prior (rows of the seat to move).
+
+Data is written as numpy ``.npz`` shards (:data:`FIELDS`); games are split between worker
+processes, each game from its own seed, so the data is the same whatever the number of
+workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from keltis.bots.base import derive_seed
+from keltis.bots.spec import make_bot
+from keltis.core.actions import NUM_ACTIONS
+from keltis.env.encode import encode, layout_version, observation_size
+from keltis.games import get_game
+
+#: The arrays of a shard: observations (float16), the mover's action (-1 for the other
+#: seats' rows), its legal actions (bits, ``np.packbits`` of the 536-wide mask), the seat's
+#: win share and margin, and which game of the shard the row comes from.
+FIELDS: Final = ("obs", "action", "legal", "win", "margin", "game")
+#: Bytes of a packed legal-action mask.
+MASK_BYTES: Final = (NUM_ACTIONS + 7) // 8
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    """What to play: ``games`` games of ``game`` for ``players`` seats, every seat played by
+    ``bot`` (a bot spec), positions sampled with probability ``sample``."""
+
+    game: str
+    players: int
+    games: int
+    seed: int
+    bot: str = "heuristic"
+    sample: float = 0.1
+
+    def __post_init__(self) -> None:
+        get_game(self.game).check_players(self.players)
+        if self.games < 1:
+            raise ValueError(f"games must be at least 1, not {self.games}")
+        if not 0.0 < self.sample <= 1.0:
+            raise ValueError(f"sample must lie in (0, 1], not {self.sample}")
+        make_bot(self.bot, seed=0)  # a bad spec fails here, before any worker starts
+
+
+def game_seed(seed: int, game: str, players: int, index: int) -> int:
+    """The deal seed of self-play game ``index`` (a 32-bit hash: training data never shares a
+    deal with the strength benchmark's seeds but by a one-in-a-billion chance)."""
+    return derive_seed(seed, "learn-selfplay", game, players, index)
+
+
+@dataclass
+class Rows:
+    """Recorded rows, as lists until they are stacked."""
+
+    obs: list[npt.NDArray[np.float16]]
+    action: list[int]
+    legal: list[npt.NDArray[np.uint8]]
+    win: list[float]
+    margin: list[float]
+    game: list[int]
+
+    @classmethod
+    def empty(cls) -> Rows:
+        return cls([], [], [], [], [], [])
+
+    def arrays(self, size: int) -> dict[str, npt.NDArray[np.generic]]:
+        n = len(self.action)
+        return {
+            "obs": np.stack(self.obs) if n else np.zeros((0, size), np.float16),
+            "action": np.asarray(self.action, dtype=np.int16),
+            "legal": np.stack(self.legal) if n else np.zeros((0, MASK_BYTES), np.uint8),
+            "win": np.asarray(self.win, dtype=np.float32),
+            "margin": np.asarray(self.margin, dtype=np.float32),
+            "game": np.asarray(self.game, dtype=np.int32),
+        }
+
+
+_NO_MASK: Final = np.zeros(MASK_BYTES, dtype=np.uint8)
+
+
+def play_games(
+    config: SelfPlayConfig, indices: Sequence[int]
+) -> dict[str, npt.NDArray[np.generic]]:
+    """Play the games ``indices`` of ``config`` and return their rows (:data:`FIELDS`)."""
+    rules = get_game(config.game)
+    n = config.players
+    rows = Rows.empty()
+    mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
+    for index in indices:
+        seed = game_seed(config.seed, config.game, n, index)
+        state = rules.new_game(n, seed=seed)
+        bots = [make_bot(config.bot, seed=derive_seed(seed, "bot", p)) for p in range(n)]
+        pick = random.Random(derive_seed(seed, "sample"))
+        seats: list[int] = []
+        while not state.over:
+            mover = state.current_player
+            view = state.view(mover)
+            action = bots[mover].choose(view)
+            if len(view.legal) > 1 and pick.random() < config.sample:
+                mask[:] = 0
+                for a in view.legal:
+                    mask[a.index] = 1
+                for p in range(n):
+                    own = view if p == mover else state.view(p)
+                    rows.obs.append(encode(own).astype(np.float16))
+                    rows.action.append(action.index if p == mover else -1)
+                    rows.legal.append(np.packbits(mask) if p == mover else _NO_MASK)
+                    rows.game.append(index)
+                    seats.append(p)
+            state.apply_legal(action)
+        outcome = state.outcome()
+        scores = outcome.scores
+        share = 1.0 / len(outcome.winners)
+        for p in seats:
+            rows.win.append(share if p in outcome.winners else 0.0)
+            rows.margin.append(float(scores[p] - max(s for q, s in enumerate(scores) if q != p)))
+    return rows.arrays(observation_size(config.game, n))
+
+
+def _worker(job: tuple[SelfPlayConfig, list[int]]) -> dict[str, npt.NDArray[np.generic]]:
+    config, indices = job
+    return play_games(config, indices)
+
+
+def generate(
+    config: SelfPlayConfig,
+    out: Path,
+    workers: int | None = None,
+    chunk: int = 50,
+    progress: Callable[[str], None] | None = None,
+) -> Path:
+    """Play ``config``'s games in ``workers`` processes (default: every core) and write them to
+    the shard ``out`` (``.npz``, with the game, players, bot, seed and observation layout's
+    version beside the arrays). Returns ``out``."""
+    workers = workers or os.cpu_count() or 1
+    jobs = [
+        (config, list(range(start, min(start + chunk, config.games))))
+        for start in range(0, config.games, chunk)
+    ]
+    parts: list[dict[str, npt.NDArray[np.generic]]] = []
+    started = time.monotonic()
+    done = 0
+    context = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
+    with contextlib.ExitStack() as stack:
+        if workers > 1:
+            pool = stack.enter_context(context.Pool(workers))
+            played: Iterable[dict[str, npt.NDArray[np.generic]]] = pool.imap(_worker, jobs)
+        else:
+            played = map(_worker, jobs)  # in this process: no fork (torch may be loaded)
+        for part in played:
+            parts.append(part)
+            done += 1
+            if progress is not None:
+                rate = done * chunk / max(time.monotonic() - started, 1e-9)
+                progress(f"{min(done * chunk, config.games)}/{config.games} games ({rate:.1f}/s)")
+    arrays: dict[str, Any] = {f: np.concatenate([p[f] for p in parts]) for f in FIELDS}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(
+        out,
+        **arrays,
+        meta_game=np.array(config.game),
+        meta_players=np.array(config.players),
+        meta_bot=np.array(config.bot),
+        meta_seed=np.array(config.seed),
+        meta_games=np.array(config.games),
+        meta_layout=np.array(layout_version(config.game, config.players)),
+    )
+    return out
