@@ -64,6 +64,19 @@ def test_levels_have_names_and_build_their_bots() -> None:
     assert hard.config == SearchConfig(iterations=800, playout_rounds=5, seconds=2.5)
 
 
+def test_the_learned_search_is_a_bot_for_research_not_a_level() -> None:
+    """The learned search plays weaker than ``hard`` (docs/bots.md): it stays a bot of
+    ``BOTS`` by name, and no level for people plays it."""
+    from keltis.learn.search import LearnedSearchBot
+
+    assert BOTS["learned-search"] is LearnedSearchBot
+    # built without its network: the shipped weights load at the first decision
+    assert isinstance(make_bot("learned-search", 4), LearnedSearchBot)
+    assert all(BotSpec.parse(level.spec).target != "learned-search" for level in LEVELS.values())
+    assert find_level("expert") is None
+    assert find_level("Dagda") is None
+
+
 @pytest.mark.parametrize(
     ("text", "level"),
     [
@@ -114,8 +127,8 @@ def test_make_bot_takes_import_paths() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("clever", "unknown bot 'clever': choose one of random, greedy, heuristic, ismcts, easy"),
-        ("clever", "Brigid, Fionn, Morrigan"),
+        ("clever", "unknown bot 'clever': choose one of random, greedy, heuristic, ismcts, "),
+        ("clever", "easy, medium, hard (levels also by name: Brigid, Fionn, Morrigan)"),
         ("ismcts:depth=3", "bot 'ismcts' has no option 'depth' (its options are iterations"),
         ("ismcts:iterations=abc", "ismcts option iterations: 'abc' is not a whole number"),
         ("ismcts:iterations=many", "ismcts option iterations: 'many' is not a whole number"),

@@ -220,6 +220,19 @@ def test_bots_of_one_persona_are_named_by_their_seats(server: Server) -> None:
     assert names == ["Brigid 1", "Ada", "Brigid 3", "Brigid 4"]
 
 
+def test_a_bot_seat_of_no_level_for_people_is_refused(server: Server) -> None:
+    """A seat's ``level`` is one of the levels the server lists: ``expert`` (the learned
+    search, a bot for research only, docs/bots.md) is refused like any unknown level, as
+    a body the server cannot read: ``400`` saying where."""
+    seats = [{"kind": "person"}, {"kind": "bot", "level": "expert"}]
+    with server.http() as http:
+        response = http.post("/api/matches", json={"seats": seats, "name": "Ann"})
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert error["code"] == "server.bad_request"
+    assert "seats.1.level" in error["message"]
+
+
 def test_people_play_again_each_from_their_own_seat(server: Server) -> None:
     """After a match between people, one asks to play again: the next match has the same
     seats, names and settings; the others learn of it live and take their own seats with

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
 from keltis.cli import build_parser
-from keltis.server.cli import config_from_args
+from keltis.server.bodies import SeatRequest
+from keltis.server.cli import STAND_IN_LEVELS, config_from_args
 from keltis.server.db import default_url
+from keltis.server.workers import BOT_LEVELS
 
 
 def test_defaults_serve_sqlite_in_the_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -33,6 +37,16 @@ def test_options_and_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (config.rate, config.burst) == (5, 10)
     explicit = config_from_args(build_parser().parse_args(["serve", "--db", "sqlite:///x.db"]))
     assert explicit.database == "sqlite:///x.db"
+
+
+def test_every_bot_level_is_offered_for_seats_and_stand_ins() -> None:
+    """The written-out levels (a seat's ``level``, ``--stand-in``) are the levels for people,
+    after ``random``."""
+    assert BOT_LEVELS == ("random", "easy", "medium", "hard")
+    assert STAND_IN_LEVELS == BOT_LEVELS
+    assert get_args(SeatRequest.model_fields["level"].annotation) == BOT_LEVELS
+    args = build_parser().parse_args(["serve", "--stand-in", "hard"])
+    assert config_from_args(args).stand_in_level == "hard"
 
 
 @pytest.mark.parametrize(

@@ -128,6 +128,7 @@ def test_list_bots_describes_the_levels(tmp_path: Path) -> None:
     assert run.status == 0
     for persona in ("Brigid", "Fionn", "Morrigan"):
         assert persona in run.output
+    assert "learned-search" in run.output
     assert "package.module:ClassName" in run.output
 
 

@@ -97,3 +97,18 @@ def test_no_interface_text_is_written_in_the_client() -> None:
     for path in (p for p in SOURCES if p.suffix == ".tsx"):
         found = words.findall(path.read_text(encoding="utf-8"))
         assert set(found) <= {"Keltis"}, f"{path.name}: {found}"  # (the game's name stays)
+
+
+def test_the_client_offers_every_level_for_people_by_its_name() -> None:
+    """The start page's and the new-match form's bot levels (``LEVELS`` in home.tsx) are the
+    levels for people, weakest first; every level a seat may have, ``random`` too, has its
+    name in the catalogs (``web.level.<level>``)."""
+    from keltis.bots.levels import LEVELS
+    from keltis.server.workers import BOT_LEVELS
+
+    home = (WEB / "src" / "home.tsx").read_text(encoding="utf-8")
+    found = re.search(r"const LEVELS: Level\[\] = \[([^\]]*)\];", home)
+    assert found is not None
+    assert re.findall(r"\"(\w+)\"", found.group(1)) == list(LEVELS)
+    for level in BOT_LEVELS:
+        assert f"web.level.{level}" in MESSAGES, level

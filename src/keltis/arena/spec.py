@@ -6,6 +6,7 @@ A spec is one of::
 
     greedy                                  a bot of keltis.bots.BOTS by name (any case)
     hard, Morrigan, hard:seconds=2          a level, by key or persona, optionally with options
+                                            (easy/Brigid, medium/Fionn, hard/Morrigan)
     ismcts:iterations=200,exploration=0.5   a bot with options
     mypackage.mybots:MyBot                  a keltis.bots.Bot subclass by import path
     mypackage.mybots:MyBot:depth=3          the same with options

@@ -6,15 +6,17 @@ grammar for bots everywhere): a name of ``BOTS``, options after a colon
 (``hard``, ``Morrigan``, ``hard:seconds=2``; see :data:`LEVELS`) or your own
 :class:`Bot` subclass by import path (``mybots:MyBot:depth=3``).
 
-=============  ==============================================================================
-``random``     uniform over the legal actions
-``greedy``     the best immediate gain, no plan
-``heuristic``  a sensible human strategy for each game (``docs/bots.md``)
-``ismcts``     information-set Monte Carlo tree search with heuristic playouts
-``easy``       level *Brigid*: the greedy bot
-``medium``     level *Fionn*: the heuristic bot
-``hard``       level *Morrigan*: the search bot with its level budget
-=============  ==============================================================================
+==================  ==========================================================================
+``random``          uniform over the legal actions
+``greedy``          the best immediate gain, no plan
+``heuristic``       a sensible human strategy for each game (``docs/bots.md``)
+``ismcts``          information-set Monte Carlo tree search with heuristic playouts
+``learned-search``  experimental: the search judging positions with a learned network
+                    (``keltis.learn``, ``docs/bots.md``)
+``easy``            level *Brigid*: the greedy bot
+``medium``          level *Fionn*: the heuristic bot
+``hard``            level *Morrigan*: the search bot with its level budget
+==================  ==========================================================================
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ from keltis.server.config import ServerConfig
 _seconds = number(float, 0)
 _count = number(int, 0)
 _positive = number(float, 0, above=True)
+#: ``--stand-in``'s choices: ``keltis.server.workers.BOT_LEVELS``, written out because
+#: importing the levels would load the bots on ``keltis --help`` (a test keeps them equal).
+STAND_IN_LEVELS = ("random", "easy", "medium", "hard")
 
 
 def add_serve_parser(sub: Any) -> None:
@@ -79,7 +82,7 @@ def _add_play_options(serve: argparse.ArgumentParser) -> None:
     )
     serve.add_argument(
         "--stand-in",
-        choices=("random", "easy", "medium", "hard"),
+        choices=STAND_IN_LEVELS,
         default="medium",
         help="level of the bot that plays for an away player (medium)",
     )
