@@ -1,12 +1,17 @@
 """keltis.fast.BatchEnv: equal to keltis.env decision by decision (keltis.fast.env_diff),
 reproducible whatever the batch size, strict about illegal actions; its Gymnasium vector env.
 
-A few hundred games per player count here; benchmarks/batch_env_diff.py runs 10,000 per
-player count and commits its result.
+A few hundred games per game and player count here (marked slow; a few short games in the
+quick lane); benchmarks/batch_env_diff.py runs 10,000 per game and player count and commits
+its result.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,6 +25,7 @@ from keltis.fast.diff import MismatchError
 from keltis.fast.env_diff import env_differential
 
 PLAYERS = (2, 3, 4)
+ROOT = Path(__file__).parents[2]
 
 
 @pytest.mark.slow
@@ -40,6 +46,42 @@ def test_cards_equal_to_keltis_env(players: int) -> None:
     assert {"closed", "truncated"} <= ends
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("players", PLAYERS)
+def test_board_equal_to_keltis_env(players: int) -> None:
+    lines: list[dict[str, Any]] = [
+        {"opponents": None, "reward": "win", "n_games": 40},
+        {"opponents": "greedy", "reward": "margin", "n_games": 100},
+        {"opponents": "random", "reward": "win", "n_games": 80},
+        {"opponents": "random", "reward": "margin", "n_games": 40, "variant": {"turn_cap": 20}},
+        {
+            "opponents": ("greedy", "random", "random")[: players - 1],
+            "reward": "win",
+            "n_games": 20,
+            "variant": {"no_take_back": False},
+        },
+    ]
+    ends: set[str] = set()
+    for number, line in enumerate(lines):
+        result = env_differential("board", players, batch=32, seed=40_000 + number, **line)
+        assert result["games"] >= line["n_games"]
+        assert result["decisions_compared"] > result["games"] * 10
+        ends |= set(result["end_reasons"])
+    assert {"deck", "truncated"} <= ends
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_a_few_games_equal_to_keltis_env(game: str) -> None:
+    """The quick lane's look: a few short games of each game, self-play and greedy seats."""
+    capped = {"turn_cap": 12}
+    for number, opponents in enumerate((None, "greedy")):
+        result = env_differential(
+            game, 3, 4, batch=4, seed=50 + number, opponents=opponents, variant=capped
+        )
+        assert result["games"] >= 4
+        assert result["end_reasons"]
+
+
 def test_the_check_sees_a_wrong_number(monkeypatch: pytest.MonkeyPatch) -> None:
     """A control: one number of the reference's observation changed, the check fails."""
 
@@ -53,8 +95,8 @@ def test_the_check_sees_a_wrong_number(monkeypatch: pytest.MonkeyPatch) -> None:
         env_differential("cards", 2, 1, batch=2, seed=1)
 
 
-def _first_legal_run(batch: int, steps: int) -> list[Any]:
-    env = BatchEnv("cards", 3, batch, seed=7, opponents=("greedy", "random"), reward="margin")
+def _first_legal_run(game: str, batch: int, steps: int) -> list[Any]:
+    env = BatchEnv(game, 3, batch, seed=7, opponents=("greedy", "random"), reward="margin")
     obs, masks, _ = env.reset()
     seen: list[Any] = [obs[:4].copy()]
     for _ in range(steps):
@@ -65,13 +107,15 @@ def _first_legal_run(batch: int, steps: int) -> list[Any]:
     return seen
 
 
-def test_reproducible_whatever_the_batch_size() -> None:
-    small, large = _first_legal_run(4, 300), _first_legal_run(9, 300)
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_reproducible_whatever_the_batch_size(game: str) -> None:
+    small, large = _first_legal_run(game, 4, 300), _first_legal_run(game, 9, 300)
     assert all(np.array_equal(a, b) for a, b in zip(small, large, strict=True))
 
 
-def test_self_play_and_the_seat_to_move() -> None:
-    env = BatchEnv("cards", 4, 8, seed=3, opponents=None)
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_self_play_and_the_seat_to_move(game: str) -> None:
+    env = BatchEnv(game, 4, 8, seed=3, opponents=None)
     obs, masks, to_move = env.reset()
     assert obs.shape == (8, env.size)
     assert obs.dtype == np.float32
@@ -81,7 +125,7 @@ def test_self_play_and_the_seat_to_move() -> None:
     assert (env.seats == -1).all()
     rng = np.random.default_rng(0)
     ended = 0
-    for _ in range(400):
+    for _ in range(400 if game == "cards" else 1500):
         obs, masks, to_move, rewards, dones = env.step(
             np.argmax(masks * rng.random(masks.shape), axis=1)
         )
@@ -94,8 +138,9 @@ def test_self_play_and_the_seat_to_move() -> None:
     assert ended > 0
 
 
-def test_an_illegal_action_changes_nothing() -> None:
-    env = BatchEnv("cards", 2, 3, seed=5)
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_an_illegal_action_changes_nothing(game: str) -> None:
+    env = BatchEnv(game, 2, 3, seed=5)
     obs, masks, _ = env.reset()
     before = obs.copy()
     actions = np.argmax(masks, axis=1)
@@ -104,20 +149,21 @@ def test_an_illegal_action_changes_nothing() -> None:
         env.step(actions)
     assert np.array_equal(env.obs, before)
     with pytest.raises(ValueError, match="opponents play inside the kernel"):
-        BatchEnv("cards", 2, 3, opponents="heuristic")
+        BatchEnv(game, 2, 3, opponents="heuristic")
 
 
-def test_the_vector_env() -> None:
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_the_vector_env(game: str) -> None:
     gym = pytest.importorskip("gymnasium")
     from keltis.fast.vector import BatchVectorEnv
 
-    envs = BatchVectorEnv("cards", 6, 2, "greedy", reward="win")
+    envs = BatchVectorEnv(game, 6, 2, "greedy", reward="win")
     assert isinstance(envs, gym.vector.VectorEnv)
     obs, _info = envs.reset(seed=11)
     assert envs.observation_space.contains(obs)
     rng = np.random.default_rng(0)
     finished = 0
-    for _ in range(300):
+    for _ in range(300 if game == "cards" else 600):
         mask = obs["action_mask"]
         obs, reward, terminated, truncated, infos = envs.step(
             np.argmax(mask * rng.random(mask.shape), axis=1)
@@ -130,3 +176,20 @@ def test_the_vector_env() -> None:
             assert not infos["final_obs"]["action_mask"][ended].any()
             finished += int(ended.sum())
     assert finished > 0
+
+
+@pytest.mark.train
+def test_train_ppo_runs_on_the_batch_for_the_board_game(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="pip install 'keltis[rl-train]' (or torch==2.13.0)")
+    pytest.importorskip("gymnasium", reason="pip install 'keltis[rl]'")
+    out = tmp_path / "board.pt"
+    args = ["--env", "batch", "--game", "board", "--opponents", "greedy", "--envs", "4",
+            "--rollout", "32", "--steps", "256", "--minibatches", "2", "--epochs", "1",
+            "--out", str(out)]  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_ppo.py"), *args],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    log = json.loads(out.with_name("board-log.json").read_text())
+    assert log["log"][-1]["steps"] == 256

@@ -575,3 +575,352 @@ def play_batch(
             scores[g, p] = score(s, p)
         ends[g] = s[END]
         turns[g] = s[TURN]
+
+
+# -- the batched learning environment (keltis.fast.BatchEnv) ---------------------------------
+#
+# The observation (keltis.env.encode, keltis.board.encoding) needs a few things the rules'
+# state does not keep: which cards lie in each seat's rows and the cards known in its hand
+# (taken from a discard pile). ``track`` keeps them in a second array (``X_SIZE`` numbers per
+# game), called before each ``apply``; ``observe`` writes the observation of one seat from
+# both arrays.
+
+X_ROWS: Final = 0  # per seat, 55 counts: copies of each card in its rows
+X_KNOWN: Final = 4 * 55  # per seat, 55 counts: copies known in its hand
+X_SIZE: Final = 8 * 55
+
+#: The observation's fields ``observe`` fills, table part then player block: the field names
+#: of ``keltis.board.encoding``. ``offsets`` (``keltis.fast.env``) lists, in this order, each
+#: table field's offset, then each player field's offset within a block, then the table
+#: part's size and a block's size.
+OBS_TABLE: Final = (
+    "phase", "to_move", "turn", "hand", "deck", "removed", "tiles", "pile_tops", "pile_sizes",
+    "piles", "goal", "pending", "discarded_pile",
+)  # fmt: skip
+OBS_PLAYER: Final = (
+    "rows", "row_last", "directions", "figures", "big", "tile_points", "wishes", "score",
+    "hand_size", "known",
+)  # fmt: skip
+_NT: Final = len(OBS_TABLE)
+
+
+@njit(cache=True, inline="always")
+def _forget(x: np.ndarray, p: int, card: int) -> None:
+    """A card left ``p``'s hand: one known copy of it is no longer known to be there."""
+    if x[X_KNOWN + p * 55 + card] > 0:
+        x[X_KNOWN + p * 55 + card] -= 1
+
+
+@njit(cache=True)
+def track(s: np.ndarray, x: np.ndarray, a: int) -> None:
+    """Update the observation's extra counters ``x`` for decision ``a``, before ``apply``."""
+    p = s[CUR]
+    phase = s[PHASE]
+    if phase == DRAW:
+        if a != DRAW_DECK:
+            k = a - DRAW_PILE_BASE
+            card = s[PILE + k * PILE_ROOM + s[PILE_N + k] - 1]
+            x[X_KNOWN + p * 55 + card] += 1
+        return
+    if phase == PLAY:
+        if a < DISCARD_BASE:
+            x[X_ROWS + p * 55 + a] += 1
+            _forget(x, p, a)
+        else:
+            _forget(x, p, a - DISCARD_BASE)
+
+
+@njit(cache=True)
+def observe(
+    s: np.ndarray, x: np.ndarray, viewer: int, offsets: np.ndarray, out: np.ndarray
+) -> None:
+    """Write seat ``viewer``'s observation into ``out`` (float32, zeroed here): the numbers
+    ``keltis.env.encode.encode(state.view(viewer))`` gives."""
+    out[:] = 0.0
+    n = s[NP]
+    phase = s[PHASE]
+    out[offsets[0] + phase] = 1.0
+    if s[CUR] >= 0:
+        out[offsets[1] + (s[CUR] - viewer) % n] = 1.0
+    cap = s[TURN_CAP]
+    if cap == 0:
+        cap = 1
+    out[offsets[2]] = min(s[TURN] / cap, 1.0)
+    hand = offsets[3]
+    hb = HAND + viewer * HAND_SIZE
+    for i in range(s[HAND_N + viewer]):
+        out[hand + s[hb + i]] += 0.5
+    out[offsets[4]] = s[DECK_N] / DECK_CARDS
+    out[offsets[5]] = 1.0 if n == 2 else 0.0  # 30 cards removed unseen, / 30
+    tiles = offsets[6]
+    for col in range(5):
+        for row in range(1, 10):
+            out[tiles + (col * 9 + row - 1) * 6 + s[TILES + col * 10 + row]] = 1.0
+    tops, sizes, piles = offsets[7], offsets[8], offsets[9]
+    for k in range(5):
+        m = s[PILE_N + k]
+        base = PILE + k * PILE_ROOM
+        if m > 0:
+            out[tops + s[base + m - 1]] = 1.0
+        out[sizes + k] = m / 22
+        for i in range(m):
+            out[piles + s[base + i]] += 0.5
+    out[offsets[10]] = s[GOAL] / 5
+    pending = s[PENDING] if phase in (FIGURE, CLOVER_MOVE, OVERFLOW) else 5
+    out[offsets[11] + pending] = 1.0
+    discarded = s[DISCARDED]
+    out[offsets[12] + (discarded if discarded >= 0 else 5)] = 1.0
+    f = offsets[_NT:]
+    table, block = f[len(OBS_PLAYER)], f[len(OBS_PLAYER) + 1]
+    for k in range(n):
+        seat = (viewer + k) % n
+        at = table + k * block
+        rows = at + f[0]
+        for c in range(55):
+            out[rows + c] = x[X_ROWS + seat * 55 + c] * 0.5
+        for col in range(5):
+            r = seat * 5 + col
+            last = s[RLAST + r]
+            if last >= 0:
+                out[at + f[1] + col * 11 + last] = 1.0
+            d = s[RDIR + r]
+            out[at + f[2] + col * 3 + (0 if d == 0 else 1 if d > 0 else 2)] = 1.0
+            out[at + f[3] + col * 10 + s[POS + r]] = 1.0
+        big = s[BIG + seat]
+        out[at + f[4] + (big if big >= 0 else 5)] = 1.0
+        out[at + f[5]] = s[POINTS + seat] / 14
+        out[at + f[6]] = min(s[WISHES + seat] / 9, 1.0)
+        out[at + f[7]] = score(s, seat) / 100.0
+        out[at + f[8]] = s[HAND_N + seat] / HAND_SIZE
+        known = at + f[9]
+        for c in range(55):
+            out[known + c] = x[X_KNOWN + seat * 55 + c] * 0.5
+
+
+@njit(cache=True)
+def deal_episode(
+    s: np.ndarray,
+    rng: np.ndarray,
+    seed: np.uint64,
+    index: int,
+    episode: int,
+    players: int,
+    rules: np.ndarray,
+    cards: np.ndarray,
+    fixed_seat: int,
+) -> int:
+    """Deal episode ``episode`` of game ``index`` of a batch seeded ``seed`` into ``s`` (its
+    own stream ``rng``: from the seed, the game's index and the episode, never the batch);
+    return the learner's seat (``fixed_seat``, or drawn when it is -1; -1 in self-play, -2)."""
+    seed_game(rng, seed, index)
+    seed_game(rng, rng[0], episode)
+    deal(s, players, rules, rng, cards)
+    if fixed_seat == -1:
+        return below(rng, players)
+    return fixed_seat if fixed_seat >= 0 else -1
+
+
+@njit(cache=True)
+def _advance(
+    s: np.ndarray,
+    x: np.ndarray,
+    rng: np.ndarray,
+    seat: int,
+    policies: np.ndarray,
+    scratch: np.ndarray,
+    trace: np.ndarray,
+    at: int,
+) -> int:
+    """The seats not driven by the learner move (``policies`` by seat relative to the learner's)
+    until the learner is to decide or the game is over; returns ``at`` plus the moves made
+    (written to ``trace`` from ``at`` when it has room)."""
+    n = s[NP]
+    while s[PHASE] != OVER and seat >= 0 and s[CUR] != seat:
+        m = legal(s, scratch)
+        a = choose(s, scratch, m, policies[(s[CUR] - seat) % n], rng)
+        track(s, x, a)
+        apply(s, a)
+        if trace.shape[0] > 0:
+            trace[at] = a
+        at += 1
+    return at
+
+
+@njit(cache=True)
+def _start(
+    b: int,
+    states: np.ndarray,
+    extras: np.ndarray,
+    rngs: np.ndarray,
+    episodes: np.ndarray,
+    seats: np.ndarray,
+    config: np.ndarray,
+    rules: np.ndarray,
+    seed: np.uint64,
+    cards: np.ndarray,
+    scratch: np.ndarray,
+    trace: np.ndarray,
+    at: int,
+) -> int:
+    """Deal game ``b``'s current episode and let the other seats move up to the learner."""
+    s = states[b]
+    rng = rngs[b : b + 1]
+    players = config[0]
+    seats[b] = deal_episode(s, rng, seed, b, episodes[b], players, rules, cards, config[1])
+    extras[b, :] = 0
+    return _advance(s, extras[b], rng, seats[b], config[2:], scratch, trace, at)
+
+
+@njit(cache=True)
+def _show(
+    s: np.ndarray,
+    x: np.ndarray,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    scratch: np.ndarray,
+) -> None:
+    """The seat to move's observation and legal mask."""
+    observe(s, x, s[CUR], offsets, obs)
+    mask[:] = 0
+    for i in range(legal(s, scratch)):
+        mask[scratch[i]] = 1
+
+
+@njit(cache=True)
+def env_reset(
+    states: np.ndarray,
+    extras: np.ndarray,
+    rngs: np.ndarray,
+    episodes: np.ndarray,
+    seats: np.ndarray,
+    config: np.ndarray,
+    rules: np.ndarray,
+    seed: np.uint64,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    to_move: np.ndarray,
+    trace: np.ndarray,
+    trace_n: np.ndarray,
+) -> None:
+    """Deal every game of the batch (its episode ``episodes[b]``) and show the seat to move.
+    ``config``: players, the learner's seat (-1: drawn per episode, -2: self-play), then the
+    policy of each seat relative to the learner's (0 random, 1 greedy)."""
+    cards = np.zeros(DECK_CARDS, dtype=np.int32)
+    scratch = np.zeros(MAX_LEGAL, dtype=np.int32)
+    for b in range(states.shape[0]):
+        row = trace[b]
+        at = _start(
+            b, states, extras, rngs, episodes, seats, config, rules, seed, cards, scratch, row, 0
+        )
+        trace_n[b] = at
+        _show(states[b], extras[b], offsets, obs[b], masks[b], scratch)
+        to_move[b] = states[b, CUR]
+
+
+@njit(cache=True)
+def _rewards(s: np.ndarray, margin: bool, scores: np.ndarray, rewards: np.ndarray) -> None:
+    """A finished game's scores and every seat's reward: ``win`` (1/k to each of k sharing
+    the best score) or ``margin`` ((own - best other) / 100), as keltis.env.common pays."""
+    n = s[NP]
+    best = -1000
+    for q in range(n):
+        scores[q] = score(s, q)
+        best = max(best, scores[q])
+    winners = 0
+    for q in range(n):
+        if scores[q] == best:
+            winners += 1
+    for q in range(n):
+        if margin:
+            other = -1000
+            for r in range(n):
+                if r != q:
+                    other = max(other, scores[r])
+            rewards[q] = (scores[q] - other) / 100.0
+        else:
+            rewards[q] = 1.0 / winners if scores[q] == best else 0.0
+
+
+@njit(cache=True)
+def env_step(
+    states: np.ndarray,
+    extras: np.ndarray,
+    rngs: np.ndarray,
+    episodes: np.ndarray,
+    seats: np.ndarray,
+    config: np.ndarray,
+    rules: np.ndarray,
+    seed: np.uint64,
+    offsets: np.ndarray,
+    actions: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    to_move: np.ndarray,
+    rewards: np.ndarray,
+    dones: np.ndarray,
+    truncated: np.ndarray,
+    scores: np.ndarray,
+    final_obs: np.ndarray,
+    final_seat: np.ndarray,
+    trace: np.ndarray,
+    trace_n: np.ndarray,
+    trace_end: np.ndarray,
+) -> int:
+    """Apply ``actions[b]`` in every game ``b``, let the other seats move, and deal a finished
+    game's next episode in place (its end: ``rewards``, ``dones``, ``truncated``, ``scores``,
+    ``final_obs`` seen by ``final_seat``). ``config[-1]`` is the reward: 0 win, 1 margin.
+    Returns -1, or the first game whose action is not legal (then nothing is changed)."""
+    batch = states.shape[0]
+    for b in range(batch):
+        a = actions[b]
+        if a < 0 or a >= masks.shape[1] or masks[b, a] == 0:
+            return b
+    cards = np.zeros(DECK_CARDS, dtype=np.int32)
+    scratch = np.zeros(MAX_LEGAL, dtype=np.int32)
+    n = config[0]
+    margin = config[config.shape[0] - 1] == 1
+    for b in range(batch):
+        s = states[b]
+        x = extras[b]
+        row = trace[b]
+        a = int(actions[b])
+        p = s[CUR]
+        track(s, x, a)
+        apply(s, a)
+        if row.shape[0] > 0:
+            row[0] = a
+        at = _advance(s, x, rngs[b : b + 1], seats[b], config[2:], scratch, row, 1)
+        trace_end[b] = at
+        done = s[PHASE] == OVER
+        dones[b] = done
+        truncated[b] = done and s[END] == END_TRUNCATED
+        if not done:
+            for q in range(n):
+                rewards[b, q] = 0.0
+        else:
+            _rewards(s, margin, scores[b], rewards[b])
+            seen_by = seats[b] if seats[b] >= 0 else p
+            final_seat[b] = seen_by
+            observe(s, x, seen_by, offsets, final_obs[b])
+            episodes[b] += 1
+            at = _start(
+                b,
+                states,
+                extras,
+                rngs,
+                episodes,
+                seats,
+                config,
+                rules,
+                seed,
+                cards,
+                scratch,
+                row,
+                at,
+            )
+        trace_n[b] = at
+        _show(s, x, offsets, obs[b], masks[b], scratch)
+        to_move[b] = s[CUR]
+    return -1

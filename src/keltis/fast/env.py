@@ -100,8 +100,6 @@ class BatchEnv:
     ) -> None:
         get_game(game).check_players(players)
         k = self._k = kernel(game)
-        if not hasattr(k, "env_step"):
-            raise NotImplementedError(f"BatchEnv has no kernel for the {game} game yet")
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch must be a whole number of at least 1, not {batch!r}")
         if reward not in REWARDS:

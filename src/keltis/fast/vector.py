@@ -1,12 +1,13 @@
 """``BatchVectorEnv``: :class:`~keltis.fast.env.BatchEnv` as a ``gymnasium.vector.VectorEnv``
 (needs Gymnasium: ``pip install 'keltis[rl,fast]'``).
 
-It is what ``gymnasium.vector.SyncVectorEnv`` over ``keltis/Cards-v0`` environments gives a
-training loop (CleanRL-style scripts, Stable-Baselines3 through a VecEnv adapter), at the
-batch's speed: observations ``{"observation": (n, size) float32, "action_mask": (n, 536)
-int8}``, one dense action id per environment, the learner's reward, ``terminated`` and
-``truncated`` (the turn cap). The other seats are played inside the kernel (``random`` or
-``greedy``); self-play has no single learner and is not offered here (use ``BatchEnv``).
+It is what ``gymnasium.vector.SyncVectorEnv`` over ``keltis/Cards-v0`` or ``keltis/Board-v0``
+environments gives a training loop (CleanRL-style scripts, Stable-Baselines3 through a VecEnv
+adapter), at the batch's speed: observations ``{"observation": (n, size) float32,
+"action_mask": (n, 536) int8}``, one dense action id per environment, the learner's reward,
+``terminated`` and ``truncated`` (the turn cap). The other seats are played inside the kernel
+(``random`` or ``greedy``); self-play has no single learner and is not offered here (use
+``BatchEnv``).
 
 A finished game is dealt again in the same step (``AutoresetMode.SAME_STEP``): the step
 returns the new game's observation, and ``infos["final_obs"]`` / ``infos["final_info"]`` the
