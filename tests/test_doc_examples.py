@@ -107,7 +107,7 @@ MODULE_HEADER = re.compile(r"#\s*(?P<name>[A-Za-z_]\w*\.py)\s*$")
 MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '(?P<name>[\w.]+)'")
 #: The modules of the optional extras (pyproject.toml) that the pages' blocks import.
 OPTIONAL = {"numpy", "numba", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "ray",
-            "torch", "matplotlib", "openskill"}  # fmt: skip
+            "torch", "matplotlib", "openskill", "stable_baselines3", "sb3_contrib"}  # fmt: skip
 
 
 @dataclass(frozen=True)
