@@ -18,8 +18,8 @@ own account, that stay open all through the run. Then:
 - ``--churners`` other accounts change the lobby about ``--churn`` times a second: open a
   seek, cancel it, join one (the last place starts its match), take a place in a held seek
   for three or four and leave it again; the lag of a change is the time from its request's
-  answer to the ``seeks`` event that shows it, at each watcher (negative: the event came
-  first);
+  answer to the event (``seek`` or ``gone``) that shows it, at each watcher (negative: the
+  event came first);
 - every account in play (players, seekers, churners) asks for its matches
   (``GET /api/me/matches``) every ``--badge-every`` seconds, spread out, as the turn badge
   of each page does.
@@ -117,7 +117,7 @@ def sample():
                 frame = frame.f_back
             name = names.get(ident, "?")
             counts[";".join([name, *reversed(stack)])] += 1
-            if name in ("asyncio", "uvloop") and stack[0] != "thread.py:_worker":
+            if name in ("asyncio", "uvloop", "keltis-db") and stack[0] != "thread.py:_worker":
                 working += 1
             if name == "MainThread" and stack[0] != "runners.py:run":
                 counts[f"#main-in-python {second}"] += 1
@@ -294,6 +294,18 @@ class Watcher:
         for seek in self.current.keys() - now.keys():
             self.entered.setdefault((seek, None), []).append(at)
         self.current = now
+
+    def changed(self, seek: dict[str, Any] | None, gone: str | None, at: float) -> None:
+        """A ``seek`` event (the seek opened or changed) or a ``gone`` one (``gone``: the
+        seek's id)."""
+        if seek is not None:
+            seated = tuple(seek["seated"])
+            if self.current.get(seek["id"]) != seated:
+                self.entered.setdefault((seek["id"], seated), []).append(at)
+                self.current[seek["id"]] = seated
+        elif gone is not None and gone in self.current:
+            del self.current[gone]
+            self.entered.setdefault((gone, None), []).append(at)
 
     def lag(self, change: Change) -> float | None:
         """Seconds from the change's answer to the first event showing it (not before its
@@ -495,8 +507,8 @@ async def open_held_seek(http: httpx.AsyncClient, person: Person) -> dict[str, A
 
 
 async def watch_lobby(base: str, address: str, watcher: Watcher) -> None:
-    """Hold ``GET /api/lobby/events`` open (until cancelled) and note every ``seeks``
-    event."""
+    """Hold ``GET /api/lobby/events`` open (until cancelled) and note what every ``seeks``
+    (the list), ``seek`` (one opened or changed) and ``gone`` event shows."""
     transport = httpx.AsyncHTTPTransport(local_address=address, verify=False)  # plain http
     timeout = httpx.Timeout(30.0, read=60.0)  # a heartbeat comes every 15 s
     try:
@@ -526,6 +538,10 @@ async def watch_lobby(base: str, address: str, watcher: Watcher) -> None:
                         watcher.saw(json.loads(data)["seeks"], at)
                         if watcher.connected is None:
                             watcher.connected = at
+                    elif kind == "seek":
+                        watcher.changed(json.loads(data), None, at)
+                    elif kind == "gone":
+                        watcher.changed(None, json.loads(data)["id"], at)
             watcher.ended = time.perf_counter()
     except asyncio.CancelledError:
         raise

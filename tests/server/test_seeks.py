@@ -35,6 +35,8 @@ class LobbyStream:
     def __init__(self, server: Server) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=WAIT)
         self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        #: The open seeks as :meth:`seeks_until` last put them together.
+        self.seeks: list[dict[str, Any]] = []
         self.status: int | None = None
         self.body = b""
         self.ended = threading.Event()
@@ -74,7 +76,8 @@ class LobbyStream:
             self.ended.set()
 
     def next(self, kind: str, timeout: float = WAIT) -> Any:
-        """The data of the next event of ``kind`` (others are passed over)."""
+        """The data of the next event of ``kind`` (others are passed over, the changes to
+        the open seeks applied to :attr:`seeks`)."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -84,15 +87,33 @@ class LobbyStream:
                 got, data = self.events.get(timeout=left)
             except queue.Empty:
                 continue
+            self._apply(got, data)
             if got == kind:
                 return data
 
+    def _apply(self, kind: str, data: Any) -> None:
+        """The open seeks as the client puts them together: the ``seeks`` list, then each
+        ``seek`` (opened or changed) and ``gone`` applied to it."""
+        if kind == "seeks":
+            self.seeks = list(data["seeks"])
+        elif kind == "seek":
+            at = [n for n, s in enumerate(self.seeks) if s["id"] == data["id"]]
+            if at:
+                self.seeks[at[0]] = data
+            else:
+                self.seeks.append(data)
+                self.seeks.sort(key=lambda s: (s["created"], s["id"]))
+        elif kind == "gone":
+            self.seeks = [s for s in self.seeks if s["id"] != data["id"]]
+
     def seeks_until(self, check: Callable[[list[dict[str, Any]]], bool]) -> list[dict[str, Any]]:
-        """The open seeks of the first ``seeks`` event for which ``check`` holds."""
+        """The open seeks as the stream tells them (:meth:`_apply`) the first time ``check``
+        holds for them after a change."""
         while True:
-            seeks: list[dict[str, Any]] = self.next("seeks")["seeks"]
-            if check(seeks):
-                return seeks
+            kind, data = self.events.get(timeout=WAIT)
+            self._apply(kind, data)
+            if kind in ("seeks", "seek", "gone") and check(self.seeks):
+                return list(self.seeks)
 
     def close(self) -> None:
         sock = self.connection.sock

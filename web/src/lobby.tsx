@@ -1,5 +1,6 @@
 // The lobby (#/lobby): the open seeks, live (Server-Sent Events from /api/lobby/events: the
-// list at once and after every change, and `started` when a seek became a match), a form to
+// list at once, then each change — `seek` for a seek opened or changed, `gone` for one that
+// left the list — and `started` when a seek became a match), a form to
 // open a seek, and joining, leaving or cancelling one. When a seek this account sits in
 // starts, the page finds the account's seat and its token (GET /api/me/matches) and opens the
 // match as a created match opens. The time-control choice here is the new-match form's too.
@@ -116,6 +117,29 @@ function seeksOf(data: string): Seek[] | null {
   } catch {
     return null;
   }
+}
+
+/** The JSON object in an event's data (a seek, or `{"id"}`), if it is one with an id. */
+function objectOf<T extends { id: string }>(data: string): T | null {
+  try {
+    const parsed = JSON.parse(data) as unknown;
+    if (parsed && typeof parsed === "object" && typeof (parsed as { id?: unknown }).id === "string") {
+      return parsed as T;
+    }
+  } catch {
+    // not JSON: passed over
+  }
+  return null;
+}
+
+/** The list with `seek` in it: in its place if it was there, else by age (oldest first). */
+function withSeek(list: Seek[], seek: Seek): Seek[] {
+  const at = list.findIndex((s) => s.id === seek.id);
+  if (at >= 0) return [...list.slice(0, at), seek, ...list.slice(at + 1)];
+  const later = list.findIndex(
+    (s) => s.created > seek.created || (s.created === seek.created && s.id > seek.id),
+  );
+  return later < 0 ? [...list, seek] : [...list.slice(0, later), seek, ...list.slice(later)];
 }
 
 function sits(seek: Seek, name: string | undefined): boolean {
@@ -306,6 +330,18 @@ export function LobbyPage({ go }: { go: (hash: string) => void }) {
       setFeed("open");
       setList(found);
       remember(found);
+    });
+    source.addEventListener("seek", (event) => {
+      const seek = objectOf<Seek>((event as MessageEvent<string>).data);
+      if (!seek) return;
+      setFeed("open");
+      setList((now) => withSeek(now ?? [], seek));
+      remember([seek]);
+    });
+    source.addEventListener("gone", (event) => {
+      const gone = objectOf<{ id: string }>((event as MessageEvent<string>).data);
+      if (!gone) return;
+      setList((now) => (now ? now.filter((s) => s.id !== gone.id) : now));
     });
     source.addEventListener("started", (event) => {
       let data: { seek?: string; match?: string } = {};

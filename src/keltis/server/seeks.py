@@ -174,6 +174,17 @@ class SeekStore:
             found = _read(connection, db.seeks.c.id == seek_id)
         return found[0] if found else None
 
+    def snapshot(self, seek_ids: Sequence[str] | None = None) -> tuple[tuple[Any, ...], list[Seek]]:
+        """The open seeks' :meth:`fingerprint` and then the open seeks (``None``) or the
+        seeks ``seek_ids`` whatever their status, in one connection."""
+        with self.engine.connect() as connection:
+            fingerprint = self._fingerprint(connection)
+            if seek_ids is None:
+                condition = sa.and_(db.seeks.c.status == "open", _seeker_active())
+            else:
+                condition = db.seeks.c.id.in_(list(seek_ids))
+            return fingerprint, _read(connection, condition) if seek_ids != [] else []
+
     def ended(self, seek_ids: Sequence[str]) -> list[tuple[str, str]]:
         """Of ``seek_ids``, those that became a match: ``(seek, match)`` pairs."""
         if not seek_ids:
@@ -189,6 +200,11 @@ class SeekStore:
     def fingerprint(self) -> tuple[Any, ...]:
         """What changes whenever the open seeks do, in one cheap query: how many there are,
         their players, and the latest change to any seek."""
+        with self.engine.connect() as connection:
+            return self._fingerprint(connection)
+
+    @staticmethod
+    def _fingerprint(connection: sa.Connection) -> tuple[Any, ...]:
         open_ids = sa.select(db.seeks.c.id).where(db.seeks.c.status == "open")
         query = sa.select(
             sa.select(sa.func.count()).select_from(open_ids.subquery()).scalar_subquery(),
@@ -198,9 +214,7 @@ class SeekStore:
             .scalar_subquery(),
             sa.select(sa.func.max(db.seeks.c.updated_at)).scalar_subquery(),
         )
-        with self.engine.connect() as connection:
-            row = connection.execute(query).one()
-        return tuple(row)
+        return tuple(connection.execute(query).one())
 
     def due(self) -> list[str]:
         """Open seeks whose wait for people is over: bots are to take their empty places."""
@@ -485,7 +499,7 @@ class Seeks:
     async def open(self, account: Account, body: OpenSeek) -> Seek:
         """``account`` opens a seek."""
         seek_id = await asyncio.to_thread(self.store.create, account, body)
-        self.events.changed()
+        self.events.changed(seek_id)
         return await self.get(seek_id)
 
     async def join(self, account: Account, seek_id: str) -> Seek:
@@ -521,7 +535,7 @@ class Seeks:
                     await asyncio.to_thread(
                         self.store.add_player, seek.id, account.id, seek.seated_ids
                     )
-                    self.events.changed()
+                    self.events.changed(seek.id)
                 else:
                     await self._start(seek, account)
             except ConflictError:
@@ -544,7 +558,7 @@ class Seeks:
                 raise RefusedError("seek.not_open") from None
             except _NotJoinedError:
                 raise RefusedError("seek.not_joined") from None
-        self.events.changed()
+        self.events.changed(seek.id)
         return await self.get(seek_id)
 
     async def fill_due(self) -> None:
@@ -631,20 +645,31 @@ def _range(low: float | None, high: float | None) -> str:
 # -- the lobby's streams ------------------------------------------------------------------
 
 
-def event(kind: str, data: Any) -> str:
+def event(kind: str, data: Any) -> bytes:
     """One Server-Sent Event: its name and its data as one line of JSON."""
-    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}\n\n"
+    return event_of(kind, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
 
-#: A stream's queue: events as text, ``None`` to end it.
-Queue = asyncio.Queue[str | None]
+def event_of(kind: str, data: str) -> bytes:
+    """One Server-Sent Event whose data is ``data``, one line of JSON already."""
+    return f"event: {kind}\ndata: {data}\n\n".encode()
+
+
+#: A stream's queue: events as the bytes sent, ``None`` to end it.
+Queue = asyncio.Queue[bytes | None]
 
 
 class LobbyEvents:
     """The lobby's live streams in this process: each gets the open seeks when it connects
-    and again after every change (:meth:`changed`; another process's change arrives as a
-    notification, :meth:`notified`, or is found by the periodic comparison in :meth:`run`),
-    and a ``started`` event for each seek that became a match."""
+    (``seeks``), then each change to them as it happens — ``seek`` (a seek opened or
+    changed: the seek) and ``gone`` (``{"id"}``: a seek left the list) — and a ``started``
+    event for each seek that became a match.
+
+    A change made here names its seek (:meth:`changed`): only that seek is read again.
+    Another process's change arrives as a notification (:meth:`notified`) or is found by the
+    periodic comparison in :meth:`run`; then all the open seeks are read and compared with
+    what the streams were told. Each event is encoded once, and the same bytes go to every
+    stream."""
 
     def __init__(self, store: SeekStore, interval: float, heartbeat: float) -> None:
         self.store = store
@@ -658,9 +683,15 @@ class LobbyEvents:
         self.closed = False
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
-        self._text: str | None = None
-        self._open: list[str] = []
+        self._known = False
+        """Whether :attr:`_shown` holds what the streams were told (else: read all)."""
+        self._shown: dict[str, tuple[tuple[datetime, str], str]] = {}
+        """The open seeks the streams were told of: each one's order (created, id) and its
+        JSON text."""
+        self._snapshot: bytes | None = None
         self._fingerprint: tuple[Any, ...] | None = None
+        self._all = False
+        self._pending: set[str] = set()
         self._told: OrderedDict[str, None] = OrderedDict()
 
     # -- streams ---------------------------------------------------------------------------
@@ -672,9 +703,10 @@ class LobbyEvents:
             return None
         queue: Queue = asyncio.Queue(STREAM_QUEUE)
         async with self._lock:
-            await self._refresh(queue)
+            await self._refresh(True, set())
             if self.closed:  # the server began to stop meanwhile
                 return None
+            queue.put_nowait(self.snapshot())
             self.listeners.add(queue)
         return queue
 
@@ -682,20 +714,27 @@ class LobbyEvents:
         """A stream ended."""
         self.listeners.discard(queue)
         if not self.listeners:  # nobody follows: what was last told is forgotten
-            self._text, self._open, self._fingerprint = None, [], None
+            self._known, self._shown, self._snapshot, self._fingerprint = False, {}, None, None
 
-    async def stream(self, queue: Queue) -> AsyncIterator[str]:
+    def snapshot(self) -> bytes:
+        """The ``seeks`` event of the open seeks as the streams were last told them."""
+        if self._snapshot is None:
+            texts = [text for _, text in sorted(self._shown.values())]
+            self._snapshot = event_of("seeks", '{"seeks":[' + ",".join(texts) + "]}")
+        return self._snapshot
+
+    async def stream(self, queue: Queue) -> AsyncIterator[bytes]:
         """What a stream sends: its events, and a comment every :attr:`heartbeat` seconds;
         it ends when its queue says so."""
         loop = asyncio.get_running_loop()
         beat = loop.time() + self.heartbeat
-        yield f"retry: {round(RETRY * 1000)}\n\n"
+        yield f"retry: {round(RETRY * 1000)}\n\n".encode()
         while True:
             try:
                 item = await asyncio.wait_for(queue.get(), max(0.0, beat - loop.time()))
             except TimeoutError:
                 beat = loop.time() + self.heartbeat
-                yield ": heartbeat\n\n"
+                yield b": heartbeat\n\n"
                 continue
             if item is None:
                 return
@@ -711,9 +750,13 @@ class LobbyEvents:
 
     # -- changes ---------------------------------------------------------------------------
 
-    def changed(self) -> None:
-        """The seeks changed: the streams get the open seeks anew (soon, once for many
-        changes)."""
+    def changed(self, seek_id: str | None = None) -> None:
+        """Seek ``seek_id`` changed (``None``: the seeks, which ones unknown): the streams
+        are told (soon, once for many changes)."""
+        if seek_id is None:
+            self._all = True
+        else:
+            self._pending.add(seek_id)
         self._wake.set()
 
     def started(self, seek_id: str, match_id: str) -> None:
@@ -724,7 +767,7 @@ class LobbyEvents:
         while len(self._told) > TOLD_STARTS:
             self._told.popitem(last=False)
         self._send(event("started", {"seek": seek_id, "match": match_id}))
-        self.changed()
+        self.changed(seek_id)
 
     async def notified(self, subject: str) -> None:
         """Another process's notice ``<subject>:lobby:<origin>``
@@ -745,7 +788,9 @@ class LobbyEvents:
             except TimeoutError:
                 woke = False
             self._wake.clear()
-            if not self.listeners or self.closed:
+            every, ids = self._all or not self._known, self._pending
+            self._all, self._pending = False, set()
+            if not self.listeners or self.closed or (woke and not every and not ids):
                 continue
             try:
                 async with self._lock:
@@ -753,36 +798,53 @@ class LobbyEvents:
                         fingerprint = await asyncio.to_thread(self.store.fingerprint)
                         if fingerprint == self._fingerprint:
                             continue
-                    await self._refresh()
+                        every = True
+                    await self._refresh(every, ids)
             except Exception:
+                self._known = False  # read them all next time
                 log.exception("could not tell the lobby of its seeks")
 
-    async def _refresh(self, new: Queue | None = None) -> None:
-        """Read the open seeks (the caller holds the lock); the streams get them if they
-        changed, and ``new`` gets them anyway. Seeks gone from the list since the last read
-        that became matches are told as started (what another process started, on SQLite)."""
-        fingerprint = await asyncio.to_thread(self.store.fingerprint)
-        seeks = await asyncio.to_thread(self.store.open_seeks)
-        ids = [s.id for s in seeks]
-        still = set(ids)
-        gone = [i for i in self._open if i not in still and i not in self._told]
-        if gone:
-            for seek_id, match_id in await asyncio.to_thread(self.store.ended, gone):
+    async def _refresh(self, every: bool, ids: set[str]) -> None:
+        """Read the open seeks (``every``) or only the seeks ``ids`` (the caller holds the
+        lock), and tell the streams what changed since they were last told. Seeks gone from
+        the list that became matches are told as started (what another process started,
+        on SQLite)."""
+        fingerprint, seeks = await asyncio.to_thread(
+            self.store.snapshot, None if every else sorted(ids)
+        )
+        shown = {
+            s.id: ((s.created_at, s.id), json.dumps(s.to_json(), separators=(",", ":")))
+            for s in seeks
+            if s.status == "open" and not s.suspended
+        }
+        read = shown.keys() if every else ids
+        gone = [i for i in (self._shown.keys() - shown.keys()) if every or i in ids]
+        unknown = [i for i in gone if i not in self._told]
+        started = {s.id: s.match_id for s in seeks if s.status == "started" and s.match_id}
+        if every and unknown:
+            started.update(await asyncio.to_thread(self.store.ended, unknown))
+        for seek_id in unknown:
+            match_id = started.get(seek_id)
+            if match_id is not None:
                 self.started(seek_id, match_id)
-        text = event("seeks", {"seeks": [s.to_json() for s in seeks]})
-        self._fingerprint, self._open = fingerprint, ids
-        if text != self._text:
-            self._text = text
-            self._send(text)
-        if new is not None:
-            new.put_nowait(text)
+        self._fingerprint, self._known = fingerprint, True
+        for seek_id in gone:
+            del self._shown[seek_id]
+            self._snapshot = None
+            self._send(event("gone", {"id": seek_id}))
+        for seek_id in read:
+            now_shown = shown.get(seek_id)
+            if now_shown is not None and self._shown.get(seek_id) != now_shown:
+                self._shown[seek_id] = now_shown
+                self._snapshot = None
+                self._send(event_of("seek", now_shown[1]))
 
-    def _send(self, text: str) -> None:
-        """``text`` to every stream; a stream whose queue is full (its client reads
+    def _send(self, data: bytes) -> None:
+        """``data`` to every stream; a stream whose queue is full (its client reads
         nothing) ends."""
         for queue in list(self.listeners):
             try:
-                queue.put_nowait(text)
+                queue.put_nowait(data)
             except asyncio.QueueFull:
                 self.listeners.discard(queue)
                 _end(queue)
