@@ -534,6 +534,43 @@ def test_frames_that_are_not_utf8_are_one_log_line_each_connection(server: Serve
         assert me.version == 0
 
 
+def test_messages_go_out_uncompressed_below_the_threshold(server: Server) -> None:
+    """permessage-deflate is agreed, the client's messages may be compressed, and the
+    server sends its (short) messages uncompressed: the client reads them all the same."""
+    from websockets.extensions.permessage_deflate import PerMessageDeflate
+    from websockets.frames import Frame, Opcode
+
+    from keltis.server.transport import COMPRESS_FROM, ShortPlainDeflate
+
+    made = bot_match(server)
+    with ws_from(server, made["id"]) as ws:
+        (deflate,) = ws.protocol.extensions
+        assert isinstance(deflate, PerMessageDeflate)
+        compressed: list[bool] = []
+        decode = deflate.decode
+
+        def noted(frame: Frame, *, max_size: int | None = None) -> Frame:
+            compressed.append(frame.rsv1)
+            return decode(frame, max_size=max_size)
+
+        deflate.decode = noted  # type: ignore[method-assign]
+        snapshot = hello(ws, made["token"])
+        assert snapshot["type"] == "snapshot"
+        ws.send(json.dumps({"type": "ping", "ref": "p"}))  # compressed by the client
+        assert reply(ws)["ref"] == "p"
+        assert compressed
+        assert not any(compressed)
+    # what is long is still compressed, and a message's frames all go the same way
+    short = ShortPlainDeflate(False, False, 12, 12, {"memLevel": 5})
+    assert not short.encode(Frame(Opcode.TEXT, b"x" * 100)).rsv1
+    assert short.encode(Frame(Opcode.TEXT, b"x" * COMPRESS_FROM)).rsv1
+    first = short.encode(Frame(Opcode.TEXT, b"x" * 10, fin=False))
+    rest = short.encode(Frame(Opcode.CONT, b"x" * 10))
+    assert first.rsv1
+    assert rest.data != b"x" * 10
+    assert not short.encode(Frame(Opcode.PING, b"")).rsv1
+
+
 # -- 11. the record names the players who joined ----------------------------------------------
 
 

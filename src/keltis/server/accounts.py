@@ -272,15 +272,18 @@ class AccountStore:
             )
         return LoggedIn(account, csrf, secret)
 
-    def session(self, secret: str) -> LoggedIn | None:
+    def session(self, secret: str, connection: sa.Connection | None = None) -> LoggedIn | None:
         """The live session whose cookie holds ``secret`` (not expired, its account not
-        suspended), or ``None``."""
+        suspended), or ``None`` (read through ``connection`` if given)."""
         query = (
             sa.select(db.login_sessions.c.csrf, db.login_sessions.c.expires_at, db.accounts)
             .join(db.accounts, db.accounts.c.id == db.login_sessions.c.account_id)
             .where(db.login_sessions.c.token_hash == digest(secret))
         )
-        with self.engine.connect() as connection:
+        if connection is None:
+            with self.engine.connect() as own:
+                row = own.execute(query).first()
+        else:
             row = connection.execute(query).first()
         if row is None:
             return None

@@ -14,7 +14,9 @@ import asyncio
 import contextlib
 import functools
 import gc
+import sys
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +36,7 @@ from keltis.server.answers import (
     request_lang,
 )
 from keltis.server.config import ServerConfig
-from keltis.server.db import make_engine, migrate
+from keltis.server.db import DB_THREADS, make_engine, migrate
 from keltis.server.master import MatchMaster
 from keltis.server.notifier import Notifier
 from keltis.server.replays import ReplayCache
@@ -53,6 +55,11 @@ __all__ = ["STATIC_DIR", "create_app", "stopping"]
 #: live matches pause every match at once, and few of a match's objects form cycles, so it
 #: collects less often than by default (docs/server.md, "Load", has the measurements).
 GC_THRESHOLDS = (20_000, 20, 50)
+
+#: Seconds a thread runs Python before another thread waiting for the interpreter lock gets
+#: it (Python's default: 0.005). The event loop takes the lock back after every wait for
+#: the network, and the database threads would hold it for up to this long each time.
+SWITCH_INTERVAL = 0.001
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -107,6 +114,12 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # The imported code's objects never become garbage: out of the collector's way.
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    # The blocking database work (asyncio.to_thread) in threads of its own, as many as the
+    # engine's pool has connections ready for (asyncio's default: the cores + 4).
+    loop = asyncio.get_running_loop()
+    executor = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="keltis-db")
+    loop.set_default_executor(executor)
     engine = make_engine(config.database)
     await asyncio.to_thread(migrate, engine)
     store = Store(engine)

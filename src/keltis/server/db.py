@@ -14,6 +14,8 @@ what the migrations build.
 from __future__ import annotations
 
 import os
+import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -233,6 +235,91 @@ server_keys = sa.Table(
 )
 
 
+#: The threads that run the server's blocking database work (``asyncio.to_thread``: the
+#: application's lifespan gives the event loop an executor this large); the pools of
+#: :func:`make_engine` hold as many connections and a few more, so that a busy executor
+#: never opens and closes a connection of its own.
+DB_THREADS = 8
+
+#: Seconds an SQLite writer waits for the write lock before "database is locked".
+BUSY_SECONDS = 30
+
+#: The statements that take SQLite's write lock (the first of them begins the transaction).
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER")
+
+
+def serialised_writes() -> type[sqlite3.Connection]:
+    """An ``sqlite3`` connection class whose writers in this process take turns on one
+    lock of their own: a connection takes it before its transaction's first write
+    statement and lets it go once the transaction committed or rolled back.
+
+    SQLite gives its write lock to one connection at a time; one that finds it taken sleeps
+    in SQLite's busy handler (1, 2, 5, 10, … 100 ms between tries) rather than being woken
+    when it is free, and under load those sleeps made most of an action's time (docs/
+    server.md, "Load"). A thread waiting on this lock is woken as soon as the writer before
+    it is done. Other processes on the same file still meet the busy handler; after
+    :data:`BUSY_SECONDS` a writer goes on without the lock (as SQLite would give up)."""
+    lock = threading.Lock()
+
+    class Cursor(sqlite3.Cursor):
+        connection: SerialisedConnection
+
+        def execute(self, sql: str, parameters: Any = (), /) -> Cursor:
+            self.connection.before(sql)
+            try:
+                super().execute(sql, parameters)
+            finally:
+                self.connection.after()
+            return self
+
+        def executemany(self, sql: str, parameters: Any, /) -> Cursor:
+            self.connection.before(sql)
+            try:
+                super().executemany(sql, parameters)
+            finally:
+                self.connection.after()
+            return self
+
+    class SerialisedConnection(sqlite3.Connection):
+        holds = False
+
+        def cursor(self, factory: Any = Cursor) -> Any:
+            return super().cursor(factory)
+
+        def before(self, sql: str) -> None:
+            if not self.holds and sql.lstrip()[:7].upper().startswith(_WRITES):
+                self.holds = lock.acquire(timeout=BUSY_SECONDS)
+
+        def after(self) -> None:
+            if self.holds and not self.in_transaction:  # no transaction (or it failed)
+                self.release()
+
+        def release(self) -> None:
+            if self.holds:
+                self.holds = False
+                lock.release()
+
+        def commit(self) -> None:
+            try:
+                super().commit()
+            finally:
+                self.release()
+
+        def rollback(self) -> None:
+            try:
+                super().rollback()
+            finally:
+                self.release()
+
+        def close(self) -> None:
+            try:
+                super().close()
+            finally:
+                self.release()
+
+    return SerialisedConnection
+
+
 def default_url(env: dict[str, str] | None = None) -> str:
     """SQLite in the user's data directory: ``$XDG_DATA_HOME/keltis/server.sqlite3``
     (``~/.local/share/keltis/…`` by default)."""
@@ -273,15 +360,26 @@ def normalise_url(url: str) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``. SQLite: the file's folder is created, write-ahead logging (a
-    reader never waits for the writer), a busy timeout instead of "database is locked", and
-    commits durable against a killed process."""
+    """An engine for ``url``, its pool as large as the threads that use it
+    (:data:`DB_THREADS`, and a few for the rest). SQLite: the file's folder is created,
+    write-ahead logging (a reader never waits for the writer), a busy timeout instead of
+    "database is locked", commits durable against a killed process, and the process's
+    writers taking turns on a lock of their own (:func:`serialised_writes`)."""
     url = normalise_url(url)
     if is_sqlite(url):
         database = sa.make_url(url).database
         if database and database != ":memory:":
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        engine = sa.create_engine(
+            url,
+            connect_args={
+                "timeout": BUSY_SECONDS,
+                "check_same_thread": False,
+                "factory": serialised_writes(),
+            },
+            pool_size=DB_THREADS + 2,
+            max_overflow=10,
+        )
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(connection: Any, _record: Any) -> None:
@@ -289,11 +387,13 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_SECONDS * 1000}")
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    return sa.create_engine(
+        url, pool_size=max(10, DB_THREADS + 2), max_overflow=20, pool_pre_ping=True
+    )
 
 
 def migrate(engine: Engine) -> None:

@@ -681,10 +681,18 @@ class Store:
     # -- accounts' matches -----------------------------------------------------------------
 
     def matches_of(
-        self, account_id: str, statuses: Sequence[str], limit: int
+        self,
+        account_id: str,
+        statuses: Sequence[str],
+        limit: int,
+        connection: sa.Connection | None = None,
     ) -> list[tuple[MatchRow, int]]:
         """The matches with ``statuses`` in which ``account_id`` plays a seat, most recently
-        changed first, each with that seat (the first, should it play two)."""
+        changed first, each with that seat (the first, should it play two); read through
+        ``connection`` if given."""
+        if connection is None:
+            with self.engine.connect() as own:
+                return self.matches_of(account_id, statuses, limit, own)
         query = (
             sa.select(db.matches, db.seats.c.seat.label("own_seat"))
             .join(db.seats, db.seats.c.match_id == db.matches.c.id)
@@ -692,12 +700,11 @@ class Store:
             .order_by(db.matches.c.updated_at.desc(), db.matches.c.id, db.seats.c.seat)
             .limit(limit)
         )
-        with self.engine.connect() as connection:
-            found: dict[str, tuple[MatchRow, int]] = {}
-            for r in connection.execute(query):
-                if r.id not in found:
-                    found[str(r.id)] = (_match_row(r._mapping), int(r.own_seat))
-            _add_seats(connection, [row for row, _ in found.values()])
+        found: dict[str, tuple[MatchRow, int]] = {}
+        for r in connection.execute(query):
+            if r.id not in found:
+                found[str(r.id)] = (_match_row(r._mapping), int(r.own_seat))
+        _add_seats(connection, [row for row, _ in found.values()])
         return list(found.values())
 
     def finished_of(self, player_seats: sa.ColumnElement[bool], limit: int) -> list[MatchRow]:

@@ -6,15 +6,30 @@ traceback, and then, since the websockets library has already begun to close the
 connection (code 1007), fails the transport with a second traceback: a client sending
 such frames over and over would fill the log. Here the frame is recognised before it
 reaches the application, logged once as what it is, and the connection closes with 1007
-as the WebSocket standard asks."""
+as the WebSocket standard asks.
+
+Messages under :data:`COMPRESS_FROM` bytes go out uncompressed even where the client asked
+for permessage-deflate (RFC 7692 lets a sender choose per message: the first frame's RSV1
+bit says which). Each compression made the event loop's thread give up the interpreter lock
+twice (zlib runs without it) and wait to get it back while the database threads ran: a fifth
+of the loop's time under load, for steps of a few kilobytes (docs/server.md, "Load").
+Clients may still compress what they send."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import (
+    PerMessageDeflate,
+    ServerPerMessageDeflateFactory,
+)
+from websockets.frames import CTRL_OPCODES, Frame, Opcode
 from websockets.protocol import State
+from websockets.typing import ExtensionParameter
 
 log = logging.getLogger("keltis.server")
 
@@ -24,14 +39,52 @@ log = logging.getLogger("keltis.server")
 #: descriptor until then.
 CLOSE_TIMEOUT = 3.0
 
+#: Messages shorter than this (bytes) are sent uncompressed: every step and snapshot of a
+#: match (a step carries the seat's whole view, 3–8 kB); only what is longer is compressed.
+COMPRESS_FROM = 32768
+
+
+class ShortPlainDeflate(PerMessageDeflate):
+    """permessage-deflate that sends a message shorter than :data:`COMPRESS_FROM` as it is
+    (its frame without RSV1; the compressor's window never sees it, as RFC 7692 asks)."""
+
+    plain = False
+
+    def encode(self, frame: Frame) -> Frame:
+        if frame.opcode in CTRL_OPCODES:
+            return frame
+        if frame.opcode is not Opcode.CONT:  # a message begins: decide for all its frames
+            self.plain = frame.fin and len(frame.data) < COMPRESS_FROM
+        return frame if self.plain else super().encode(frame)
+
+
+class ShortPlainDeflateFactory(ServerPerMessageDeflateFactory):
+    """uvicorn's permessage-deflate offer, its extension a :class:`ShortPlainDeflate`."""
+
+    def process_request_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
+        answer, made = super().process_request_params(params, accepted_extensions)
+        return answer, ShortPlainDeflate(
+            made.remote_no_context_takeover,
+            made.local_no_context_takeover,
+            made.remote_max_window_bits,
+            made.local_max_window_bits,
+            made.compress_settings,
+        )
+
 
 class LiveProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's protocol, with text that is not UTF-8 refused quietly (above), and a
-    shorter wait for a client's answer to a close."""
+    """uvicorn's protocol, with text that is not UTF-8 refused quietly (above), short
+    messages uncompressed, and a shorter wait for a client's answer to a close."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.close_timeout = CLOSE_TIMEOUT
+        self.conn.available_extensions = [
+            _short_plain(offer) if isinstance(offer, ServerPerMessageDeflateFactory) else offer
+            for offer in self.conn.available_extensions or ()
+        ]
 
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type == "text" and not self.close_sent:
@@ -46,3 +99,15 @@ class LiveProtocol(WebSocketsSansIOProtocol):
                 self.handle_parser_exception()
                 return
         super().send_receive_event_to_app()
+
+
+def _short_plain(offer: ServerPerMessageDeflateFactory) -> ShortPlainDeflateFactory:
+    """``offer`` (uvicorn's), its short messages sent uncompressed."""
+    return ShortPlainDeflateFactory(
+        server_no_context_takeover=offer.server_no_context_takeover,
+        client_no_context_takeover=offer.client_no_context_takeover,
+        server_max_window_bits=offer.server_max_window_bits,
+        client_max_window_bits=offer.client_max_window_bits,
+        compress_settings=offer.compress_settings,
+        require_client_max_window_bits=offer.require_client_max_window_bits,
+    )

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from keltis.server import describe, guards
-from keltis.server.accounts import SESSION_DAYS, LoggedIn
+from keltis.server.accounts import SESSION_DAYS, Account, LoggedIn
 from keltis.server.answers import RefusedError
 from keltis.server.bodies import (
     AccountChange,
@@ -29,7 +29,9 @@ from keltis.server.bodies import (
     SeatClaims,
 )
 from keltis.server.config import ServerConfig
-from keltis.server.routes.deps import SESSION_COOKIE, Master, Member, Viewer
+from keltis.server.master import MatchMaster
+from keltis.server.routes.deps import SESSION_COOKIE, Master, Member, Viewer, session_secret
+from keltis.server.store import MatchRow
 
 router = APIRouter()
 
@@ -163,15 +165,21 @@ async def adopt_seats(body: SeatClaims, member: Member, master: Master) -> dict[
 
 
 @router.get("/api/me/matches", tags=["accounts"])
-async def my_matches(member: Member, master: Master) -> dict[str, Any]:
+async def my_matches(request: Request, master: Master) -> dict[str, Any]:
     """The account's open and running matches, each with its seat and the seat's token
-    (to play it on this device); ``waiting``: those where it is the account's turn."""
-    account = member.account
-    found = await asyncio.to_thread(
-        master.store.matches_of, account.id, ("open", "running"), MY_MATCHES
-    )
+    (to play it on this device); ``waiting``: those where it is the account's turn.
+
+    Asked every few seconds by every page of every account (the turn badge): the session
+    and the matches are read in one trip to a worker thread, through one connection."""
+    secret = session_secret(request)
+    found = None
+    if secret is not None:
+        found = await asyncio.to_thread(_mine, master, secret)
+    if found is None:
+        raise RefusedError("account.no_session", status=401)
+    account, rows = found
     out: dict[str, list[dict[str, Any]]] = {"waiting": [], "running": [], "open": []}
-    for row, seat in found:
+    for row, seat in rows:
         turn = row.status == "running" and row.to_move == seat and row.seats[seat].stand_in is None
         item = {
             "match": describe.match_summary(row, master.config),
@@ -181,6 +189,19 @@ async def my_matches(member: Member, master: Master) -> dict[str, Any]:
         }
         out["waiting" if turn else row.status].append(item)
     return out
+
+
+def _mine(master: MatchMaster, secret: str) -> tuple[Account, list[tuple[MatchRow, int]]] | None:
+    """The account of the session ``secret`` and its open and running matches (``None``:
+    no such session), read through one connection."""
+    with master.store.engine.connect() as connection:
+        logged = master.accounts.session(secret, connection)
+        if logged is None:
+            return None
+        rows = master.store.matches_of(
+            logged.account.id, ("open", "running"), MY_MATCHES, connection
+        )
+    return logged.account, rows
 
 
 @router.get("/api/me/mutes", tags=["accounts"])

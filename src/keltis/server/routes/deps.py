@@ -69,11 +69,19 @@ Lang = Annotated[str, Depends(_lang)]
 Token = Annotated[str | None, Depends(_token)]
 
 
+def session_secret(connection: HTTPConnection) -> str | None:
+    """The session cookie's secret, if the request has one that may be one."""
+    secret = connection.cookies.get(SESSION_COOKIE)
+    if not secret or len(secret) > 128:
+        return None
+    return secret
+
+
 async def _viewer(connection: HTTPConnection) -> LoggedIn | None:
     """The log-in session the request's cookie holds, if any (an unknown, expired or
     malformed cookie is no session)."""
-    secret = connection.cookies.get(SESSION_COOKIE)
-    if not secret or len(secret) > 128:
+    secret = session_secret(connection)
+    if secret is None:
         return None
     master = cast(MatchMaster, connection.app.state.master)
     return await asyncio.to_thread(master.accounts.session, secret)
