@@ -70,7 +70,8 @@ TURN_CAP = 3000
 
 
 #: The search with the learned judgement of round 0 (keltis.learn; docs/bots.md, "Learned
-#: judgement"), at hard's budget: an experiment, not a level (it measured weaker than hard).
+#: judgement") as measured best (half network, half projection; the heuristic's root moves),
+#: at hard's budget: an experiment, not a level (it measured weaker than hard).
 LEARNED = "learned-search:iterations=800,playout_rounds=1,seconds=2.5"
 #: The searches whose lines ``--hero-spec`` replaces (the ones being tuned), and whose CPU
 #: time per decision is summarised.

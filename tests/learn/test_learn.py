@@ -139,7 +139,9 @@ def test_learned_search_plays_a_reproducible_game(tmp_path: Path) -> None:
 
     def play(seed: int) -> list[str]:
         state = get_game("cards").new_game(2, seed=5)
-        config = LearnedConfig(iterations=24, seconds=None, weights=str(path), value_weight=0.5)
+        config = LearnedConfig(
+            iterations=24, seconds=None, weights=str(path), value_weight=0.5, prior=True
+        )
         bots = [LearnedSearchBot(seed, config), make_bot("heuristic", seed=1)]
         moves = []
         while not state.over:

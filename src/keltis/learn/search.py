@@ -38,11 +38,12 @@ class LearnedConfig(SearchConfig):
 
     weights: str | None = None
     """A weights file (``None``: the shipped network of the game and player count)."""
-    value_weight: float = 1.0
+    value_weight: float = 0.5
     """Share of a cut-off playout's judgement given by the network (the rest: the
-    heuristic's projection)."""
-    prior: bool = True
-    """Choose the root's actions by the network's prior (else by the heuristic)."""
+    heuristic's projection). Half measured strongest of the ways tried (docs/bots.md)."""
+    prior: bool = False
+    """Choose the root's actions by the network's prior (else, as measured best, by the
+    heuristic)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
