@@ -177,13 +177,22 @@ class SearchResult:
         return self.stats[0].action
 
 
-class _Judge:
-    """Turns a finished or cut-off state into (reward, win, margin) per player."""
+class HeuristicJudge:
+    """Turns a finished or cut-off state into (reward, win, margin) per player: a cut-off
+    one by the heuristic's projection of the final scores."""
 
     def __init__(self, config: SearchConfig, policies: GamePolicies) -> None:
         self.weight = config.win_weight
         self.scale = config.margin_scale
         self.projection = policies.projection
+
+    def soft(self, margin: float) -> float:
+        """The logistic estimate of winning with ``margin`` points over the best other."""
+        return 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -margin / self.scale))))
+
+    def reward(self, win: float, margin: float) -> float:
+        """What the search maximises: ``win_weight`` × win + the rest × :meth:`soft`."""
+        return self.weight * win + (1.0 - self.weight) * self.soft(margin)
 
     def __call__(self, state: GameState) -> tuple[list[float], list[float], list[float]]:
         n = state.num_players
@@ -197,15 +206,13 @@ class _Judge:
         for p in range(n):
             best_other = max(s for q, s in enumerate(scores) if q != p)
             margins.append(scores[p] - best_other)
-        scale = self.scale
-        soft = [1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -m / scale)))) for m in margins]
         if not finished:
+            soft = [self.soft(m) for m in margins]
             return soft, soft, margins
         winners = outcome.winners
         share = 1.0 / len(winners)
         wins = [share if p in winners else 0.0 for p in range(n)]
-        w = self.weight
-        return [w * wins[p] + (1.0 - w) * soft[p] for p in range(n)], wins, margins
+        return [self.reward(wins[p], margins[p]) for p in range(n)], wins, margins
 
 
 class _Arm:
@@ -257,7 +264,7 @@ def search(
     game = game or rules  # a stand-in may deal the hidden cards (benchmarks' all-seeing seer)
     policies = rules.heuristics()
     playout: Policy = policies.policy if config.playout == "heuristic" else random_policy
-    judge = judge or _Judge(config, policies)
+    judge = judge or HeuristicJudge(config, policies)
     me = view.viewer
     clock = time.perf_counter
     start = clock()

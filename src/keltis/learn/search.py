@@ -17,13 +17,12 @@ hard maximises: ``win_weight`` × chance to win + the rest × a logistic of the 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
-from keltis.bots.ismcts import IsmctsBot, Judgement, Ranking, SearchConfig
+from keltis.bots.ismcts import HeuristicJudge, IsmctsBot, Judgement, Ranking, SearchConfig
 from keltis.core.actions import Action
 from keltis.core.policy import GamePolicies
 from keltis.core.protocol import GameState, View
@@ -52,56 +51,37 @@ class LearnedConfig(SearchConfig):
 
 
 class LearnedJudge:
-    """Judges a playout's last state for the searching player ``me`` by the network."""
+    """Judges a playout's last state for the searching player ``me`` by the network (mixed
+    with the heuristic's judgement by ``value_weight``; a finished game by its result)."""
 
     def __init__(
         self, config: LearnedConfig, policies: GamePolicies, net: ValueNet, me: int
     ) -> None:
         self.net = net
         self.me = me
-        self.weight = config.win_weight
-        self.scale = config.margin_scale
         self.mix = config.value_weight
-        self.projection = policies.projection
+        self.heuristic = HeuristicJudge(config, policies)
         self.buffer = np.zeros((1, net.w1.shape[0]), dtype=np.float32)
 
     def __call__(self, state: GameState) -> tuple[list[float], list[float], list[float]]:
-        n = state.num_players
         if state.over:
-            outcome = state.outcome()
-            scores = [float(s) for s in outcome.scores]
-            margins = [scores[p] - max(s for q, s in enumerate(scores) if q != p) for p in range(n)]
-            share = 1.0 / len(outcome.winners)
-            wins = [share if p in outcome.winners else 0.0 for p in range(n)]
-            rewards = [
-                self.weight * wins[p] + (1.0 - self.weight) * self._soft(margins[p])
-                for p in range(n)
-            ]
-            return rewards, wins, margins
+            return self.heuristic(state)
         # Only the searching player's judgement is asked for (its root actions are the only
         # decisions credited when the tree is the root alone, as the levels use it).
-        encode(state.view(self.me), self.buffer[0])
+        me = self.me
+        encode(state.view(me), self.buffer[0])
         win_net, margin_net = self.net.value(self.buffer)
         win, margin = float(win_net[0]), float(margin_net[0])
         if self.mix < 1.0:
-            projected = self.projection(state)
-            best_other = max(s for q, s in enumerate(projected) if q != self.me)
-            heuristic_margin = projected[self.me] - best_other
-            heuristic_win = self._soft(heuristic_margin)
-            win = self.mix * win + (1.0 - self.mix) * heuristic_win
-            margin = self.mix * margin + (1.0 - self.mix) * heuristic_margin
-        reward = self.weight * win + (1.0 - self.weight) * self._soft(margin)
+            _, wins, margins = self.heuristic(state)
+            win = self.mix * win + (1.0 - self.mix) * wins[me]
+            margin = self.mix * margin + (1.0 - self.mix) * margins[me]
+        reward = self.heuristic.reward(win, margin)
         # the other seats' entries are the complements: never read at depth 0
-        others = [1.0 - reward] * n
-        others[self.me] = reward
-        wins = [1.0 - win] * n
-        wins[self.me] = win
-        margins = [-margin] * n
-        margins[self.me] = margin
-        return others, wins, margins
-
-    def _soft(self, margin: float) -> float:
-        return 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -margin / self.scale))))
+        n = state.num_players
+        rewards, wins_out, margins_out = [1.0 - reward] * n, [1.0 - win] * n, [-margin] * n
+        rewards[me], wins_out[me], margins_out[me] = reward, win, margin
+        return rewards, wins_out, margins_out
 
 
 def prior_ranking(net: ValueNet, view: View) -> dict[Action, float]:
