@@ -193,3 +193,15 @@ def test_train_ppo_runs_on_the_batch_for_the_board_game(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     log = json.loads(out.with_name("board-log.json").read_text())
     assert log["log"][-1]["steps"] == 256
+
+
+def test_reseeded_keeps_every_setting() -> None:
+    """``reseeded`` (the vector envs' reset with a seed) deals as a new batch of the same
+    settings would from that seed."""
+    settings: dict[str, Any] = {"seat": 1, "reward": "margin", "variant": {"turn_cap": 300}}
+    env = BatchEnv("cards", 3, 4, 0, ["greedy", "random"], **settings)
+    again = env.reseeded(5)
+    fresh = BatchEnv("cards", 3, 4, 5, ["greedy", "random"], **settings)
+    assert again.info() == fresh.info()
+    for a, b in zip(again.reset(), fresh.reset(), strict=True):
+        assert np.array_equal(a, b)

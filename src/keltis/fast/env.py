@@ -259,6 +259,20 @@ class BatchEnv:
         )
         return to_setup(self.game, s), seat
 
+    def reseeded(self, seed: int) -> BatchEnv:
+        """A new batch of the same settings, dealt from ``seed`` (the vector envs' reseeding)."""
+        return BatchEnv(
+            self.game,
+            self.players,
+            self.batch,
+            seed,
+            None if self.self_play else list(self.opponents),
+            seat=self.fixed_seat,
+            reward=self.reward,
+            variant=self.variant,
+            record=self.trace.shape[1] > 0,
+        )
+
     def info(self) -> dict[str, Any]:
         """What the environment is, as JSON."""
         return {

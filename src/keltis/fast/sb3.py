@@ -54,22 +54,15 @@ class BatchVecEnv(VecEnv):
         super().__init__(num_envs, box, spaces.Discrete(NUM_ACTIONS))
         self.game = game
         self.players = players
-        self._batch_options: dict[str, Any] = {
-            "opponents": opponents,
-            "seat": seat,
-            "reward": reward,
-            "variant": variant,
-        }
-        self._seed = seed
-        self.batch = BatchEnv(game, players, num_envs, seed, **self._batch_options)
+        self.batch = BatchEnv(
+            game, players, num_envs, seed, opponents, seat=seat, reward=reward, variant=variant
+        )
         self._actions = np.zeros(num_envs, dtype=np.int64)
 
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """Deal the batch from ``seed`` at the next :meth:`reset` (one seed for the batch)."""
         if seed is not None:
-            self._seed = seed
-            options = self._batch_options
-            self.batch = BatchEnv(self.game, self.players, self.num_envs, seed, **options)
+            self.batch = self.batch.reseeded(seed)
         return [seed] * self.num_envs
 
     def reset(self) -> npt.NDArray[np.float32]:

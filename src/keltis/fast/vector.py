@@ -58,13 +58,9 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
         self.num_envs = num_envs
         self.game = game
         self.players = players
-        self._options: dict[str, Any] = {
-            "opponents": opponents,
-            "seat": seat,
-            "reward": reward,
-            "variant": variant,
-        }
-        self.batch = BatchEnv(game, players, num_envs, seed, **self._options)
+        self.batch = BatchEnv(
+            game, players, num_envs, seed, opponents, seat=seat, reward=reward, variant=variant
+        )
         self.single_observation_space = observation_space(game, players)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -77,7 +73,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
         if seed is not None:
             if not isinstance(seed, int):
                 raise TypeError("BatchVectorEnv takes one seed for the whole batch")
-            self.batch = BatchEnv(self.game, self.players, self.num_envs, seed, **self._options)
+            self.batch = self.batch.reseeded(seed)
         obs, masks, _ = self.batch.reset()
         return self._observe(obs, masks), {"seat": self.batch.seats.copy()}
 
