@@ -153,6 +153,27 @@ def test_an_illegal_action_changes_nothing(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", ["cards", "board"])
+def test_the_observations_are_read_only_and_kept_up_to_date(game: str) -> None:
+    """The kernel writes only what a step changed: a row changed from outside would stay
+    wrong, so the rows handed out refuse changes, and each row equals the seat to move's
+    observation written whole (here every step of a few hundred, self-play switching the
+    viewer at every turn and the learner keeping its seat)."""
+    for opponents in (None, "random"):
+        env = BatchEnv(game, 3, 6, seed=8, opponents=opponents)
+        obs, masks, to_move = env.reset()
+        with pytest.raises(ValueError, match="read-only"):
+            obs[0, 0] = 1.0
+        k = env._k
+        whole = np.zeros(env.size, dtype=np.float32)
+        rng = np.random.default_rng(1)
+        for _ in range(300):
+            obs, masks, to_move, _, _ = env.step(np.argmax(masks * rng.random(masks.shape), axis=1))
+            for b in range(env.batch):
+                k.observe(env._states[b], env._extras[b], int(to_move[b]), env._offsets, whole)
+                assert np.array_equal(obs[b], whole), (opponents, b)
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
 def test_the_vector_env(game: str) -> None:
     gym = pytest.importorskip("gymnasium")
     from keltis.fast.vector import BatchVectorEnv

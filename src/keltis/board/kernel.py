@@ -22,6 +22,7 @@ from keltis.board.layout import TILE_LETTERS
 from keltis.board.state import BoardState, BoardVariant
 from keltis.core.card_codes import COLOUR_LETTERS
 from keltis.core.gamestate import GameState
+from keltis.fast._jit import kernel
 from keltis.fast._rng import below, seed_game
 
 #: The rule switches, in the order of :class:`~keltis.board.state.BoardVariant`'s fields: a
@@ -62,6 +63,8 @@ DECK_CARDS: Final = 110
 GOAL_ROW: Final = 7
 LAST_ROW: Final = 9
 MAX_LEGAL: Final = 64
+#: Scratch room ``env_reset`` and ``env_step`` take: a deck to shuffle, then a legal list.
+WORK: Final = DECK_CARDS + MAX_LEGAL
 
 
 def _layout() -> dict[str, int]:
@@ -153,7 +156,7 @@ def setup_extra(s: np.ndarray) -> dict[str, Any]:
     }
 
 
-@njit(cache=True)
+@kernel()
 def reset(s: np.ndarray, players: int, rules: np.ndarray) -> None:
     """A fresh game of ``players`` with empty hands, deck and board, under ``rules`` (the
     switches in :data:`SWITCHES` order)."""
@@ -171,7 +174,7 @@ def reset(s: np.ndarray, players: int, rules: np.ndarray) -> None:
         s[BIG + p] = -1
 
 
-@njit(cache=True)
+@kernel()
 def deal(
     s: np.ndarray,
     players: int,
@@ -213,7 +216,7 @@ def deal(
 # -- legal decisions -----------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _can_move(s: np.ndarray, p: int) -> bool:
     for col in range(5):
         r = s[POS + p * 5 + col]
@@ -222,7 +225,7 @@ def _can_move(s: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _fits(s: np.ndarray, p: int, card: int) -> bool:
     """Whether ``card`` may go on ``p``'s row of its colour (B-11-B-13)."""
     col = card // 11
@@ -235,7 +238,7 @@ def _fits(s: np.ndarray, p: int, card: int) -> bool:
     return d == 0 or v == last or (d > 0 and v > last) or (d < 0 and v < last)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def legal(s: np.ndarray, out: np.ndarray) -> int:
     """Write the current player's legal decisions (dense action indices) to ``out``; return
     how many (0 once the game is over)."""
@@ -288,14 +291,14 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
 # -- effects -------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _finish(s: np.ndarray, reason: int) -> None:
     s[PHASE] = OVER
     s[END] = reason
     s[CUR] = -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _step(s: np.ndarray, p: int, col: int) -> None:
     """Move ``p``'s figure on ``col`` one stone forward and resolve the stone (B-16-B-19)."""
     at = POS + p * 5 + col
@@ -321,7 +324,7 @@ def _step(s: np.ndarray, p: int, col: int) -> None:
     s[PHASE] = DRAW
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _lay(s: np.ndarray, p: int, card: int) -> None:
     col = card // 11
     v = card - col * 11
@@ -349,7 +352,7 @@ def _lay(s: np.ndarray, p: int, card: int) -> None:
     _step(s, p, col)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def apply(s: np.ndarray, a: int) -> None:
     """Carry out decision ``a`` (a legal dense action index) for the current player."""
     p = s[CUR]
@@ -409,7 +412,7 @@ def apply(s: np.ndarray, a: int) -> None:
         _step(s, p, a - ADVANCE_BASE)
 
 
-@njit(cache=True)
+@kernel(inline=True)
 def score(s: np.ndarray, p: int) -> int:
     """Seat ``p``'s total (B-21-B-23), as if the game ended now."""
     total = s[POINTS + p] + WISH_POINTS[min(s[WISHES + p], 5)]
@@ -423,7 +426,7 @@ def score(s: np.ndarray, p: int) -> int:
 # -- policies and whole games --------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel()
 def _fit(s: np.ndarray, p: int, col: int, v: int) -> float:
     """How well a card of ``col``/``v`` continues ``p``'s row (0-3), as the greedy bot rates it."""
     r = p * 5 + col
@@ -436,7 +439,7 @@ def _fit(s: np.ndarray, p: int, col: int, v: int) -> float:
     return max(0.0, 3.0 - 0.5 * abs(v - last))
 
 
-@njit(cache=True)
+@kernel()
 def _same_colour(s: np.ndarray, p: int, col: int) -> int:
     hb = HAND + p * HAND_SIZE
     same = 0
@@ -446,7 +449,7 @@ def _same_colour(s: np.ndarray, p: int, col: int) -> int:
     return same
 
 
-@njit(cache=True)
+@kernel()
 def greedy_score(s: np.ndarray, a: int) -> float:
     """The project's greedy bot's one-step rating of decision ``a`` (keltis.bots.greedy)."""
     p = s[CUR]
@@ -495,7 +498,7 @@ def greedy_score(s: np.ndarray, a: int) -> float:
     return _fit(s, p, col, card - col * 11) - 2.0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def choose(s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray) -> int:
     """Policy 0: uniform over the legal list. Policy 1: greedy (the greedy bot's rating,
     uniform among the best)."""
@@ -581,13 +584,26 @@ def play_batch(
 #
 # The observation (keltis.env.encode, keltis.board.encoding) needs a few things the rules'
 # state does not keep: which cards lie in each seat's rows and the cards known in its hand
-# (taken from a discard pile). ``track`` keeps them in a second array (``X_SIZE`` numbers per
-# game), called before each ``apply``; ``observe`` writes the observation of one seat from
-# both arrays.
+# (taken from a discard pile). ``track`` keeps them in a second array (``X_SIZE`` small
+# numbers per game, ``int8``), called before each ``apply``; ``observe`` writes the
+# observation of one seat from both arrays.
+#
+# A game's observation row is kept up to date rather than written anew at every step (writing
+# all of it was half of a step, memory traffic mostly): ``X_VIEWER`` says whose view the row
+# holds; ``track`` changes its card counts as cards move (hand, piles, rows, known cards) and
+# ``_show`` rewrites only the small fields (``_small``: the table's, and the player blocks of
+# the seats that moved), the pile tops and the tiles that changed. A row of another seat, or
+# of none (-1, a new deal), is written whole by ``observe``.
 
 X_ROWS: Final = 0  # per seat, 55 counts: copies of each card in its rows
 X_KNOWN: Final = 4 * 55  # per seat, 55 counts: copies known in its hand
-X_SIZE: Final = 8 * 55
+X_TILES: Final = 8 * 55  # per stone (column * 10 + row), the tile the observation row shows
+X_TOPS: Final = X_TILES + 50  # per pile, the top card the observation row shows (-1: none)
+X_VIEWER: Final = X_TOPS + 5  # the seat whose view the observation row holds (-1: none)
+X_DIRTY: Final = X_VIEWER + 1  # per seat, 1 where its player block changed since shown
+X_MOVED: Final = X_DIRTY + 4  # per pile, 1 where it got or lost a card since shown
+X_TAKEN: Final = X_MOVED + 5  # the wish tiles taken when the row last showed the tiles
+X_SIZE: Final = X_TAKEN + 1
 
 #: The observation's fields ``observe`` fills, table part then player block: the field names
 #: of ``keltis.board.encoding``. ``offsets`` (``keltis.fast.env``) lists, in this order, each
@@ -602,102 +618,224 @@ OBS_PLAYER: Final = (
     "hand_size", "known",
 )  # fmt: skip
 _NT: Final = len(OBS_TABLE)
+# where ``offsets`` holds each field's offset (a player field's within its block)
+_PHASE, _TO_MOVE, _TURN, _HAND, _DECK, _REMOVED, _TILES, _TOPS, _SIZES = range(9)
+_PILES, _GOAL, _PENDING, _DISCARDED = range(9, _NT)
+_ROWS, _LAST, _DIRS, _FIGURES, _BIG, _POINTS, _WISHES, _SCORE, _HAND_SIZE, _KNOWN = range(
+    _NT, _NT + len(OBS_PLAYER)
+)
+_TABLE_SIZE: Final = _NT + len(OBS_PLAYER)
+_BLOCK_SIZE: Final = _TABLE_SIZE + 1
 
 
-@njit(cache=True, inline="always")
-def _forget(x: np.ndarray, p: int, card: int) -> None:
+@kernel(inline=True)
+def _block(s: np.ndarray, viewer: int, offsets: np.ndarray, seat: int) -> int:
+    """Where seat ``seat``'s player block starts in ``viewer``'s observation."""
+    k = seat - viewer
+    if k < 0:
+        k += s[NP]
+    return offsets[_TABLE_SIZE] + k * offsets[_BLOCK_SIZE]
+
+
+@kernel(inline=True)
+def _leaves(
+    s: np.ndarray, x: np.ndarray, p: int, card: int, offsets: np.ndarray, out: np.ndarray
+) -> None:
     """A card left ``p``'s hand: one known copy of it is no longer known to be there."""
-    if x[X_KNOWN + p * 55 + card] > 0:
-        x[X_KNOWN + p * 55 + card] -= 1
+    at = X_KNOWN + p * 55 + card
+    known = x[at] > 0
+    if known:
+        x[at] -= 1
+    v = x[X_VIEWER]
+    if v >= 0:
+        if p == v:
+            out[offsets[_HAND] + card] -= 0.5
+        if known:
+            out[_block(s, v, offsets, p) + offsets[_KNOWN] + card] -= 0.5
 
 
-@njit(cache=True)
-def track(s: np.ndarray, x: np.ndarray, a: int) -> None:
-    """Update the observation's extra counters ``x`` for decision ``a``, before ``apply``."""
+@kernel()
+def track(s: np.ndarray, x: np.ndarray, a: int, offsets: np.ndarray, out: np.ndarray) -> None:
+    """Update the observation's extra counters ``x`` for decision ``a``, before ``apply``, and
+    the card counts of the observation row ``out`` (of seat ``x[X_VIEWER]``, if any)."""
     p = s[CUR]
+    v = x[X_VIEWER]
+    x[X_DIRTY + p] = 1
     phase = s[PHASE]
     if phase == DRAW:
-        if a != DRAW_DECK:
+        if a == DRAW_DECK:
+            card = s[DECK + s[DECK_N] - 1]
+        else:
             k = a - DRAW_PILE_BASE
             card = s[PILE + k * PILE_ROOM + s[PILE_N + k] - 1]
             x[X_KNOWN + p * 55 + card] += 1
-        return
-    if phase == PLAY:
+            x[X_MOVED + k] = 1
+            if v >= 0:
+                out[offsets[_PILES] + card] -= 0.5
+                out[_block(s, v, offsets, p) + offsets[_KNOWN] + card] += 0.5
+        if p == v:
+            out[offsets[_HAND] + card] += 0.5
+    elif phase == PLAY:
         if a < DISCARD_BASE:
             x[X_ROWS + p * 55 + a] += 1
-            _forget(x, p, a)
+            if v >= 0:
+                out[_block(s, v, offsets, p) + offsets[_ROWS] + a] += 0.5
+            _leaves(s, x, p, a, offsets, out)
         else:
-            _forget(x, p, a - DISCARD_BASE)
+            card = a - DISCARD_BASE
+            _leaves(s, x, p, card, offsets, out)
+            x[X_MOVED + card // 11] = 1
+            if v >= 0:
+                out[offsets[_PILES] + card] += 0.5
 
 
-@njit(cache=True)
+@kernel()
+def _small(
+    s: np.ndarray, x: np.ndarray, viewer: int, offsets: np.ndarray, out: np.ndarray, every: bool
+) -> None:
+    """Write the observation's small fields (all but the card counts, the tiles and the pile
+    tops), each whole: the part of ``viewer``'s observation that ``track`` does not keep up to
+    date. The player blocks: ``every`` one, or those of the seats that moved since
+    (``X_DIRTY``, cleared here)."""
+    n = s[NP]
+    phase = s[PHASE]
+    one_hot = out[offsets[_PHASE] : offsets[_PHASE] + 6]
+    for i in range(6):
+        one_hot[i] = 0.0
+    one_hot[phase] = 1.0
+    one_hot = out[offsets[_TO_MOVE] : offsets[_TO_MOVE] + 4]
+    for i in range(4):
+        one_hot[i] = 0.0
+    cur = s[CUR]
+    if cur >= 0:
+        one_hot[cur - viewer + n if cur < viewer else cur - viewer] = 1.0
+    cap = s[TURN_CAP]
+    if cap == 0:
+        cap = 1
+    out[offsets[_TURN]] = min(s[TURN] / cap, 1.0)
+    out[offsets[_DECK]] = s[DECK_N] / DECK_CARDS
+    out[offsets[_REMOVED]] = 1.0 if n == 2 else 0.0  # 30 cards removed unseen, / 30
+    sizes = out[offsets[_SIZES] : offsets[_SIZES] + 5]
+    for k in range(5):
+        sizes[k] = s[PILE_N + k] / 22
+    out[offsets[_GOAL]] = s[GOAL] / 5
+    one_hot = out[offsets[_PENDING] : offsets[_PENDING] + 6]
+    for i in range(6):
+        one_hot[i] = 0.0
+    one_hot[s[PENDING] if phase in (FIGURE, CLOVER_MOVE, OVERFLOW) else 5] = 1.0
+    one_hot = out[offsets[_DISCARDED] : offsets[_DISCARDED] + 6]
+    for i in range(6):
+        one_hot[i] = 0.0
+    discarded = s[DISCARDED]
+    one_hot[discarded if discarded >= 0 else 5] = 1.0
+    for seat in range(n):
+        if not every:
+            if x[X_DIRTY + seat] == 0:
+                continue
+            x[X_DIRTY + seat] = 0
+        o = out[_block(s, viewer, offsets, seat) :]
+        lasts = o[offsets[_LAST] : offsets[_LAST] + 55]
+        dirs = o[offsets[_DIRS] : offsets[_DIRS] + 15]
+        figures = o[offsets[_FIGURES] : offsets[_FIGURES] + 50]
+        big = o[offsets[_BIG] : offsets[_BIG] + 6]
+        for i in range(55):
+            lasts[i] = 0.0
+        for i in range(15):
+            dirs[i] = 0.0
+        for i in range(50):
+            figures[i] = 0.0
+        for i in range(6):
+            big[i] = 0.0
+        for col in range(5):
+            r = seat * 5 + col
+            last = s[RLAST + r]
+            if last >= 0:
+                lasts[col * 11 + last] = 1.0
+            d = s[RDIR + r]
+            dirs[col * 3 + (0 if d == 0 else 1 if d > 0 else 2)] = 1.0
+            figures[col * 10 + s[POS + r]] = 1.0
+        b = s[BIG + seat]
+        big[b if b >= 0 else 5] = 1.0
+        o[offsets[_POINTS]] = s[POINTS + seat] / 14
+        o[offsets[_WISHES]] = min(s[WISHES + seat] / 9, 1.0)
+        o[offsets[_SCORE]] = score(s, seat) / 100.0
+        o[offsets[_HAND_SIZE]] = s[HAND_N + seat] / HAND_SIZE
+
+
+@kernel()
 def observe(
     s: np.ndarray, x: np.ndarray, viewer: int, offsets: np.ndarray, out: np.ndarray
 ) -> None:
     """Write seat ``viewer``'s observation into ``out`` (float32, zeroed here): the numbers
     ``keltis.env.encode.encode(state.view(viewer))`` gives."""
-    out[:] = 0.0
-    n = s[NP]
-    phase = s[PHASE]
-    out[offsets[0] + phase] = 1.0
-    if s[CUR] >= 0:
-        out[offsets[1] + (s[CUR] - viewer) % n] = 1.0
-    cap = s[TURN_CAP]
-    if cap == 0:
-        cap = 1
-    out[offsets[2]] = min(s[TURN] / cap, 1.0)
-    hand = offsets[3]
-    hb = HAND + viewer * HAND_SIZE
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    hand = out[offsets[_HAND] : offsets[_HAND] + 55]
     for i in range(s[HAND_N + viewer]):
-        out[hand + s[hb + i]] += 0.5
-    out[offsets[4]] = s[DECK_N] / DECK_CARDS
-    out[offsets[5]] = 1.0 if n == 2 else 0.0  # 30 cards removed unseen, / 30
-    tiles = offsets[6]
+        hand[s[HAND + viewer * HAND_SIZE + i]] += 0.5
+    tiles = out[offsets[_TILES] : offsets[_TILES] + 270]
     for col in range(5):
         for row in range(1, 10):
-            out[tiles + (col * 9 + row - 1) * 6 + s[TILES + col * 10 + row]] = 1.0
-    tops, sizes, piles = offsets[7], offsets[8], offsets[9]
+            tiles[(col * 9 + row - 1) * 6 + s[TILES + col * 10 + row]] = 1.0
+    tops = out[offsets[_TOPS] : offsets[_TOPS] + 55]
+    piles = out[offsets[_PILES] : offsets[_PILES] + 55]
     for k in range(5):
         m = s[PILE_N + k]
-        base = PILE + k * PILE_ROOM
+        pile = s[PILE + k * PILE_ROOM : PILE + k * PILE_ROOM + m]
         if m > 0:
-            out[tops + s[base + m - 1]] = 1.0
-        out[sizes + k] = m / 22
+            tops[pile[m - 1]] = 1.0
         for i in range(m):
-            out[piles + s[base + i]] += 0.5
-    out[offsets[10]] = s[GOAL] / 5
-    pending = s[PENDING] if phase in (FIGURE, CLOVER_MOVE, OVERFLOW) else 5
-    out[offsets[11] + pending] = 1.0
-    discarded = s[DISCARDED]
-    out[offsets[12] + (discarded if discarded >= 0 else 5)] = 1.0
-    f = offsets[_NT:]
-    table, block = f[len(OBS_PLAYER)], f[len(OBS_PLAYER) + 1]
-    for k in range(n):
-        seat = (viewer + k) % n
-        at = table + k * block
-        rows = at + f[0]
+            piles[pile[i]] += 0.5
+    for seat in range(s[NP]):
+        o = out[_block(s, viewer, offsets, seat) :]
+        rows = o[offsets[_ROWS] : offsets[_ROWS] + 55]
+        known = o[offsets[_KNOWN] : offsets[_KNOWN] + 55]
+        counts = x[X_ROWS + seat * 55 : X_ROWS + seat * 55 + 55]
         for c in range(55):
-            out[rows + c] = x[X_ROWS + seat * 55 + c] * 0.5
-        for col in range(5):
-            r = seat * 5 + col
-            last = s[RLAST + r]
-            if last >= 0:
-                out[at + f[1] + col * 11 + last] = 1.0
-            d = s[RDIR + r]
-            out[at + f[2] + col * 3 + (0 if d == 0 else 1 if d > 0 else 2)] = 1.0
-            out[at + f[3] + col * 10 + s[POS + r]] = 1.0
-        big = s[BIG + seat]
-        out[at + f[4] + (big if big >= 0 else 5)] = 1.0
-        out[at + f[5]] = s[POINTS + seat] / 14
-        out[at + f[6]] = min(s[WISHES + seat] / 9, 1.0)
-        out[at + f[7]] = score(s, seat) / 100.0
-        out[at + f[8]] = s[HAND_N + seat] / HAND_SIZE
-        known = at + f[9]
+            rows[c] = counts[c] * np.float32(0.5)
+        counts = x[X_KNOWN + seat * 55 : X_KNOWN + seat * 55 + 55]
         for c in range(55):
-            out[known + c] = x[X_KNOWN + seat * 55 + c] * 0.5
+            known[c] = counts[c] * np.float32(0.5)
+    _small(s, x, viewer, offsets, out, True)
 
 
-@njit(cache=True)
+@kernel()
+def _shown(s: np.ndarray, x: np.ndarray, offsets: np.ndarray, obs: np.ndarray, fresh: bool) -> None:
+    """Show the tops of the piles and the tiles that changed since the row showed them
+    (``fresh``: the row was just written whole): remember what the row shows. A tile leaves
+    the board only as a wish stone taken (B-18), so the tiles are looked at when one was."""
+    tops = obs[offsets[_TOPS] : offsets[_TOPS] + 55]
+    for k in range(5):
+        if not fresh and x[X_MOVED + k] == 0:
+            continue
+        x[X_MOVED + k] = 0
+        m = s[PILE_N + k]
+        top = s[PILE + k * PILE_ROOM + m - 1] if m > 0 else -1
+        shown = x[X_TOPS + k]
+        if not fresh and top != shown:
+            if shown >= 0:
+                tops[shown] = 0.0
+            if top >= 0:
+                tops[top] = 1.0
+        x[X_TOPS + k] = top
+    taken = 0
+    for q in range(s[NP]):
+        taken += s[WISHES + q]
+    if not fresh and taken == x[X_TAKEN]:
+        return
+    x[X_TAKEN] = taken
+    tiles = obs[offsets[_TILES] : offsets[_TILES] + 270]
+    for col in range(5):
+        for row in range(1, 10):
+            tile = s[TILES + col * 10 + row]
+            shown = x[X_TILES + col * 10 + row]
+            if not fresh and tile != shown:
+                tiles[(col * 9 + row - 1) * 6 + shown] = 0.0
+                tiles[(col * 9 + row - 1) * 6 + tile] = 1.0
+            x[X_TILES + col * 10 + row] = tile
+
+
+@kernel()
 def deal_episode(
     s: np.ndarray,
     rng: np.ndarray,
@@ -720,7 +858,7 @@ def deal_episode(
     return fixed_seat if fixed_seat >= 0 else -1
 
 
-@njit(cache=True)
+@kernel()
 def _advance(
     s: np.ndarray,
     x: np.ndarray,
@@ -730,15 +868,18 @@ def _advance(
     scratch: np.ndarray,
     trace: np.ndarray,
     at: int,
+    offsets: np.ndarray,
+    out: np.ndarray,
 ) -> int:
     """The seats not driven by the learner move (``policies`` by seat relative to the learner's)
     until the learner is to decide or the game is over; returns ``at`` plus the moves made
-    (written to ``trace`` from ``at`` when it has room)."""
+    (written to ``trace`` from ``at`` when it has room). ``out``: the game's observation row."""
     n = s[NP]
     while s[PHASE] != OVER and seat >= 0 and s[CUR] != seat:
         m = legal(s, scratch)
-        a = choose(s, scratch, m, policies[(s[CUR] - seat) % n], rng)
-        track(s, x, a)
+        k = s[CUR] - seat
+        a = choose(s, scratch, m, policies[k + n if k < 0 else k], rng)
+        track(s, x, a, offsets, out)
         apply(s, a)
         if trace.shape[0] > 0:
             trace[at] = a
@@ -746,7 +887,7 @@ def _advance(
     return at
 
 
-@njit(cache=True)
+@kernel()
 def _start(
     b: int,
     states: np.ndarray,
@@ -757,21 +898,26 @@ def _start(
     config: np.ndarray,
     rules: np.ndarray,
     seed: np.uint64,
-    cards: np.ndarray,
-    scratch: np.ndarray,
+    work: np.ndarray,
     trace: np.ndarray,
     at: int,
+    offsets: np.ndarray,
+    obs: np.ndarray,
 ) -> int:
     """Deal game ``b``'s current episode and let the other seats move up to the learner."""
     s = states[b]
+    x = extras[b]
     rng = rngs[b : b + 1]
-    players = config[0]
-    seats[b] = deal_episode(s, rng, seed, b, episodes[b], players, rules, cards, config[1])
-    extras[b, :] = 0
-    return _advance(s, extras[b], rng, seats[b], config[2:], scratch, trace, at)
+    seats[b] = deal_episode(
+        s, rng, seed, b, episodes[b], config[0], rules, work[:DECK_CARDS], config[1]
+    )
+    for i in range(X_SIZE):
+        x[i] = 0
+    x[X_VIEWER] = -1
+    return _advance(s, x, rng, seats[b], config[2:], work[DECK_CARDS:], trace, at, offsets, obs[b])
 
 
-@njit(cache=True)
+@kernel()
 def _show(
     s: np.ndarray,
     x: np.ndarray,
@@ -780,14 +926,25 @@ def _show(
     mask: np.ndarray,
     scratch: np.ndarray,
 ) -> None:
-    """The seat to move's observation and legal mask."""
-    observe(s, x, s[CUR], offsets, obs)
-    mask[:] = 0
+    """The seat to move's observation (kept up to date where the row holds its view, else
+    written whole) and legal mask."""
+    viewer = s[CUR]
+    fresh = x[X_VIEWER] != viewer
+    if fresh:
+        observe(s, x, viewer, offsets, obs)
+        x[X_VIEWER] = viewer
+        for q in range(4):
+            x[X_DIRTY + q] = 0
+    else:
+        _small(s, x, viewer, offsets, obs, False)
+    _shown(s, x, offsets, obs, fresh)
+    for i in range(mask.shape[0]):
+        mask[i] = 0
     for i in range(legal(s, scratch)):
         mask[scratch[i]] = 1
 
 
-@njit(cache=True)
+@kernel()
 def env_reset(
     states: np.ndarray,
     extras: np.ndarray,
@@ -803,23 +960,24 @@ def env_reset(
     to_move: np.ndarray,
     trace: np.ndarray,
     trace_n: np.ndarray,
+    work: np.ndarray,
 ) -> None:
     """Deal every game of the batch (its episode ``episodes[b]``) and show the seat to move.
     ``config``: players, the learner's seat (-1: drawn per episode, -2: self-play), then the
-    policy of each seat relative to the learner's (0 random, 1 greedy)."""
-    cards = np.zeros(DECK_CARDS, dtype=np.int32)
-    scratch = np.zeros(MAX_LEGAL, dtype=np.int32)
+    policy of each seat relative to the learner's (0 random, 1 greedy). ``work``: scratch room
+    (``WORK`` numbers)."""
+    scratch = work[DECK_CARDS:]
     for b in range(states.shape[0]):
-        row = trace[b]
         at = _start(
-            b, states, extras, rngs, episodes, seats, config, rules, seed, cards, scratch, row, 0
-        )
+            b, states, extras, rngs, episodes, seats, config, rules, seed, work, trace[b], 0,
+            offsets, obs,
+        )  # fmt: skip
         trace_n[b] = at
         _show(states[b], extras[b], offsets, obs[b], masks[b], scratch)
         to_move[b] = states[b, CUR]
 
 
-@njit(cache=True)
+@kernel()
 def _rewards(s: np.ndarray, margin: bool, scores: np.ndarray, rewards: np.ndarray) -> None:
     """A finished game's scores and every seat's reward: ``win`` (1/k to each of k sharing
     the best score) or ``margin`` ((own - best other) / 100), as keltis.env.common pays."""
@@ -843,7 +1001,7 @@ def _rewards(s: np.ndarray, margin: bool, scores: np.ndarray, rewards: np.ndarra
             rewards[q] = 1.0 / winners if scores[q] == best else 0.0
 
 
-@njit(cache=True)
+@kernel()
 def env_step(
     states: np.ndarray,
     extras: np.ndarray,
@@ -867,6 +1025,7 @@ def env_step(
     trace: np.ndarray,
     trace_n: np.ndarray,
     trace_end: np.ndarray,
+    work: np.ndarray,
 ) -> int:
     """Apply ``actions[b]`` in every game ``b``, let the other seats move, and deal a finished
     game's next episode in place (its end: ``rewards``, ``dones``, ``truncated``, ``scores``,
@@ -877,8 +1036,7 @@ def env_step(
         a = actions[b]
         if a < 0 or a >= masks.shape[1] or masks[b, a] == 0:
             return b
-    cards = np.zeros(DECK_CARDS, dtype=np.int32)
-    scratch = np.zeros(MAX_LEGAL, dtype=np.int32)
+    scratch = work[DECK_CARDS:]
     n = config[0]
     margin = config[config.shape[0] - 1] == 1
     for b in range(batch):
@@ -887,11 +1045,11 @@ def env_step(
         row = trace[b]
         a = int(actions[b])
         p = s[CUR]
-        track(s, x, a)
+        track(s, x, a, offsets, obs[b])
         apply(s, a)
         if row.shape[0] > 0:
             row[0] = a
-        at = _advance(s, x, rngs[b : b + 1], seats[b], config[2:], scratch, row, 1)
+        at = _advance(s, x, rngs[b : b + 1], seats[b], config[2:], scratch, row, 1, offsets, obs[b])
         trace_end[b] = at
         done = s[PHASE] == OVER
         dones[b] = done
@@ -906,20 +1064,9 @@ def env_step(
             observe(s, x, seen_by, offsets, final_obs[b])
             episodes[b] += 1
             at = _start(
-                b,
-                states,
-                extras,
-                rngs,
-                episodes,
-                seats,
-                config,
-                rules,
-                seed,
-                cards,
-                scratch,
-                row,
-                at,
-            )
+                b, states, extras, rngs, episodes, seats, config, rules, seed, work, row, at,
+                offsets, obs,
+            )  # fmt: skip
         trace_n[b] = at
         _show(s, x, offsets, obs[b], masks[b], scratch)
         to_move[b] = s[CUR]

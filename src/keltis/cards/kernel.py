@@ -21,6 +21,7 @@ from numba import njit
 
 from keltis.cards.state import CardVariant
 from keltis.core.gamestate import GameState
+from keltis.fast._jit import kernel
 from keltis.fast._rng import below, seed_game
 
 #: The rule switches, in the order of :class:`~keltis.cards.state.CardVariant`'s fields: a
@@ -57,6 +58,8 @@ HAND_SIZE: Final = 8
 PILE_ROOM: Final = 32
 DECK_CARDS: Final = 101
 MAX_LEGAL: Final = 128
+#: Scratch room ``env_reset`` and ``env_step`` take: a deck to shuffle, then a legal list.
+WORK: Final = DECK_CARDS + MAX_LEGAL
 
 
 def _layout() -> dict[str, int]:
@@ -141,7 +144,7 @@ def setup_extra(s: np.ndarray) -> dict[str, Any]:
     return {}
 
 
-@njit(cache=True)
+@kernel()
 def reset(s: np.ndarray, players: int, rules: np.ndarray) -> None:
     """A fresh game of ``players`` with empty hands and deck, under ``rules`` (the switches
     in :data:`SWITCHES` order)."""
@@ -158,7 +161,7 @@ def reset(s: np.ndarray, players: int, rules: np.ndarray) -> None:
         s[RLAST + i] = -1
 
 
-@njit(cache=True)
+@kernel()
 def deal(
     s: np.ndarray, players: int, rules: np.ndarray, rng: np.ndarray, cards: np.ndarray
 ) -> None:
@@ -187,20 +190,39 @@ def deal(
 # -- legal decisions -----------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _lays(s: np.ndarray, p: int, out: np.ndarray, n: int, final: bool) -> int:
-    """Append the lays open to ``p`` (C-9-C-11; in the final phase C-15: existing rows only)."""
+@kernel(inline=True)
+def _firsts(s: np.ndarray, p: int) -> int:
+    """Bit ``i`` set where ``p``'s hand slot ``i`` holds the first copy of its card (the legal
+    list names each distinct card once, in hand order)."""
+    hb = HAND + p * HAND_SIZE
+    low = 0  # cards 0-63 seen
+    high = 0  # cards 64-70 seen
+    firsts = 0
+    for i in range(s[HAND_N + p]):
+        c = s[hb + i]
+        if c < 64:
+            bit = 1 << c
+            if not low & bit:
+                low |= bit
+                firsts |= 1 << i
+        else:
+            bit = 1 << (c - 64)
+            if not high & bit:
+                high |= bit
+                firsts |= 1 << i
+    return firsts
+
+
+@kernel()
+def _lays(s: np.ndarray, p: int, out: np.ndarray, n: int, final: bool, firsts: int) -> int:
+    """Append the lays open to ``p`` (C-9-C-11; in the final phase C-15: existing rows only)
+    with each distinct card (``firsts``: see ``_firsts``)."""
     hb = HAND + p * HAND_SIZE
     hn = s[HAND_N + p]
     for i in range(hn):
-        c = s[hb + i]
-        dup = False
-        for j in range(i):
-            if s[hb + j] == c:
-                dup = True
-                break
-        if dup:
+        if not (firsts >> i) & 1:
             continue
+        c = s[hb + i]
         if c < 55:
             col = c // 11
             v = c - col * 11
@@ -233,7 +255,7 @@ def _lays(s: np.ndarray, p: int, out: np.ndarray, n: int, final: bool) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel()
 def _can_lay_final(s: np.ndarray, p: int) -> bool:
     hb = HAND + p * HAND_SIZE
     for i in range(s[HAND_N + p]):
@@ -262,29 +284,39 @@ def _can_lay_final(s: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def legal(s: np.ndarray, out: np.ndarray) -> int:
     """Write the current player's legal decisions (dense action indices) to ``out``; return
     how many (0 once the game is over)."""
     phase = s[PHASE]
     p = s[CUR]
     if phase == PLAY:
-        n = _lays(s, p, out, 0, False)
+        firsts = _firsts(s, p)
+        n = _lays(s, p, out, 0, False, firsts)
         hb = HAND + p * HAND_SIZE
         hn = s[HAND_N + p]
         wish = s[WISHMASK]
-        first_claim = n
-        for i in range(hn):  # C-8: two cards of one value 1-9 whose wish stone is still there
+        # C-8: two cards of one value 1-9 whose wish stone is still there. Each slot's value
+        # (4 bits; 0: the card cannot claim) and claim slot (3 bits), packed for the pairs.
+        values = 0
+        slots = 0
+        for i in range(hn):
             a = s[hb + i]
             sa = CLAIM_SLOT[a]
             v = VALUE[a]
-            if sa < 0 or v < 1 or v > 9 or not (wish >> v) & 1:
+            if sa >= 0 and 1 <= v <= 9 and (wish >> v) & 1:
+                values |= v << (4 * i)
+                slots |= sa << (3 * i)
+        first_claim = n
+        for i in range(hn):
+            v = (values >> (4 * i)) & 15
+            if v == 0:
                 continue
+            sa = (slots >> (3 * i)) & 7
             for j in range(i + 1, hn):
-                b = s[hb + j]
-                sb = CLAIM_SLOT[b]
-                if sb < 0 or VALUE[b] != v:
+                if (values >> (4 * j)) & 15 != v:
                     continue
+                sb = (slots >> (3 * j)) & 7
                 index = CLAIM_BASE + (v - 1) * 36 + min(sa, sb) * 6 + max(sa, sb)
                 seen = False
                 for k in range(first_claim, n):
@@ -295,14 +327,8 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
                     out[n] = index
                     n += 1
         for i in range(hn):  # C-7
-            c = s[hb + i]
-            dup = False
-            for j in range(i):
-                if s[hb + j] == c:
-                    dup = True
-                    break
-            if not dup:
-                out[n] = DISCARD_BASE + c
+            if (firsts >> i) & 1:
+                out[n] = DISCARD_BASE + s[hb + i]
                 n += 1
         return n
     if phase == DRAW:  # C-12: the draw pile, or a pile that received no card this turn
@@ -315,7 +341,7 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
                 n += 1
         return n
     if phase == FINAL:  # C-15
-        n = _lays(s, p, out, 0, True)
+        n = _lays(s, p, out, 0, True, _firsts(s, p))
         out[n] = PASS_INDEX
         return n + 1
     return 0
@@ -324,7 +350,7 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
 # -- effects -------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _take(s: np.ndarray, p: int, card: int) -> None:
     hb = HAND + p * HAND_SIZE
     hn = s[HAND_N + p] - 1
@@ -335,14 +361,14 @@ def _take(s: np.ndarray, p: int, card: int) -> None:
             return
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _give(s: np.ndarray, p: int, card: int) -> None:
     hn = s[HAND_N + p]
     s[HAND + p * HAND_SIZE + hn] = card
     s[HAND_N + p] = hn + 1
 
 
-@njit(cache=True)
+@kernel()
 def _to_pile(s: np.ndarray, card: int) -> int:
     k = PILE_OF[card]
     n = s[PILE_N + k]
@@ -351,7 +377,7 @@ def _to_pile(s: np.ndarray, card: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel()
 def _finish(s: np.ndarray, reason: int) -> None:
     s[PHASE] = OVER
     s[END] = reason
@@ -361,7 +387,7 @@ def _finish(s: np.ndarray, reason: int) -> None:
     s[BLOCKED] = 0
 
 
-@njit(cache=True)
+@kernel()
 def _final_from(s: np.ndarray, seat: int) -> None:
     """Give the final lays (C-15) to ``seat`` or the next seat up to the ender that can lay."""
     n = s[NP]
@@ -377,7 +403,7 @@ def _final_from(s: np.ndarray, seat: int) -> None:
         seat = (seat + 1) % n
 
 
-@njit(cache=True)
+@kernel()
 def _end(s: np.ndarray, p: int, reason: int) -> None:
     """C-13 or C-14 ended the game in ``p``'s turn: on to the final lays."""
     s[TURN] += 1
@@ -388,7 +414,7 @@ def _end(s: np.ndarray, p: int, reason: int) -> None:
     _final_from(s, (p + 1) % s[NP])
 
 
-@njit(cache=True)
+@kernel()
 def _final_done(s: np.ndarray, p: int) -> None:
     s[LAYS] = 0
     if p == s[ENDER]:
@@ -397,7 +423,7 @@ def _final_done(s: np.ndarray, p: int) -> None:
         _final_from(s, (p + 1) % s[NP])
 
 
-@njit(cache=True)
+@kernel()
 def _lay(s: np.ndarray, p: int, a: int) -> None:
     if a >= LAY_ONTO_BASE:  # C-11: a point card on a row ending in its value
         v = (a - LAY_ONTO_BASE) // 5
@@ -427,7 +453,7 @@ def _lay(s: np.ndarray, p: int, a: int) -> None:
             _end(s, p, END_CLOSED)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def apply(s: np.ndarray, a: int) -> None:
     """Carry out decision ``a`` (a legal dense action index) for the current player."""
     p = s[CUR]
@@ -493,7 +519,7 @@ def apply(s: np.ndarray, a: int) -> None:
             _final_done(s, p)
 
 
-@njit(cache=True)
+@kernel(inline=True)
 def score(s: np.ndarray, p: int) -> int:
     """Seat ``p``'s total (C-16-C-18), as if the game ended now."""
     total = s[PROW + p]
@@ -505,7 +531,7 @@ def score(s: np.ndarray, p: int) -> int:
 # -- policies and whole games --------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def choose(s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray) -> int:
     """Policy 0: uniform over the legal list. Policy 1: greedy, as the project's greedy bot
     plays the card game: a lay if there is one (uniform among lays), else uniform."""
@@ -591,14 +617,25 @@ def play_batch(
 # The observation (keltis.env.encode, keltis.cards.encoding) needs a few things the rules'
 # state does not keep: which cards lie in each seat's rows, the point cards of its point row,
 # the wish stones it claimed and the cards known in its hand (taken from a discard pile).
-# ``track`` keeps them in a second array (``X_SIZE`` numbers per game), called before each
-# ``apply``; ``observe`` writes the observation of one seat from both arrays.
+# ``track`` keeps them in a second array (``X_SIZE`` small numbers per game, ``int8``), called
+# before each ``apply``; ``observe`` writes the observation of one seat from both arrays.
+#
+# A game's observation row is kept up to date rather than written anew at every step (writing
+# all of it was half of a step, memory traffic mostly): ``X_VIEWER`` says whose view the row
+# holds; ``track`` changes its card counts as cards move (hand, piles, rows, known cards) and
+# ``_show`` rewrites only the small fields (``_small``: the table's, and the player blocks of
+# the seats that moved) and the pile tops that changed. A row
+# of another seat, or of none (-1, a new deal), is written whole by ``observe``.
 
 X_ROWS: Final = 0  # per seat, 71 counts: copies of each card in its colour rows
 X_KNOWN: Final = 4 * 71  # per seat, 71 counts: copies known in its hand
-X_PROW: Final = 8 * 71  # per seat, bits of the values in its point row
-X_WISH: Final = 8 * 71 + 4  # per seat, bits of the wish stones it claimed
-X_SIZE: Final = 8 * 71 + 8
+X_PROW: Final = 8 * 71  # per seat, 11 flags: the values in its point row
+X_WISH: Final = X_PROW + 4 * 11  # per seat, 10 flags: the wish stones (1-9) it claimed
+X_TOPS: Final = X_WISH + 4 * 10  # per pile, the top card the observation row shows (-1: none)
+X_VIEWER: Final = X_TOPS + 6  # the seat whose view the observation row holds (-1: none)
+X_DIRTY: Final = X_VIEWER + 1  # per seat, 1 where its player block changed since shown
+X_MOVED: Final = X_DIRTY + 4  # per pile, 1 where it got or lost a card since shown
+X_SIZE: Final = X_MOVED + 6
 
 #: The observation's fields ``observe`` fills, table part then player block: the field names
 #: of ``keltis.cards.encoding``. ``offsets`` (``keltis.fast.env``) lists, in this order, each
@@ -613,129 +650,243 @@ OBS_PLAYER: Final = (
     "hand_size", "known",
 )  # fmt: skip
 _NT: Final = len(OBS_TABLE)
+# where ``offsets`` holds each field's offset (a player field's within its block)
+_PHASE, _TO_MOVE, _TURN, _HAND, _DECK, _REMOVED, _WISH_ROW, _TOPS = range(8)
+_SIZES, _PILES, _BLOCKED, _DRAWS, _LAYS, _CLOSED, _ENDER = range(8, _NT)
+_ROWS, _POINT_ROW, _LENGTHS, _LAST, _DIRS, _WISHES, _SCORE, _HAND_SIZE, _KNOWN = range(
+    _NT, _NT + len(OBS_PLAYER)
+)
+_TABLE_SIZE: Final = _NT + len(OBS_PLAYER)
+_BLOCK_SIZE: Final = _TABLE_SIZE + 1
 
 
-@njit(cache=True, inline="always")
-def _forget(x: np.ndarray, p: int, card: int) -> None:
+@kernel(inline=True)
+def _block(s: np.ndarray, viewer: int, offsets: np.ndarray, seat: int) -> int:
+    """Where seat ``seat``'s player block starts in ``viewer``'s observation."""
+    k = seat - viewer
+    if k < 0:
+        k += s[NP]
+    return offsets[_TABLE_SIZE] + k * offsets[_BLOCK_SIZE]
+
+
+@kernel(inline=True)
+def _leaves(
+    s: np.ndarray, x: np.ndarray, p: int, card: int, offsets: np.ndarray, out: np.ndarray
+) -> None:
     """A card left ``p``'s hand: one known copy of it is no longer known to be there."""
-    if x[X_KNOWN + p * 71 + card] > 0:
-        x[X_KNOWN + p * 71 + card] -= 1
+    at = X_KNOWN + p * 71 + card
+    known = x[at] > 0
+    if known:
+        x[at] -= 1
+    v = x[X_VIEWER]
+    if v >= 0:
+        if p == v:
+            out[offsets[_HAND] + card] -= 0.5
+        if known:
+            out[_block(s, v, offsets, p) + offsets[_KNOWN] + card] -= 0.5
 
 
-@njit(cache=True)
-def track(s: np.ndarray, x: np.ndarray, a: int) -> None:
-    """Update the observation's extra counters ``x`` for decision ``a``, before ``apply``."""
+@kernel(inline=True)
+def _laid(
+    s: np.ndarray, x: np.ndarray, p: int, card: int, offsets: np.ndarray, out: np.ndarray
+) -> None:
+    """``p`` laid ``card`` in a colour row."""
+    x[X_ROWS + p * 71 + card] += 1
+    v = x[X_VIEWER]
+    if v >= 0:
+        out[_block(s, v, offsets, p) + offsets[_ROWS] + card] += 0.5
+
+
+@kernel(inline=True)
+def _discarded(x: np.ndarray, card: int, offsets: np.ndarray, out: np.ndarray) -> None:
+    """``card`` went onto its discard pile (its top is shown by ``_show``)."""
+    x[X_MOVED + PILE_OF[card]] = 1
+    if x[X_VIEWER] >= 0:
+        out[offsets[_PILES] + card] += 0.5
+
+
+@kernel()
+def track(s: np.ndarray, x: np.ndarray, a: int, offsets: np.ndarray, out: np.ndarray) -> None:
+    """Update the observation's extra counters ``x`` for decision ``a``, before ``apply``, and
+    the card counts of the observation row ``out`` (of seat ``x[X_VIEWER]``, if any)."""
     p = s[CUR]
+    v = x[X_VIEWER]
+    x[X_DIRTY + p] = 1
     if s[PHASE] == DRAW:
-        if a != DRAW_DECK:
+        if a == DRAW_DECK:
+            card = s[DECK + s[DECK_N] - 1]
+        else:
             k = a - DRAW_PILE_BASE
             card = s[PILE + k * PILE_ROOM + s[PILE_N + k] - 1]
             x[X_KNOWN + p * 71 + card] += 1
+            x[X_MOVED + k] = 1
+            if v >= 0:
+                out[offsets[_PILES] + card] -= 0.5
+                out[_block(s, v, offsets, p) + offsets[_KNOWN] + card] += 0.5
+        if p == v:
+            out[offsets[_HAND] + card] += 0.5
         return
     if a == PASS_INDEX:
         return
     if a < LAY_ONTO_BASE:
         if a >= 60:
-            x[X_PROW + p] |= 1 << (a - 60)
+            x[X_PROW + p * 11 + a - 60] = 1
         else:
-            x[X_ROWS + p * 71 + a] += 1
-        _forget(x, p, a)
+            _laid(s, x, p, a, offsets, out)
+        _leaves(s, x, p, a, offsets, out)
     elif a < DISCARD_BASE:
         card = 60 + (a - LAY_ONTO_BASE) // 5
-        x[X_ROWS + p * 71 + card] += 1
-        _forget(x, p, card)
+        _laid(s, x, p, card, offsets, out)
+        _leaves(s, x, p, card, offsets, out)
     elif a < CLAIM_BASE:
-        _forget(x, p, a - DISCARD_BASE)
+        card = a - DISCARD_BASE
+        _leaves(s, x, p, card, offsets, out)
+        _discarded(x, card, offsets, out)
     else:
         rest = a - CLAIM_BASE
-        v = rest // 36 + 1
-        pair = rest - (v - 1) * 36
+        value = rest // 36 + 1
+        pair = rest - (value - 1) * 36
         s1 = pair // 6
         s2 = pair - s1 * 6
-        _forget(x, p, 60 + v if s1 == 5 else s1 * 11 + v)
-        _forget(x, p, 60 + v if s2 == 5 else s2 * 11 + v)
-        x[X_WISH + p] |= 1 << v
+        first = 60 + value if s1 == 5 else s1 * 11 + value
+        second = 60 + value if s2 == 5 else s2 * 11 + value
+        _leaves(s, x, p, first, offsets, out)
+        _leaves(s, x, p, second, offsets, out)
+        _discarded(x, first, offsets, out)
+        _discarded(x, second, offsets, out)
+        x[X_WISH + p * 10 + value] = 1
 
 
-@njit(cache=True)
+@kernel()
+def _small(
+    s: np.ndarray, x: np.ndarray, viewer: int, offsets: np.ndarray, out: np.ndarray, every: bool
+) -> None:
+    """Write the observation's small fields (all but the card counts and the pile tops), each
+    whole: the part of ``viewer``'s observation that ``track`` does not keep up to date. The
+    player blocks: ``every`` one, or those of the seats that moved since (``X_DIRTY``, cleared
+    here)."""
+    n = s[NP]
+    phase = s[PHASE]
+    one_hot = out[offsets[_PHASE] : offsets[_PHASE] + 4]
+    for i in range(4):
+        one_hot[i] = 0.0
+    one_hot[phase] = 1.0
+    one_hot = out[offsets[_TO_MOVE] : offsets[_TO_MOVE] + 4]
+    for i in range(4):
+        one_hot[i] = 0.0
+    cur = s[CUR]
+    if cur >= 0:
+        one_hot[cur - viewer + n if cur < viewer else cur - viewer] = 1.0
+    cap = s[TURN_CAP]
+    if cap == 0:
+        cap = 1
+    out[offsets[_TURN]] = min(s[TURN] / cap, 1.0)
+    out[offsets[_DECK]] = s[DECK_N] / DECK_CARDS
+    out[offsets[_REMOVED]] = 1.0 if n == 2 else 0.0  # 30 cards removed unseen, / 30
+    wish = s[WISHMASK]
+    bits = out[offsets[_WISH_ROW] : offsets[_WISH_ROW] + 9]
+    for v in range(9):
+        bits[v] = (wish >> (v + 1)) & 1
+    sizes = out[offsets[_SIZES] : offsets[_SIZES] + 6]
+    for k in range(6):
+        sizes[k] = s[PILE_N + k] / 18
+    blocked = s[BLOCKED]
+    bits = out[offsets[_BLOCKED] : offsets[_BLOCKED] + 6]
+    for k in range(6):
+        bits[k] = (blocked >> k) & 1
+    out[offsets[_DRAWS]] = s[DRAWS] / 2 if phase == DRAW else 0.0
+    out[offsets[_LAYS]] = s[LAYS] / 2 if phase == FINAL else 0.0
+    out[offsets[_CLOSED]] = s[CLOSED] / 10
+    one_hot = out[offsets[_ENDER] : offsets[_ENDER] + 5]
+    for i in range(5):
+        one_hot[i] = 0.0
+    ender = s[ENDER]
+    one_hot[(ender - viewer + n) % n if ender >= 0 else 4] = 1.0
+    for seat in range(n):
+        if not every:
+            if x[X_DIRTY + seat] == 0:
+                continue
+            x[X_DIRTY + seat] = 0
+        o = out[_block(s, viewer, offsets, seat) :]
+        flags = o[offsets[_POINT_ROW] : offsets[_POINT_ROW] + 11]
+        for v in range(11):
+            flags[v] = x[X_PROW + seat * 11 + v]
+        lengths = o[offsets[_LENGTHS] : offsets[_LENGTHS] + 5]
+        lasts = o[offsets[_LAST] : offsets[_LAST] + 60]
+        dirs = o[offsets[_DIRS] : offsets[_DIRS] + 15]
+        for i in range(60):
+            lasts[i] = 0.0
+        for i in range(15):
+            dirs[i] = 0.0
+        for col in range(5):
+            r = seat * 5 + col
+            length = s[RLEN + r]
+            lengths[col] = length / 29
+            if length > 0:
+                lasts[col * 12 + (11 if s[RCLOSED + r] > 0 else s[RLAST + r])] = 1.0
+            d = s[RDIR + r]
+            dirs[col * 3 + (0 if d == 0 else 1 if d > 0 else 2)] = 1.0
+        flags = o[offsets[_WISHES] : offsets[_WISHES] + 9]
+        for v in range(9):
+            flags[v] = x[X_WISH + seat * 10 + v + 1]
+        o[offsets[_SCORE]] = score(s, seat) / 100.0
+        o[offsets[_HAND_SIZE]] = s[HAND_N + seat] / HAND_SIZE
+
+
+@kernel()
 def observe(
     s: np.ndarray, x: np.ndarray, viewer: int, offsets: np.ndarray, out: np.ndarray
 ) -> None:
     """Write seat ``viewer``'s observation into ``out`` (float32, zeroed here): the numbers
     ``keltis.env.encode.encode(state.view(viewer))`` gives."""
-    out[:] = 0.0
-    n = s[NP]
-    phase = s[PHASE]
-    out[offsets[0] + phase] = 1.0
-    if s[CUR] >= 0:
-        out[offsets[1] + (s[CUR] - viewer) % n] = 1.0
-    cap = s[TURN_CAP]
-    if cap == 0:
-        cap = 1
-    out[offsets[2]] = min(s[TURN] / cap, 1.0)
-    hand = offsets[3]
-    hb = HAND + viewer * HAND_SIZE
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    hand = out[offsets[_HAND] : offsets[_HAND] + 71]
     for i in range(s[HAND_N + viewer]):
-        out[hand + s[hb + i]] += 0.5
-    out[offsets[4]] = s[DECK_N] / DECK_CARDS
-    out[offsets[5]] = 1.0 if n == 2 else 0.0  # 30 cards removed unseen, / 30
-    wish = s[WISHMASK]
-    for v in range(1, 10):
-        if (wish >> v) & 1:
-            out[offsets[6] + v - 1] = 1.0
-    tops, sizes, piles = offsets[7], offsets[8], offsets[9]
+        hand[s[HAND + viewer * HAND_SIZE + i]] += 0.5
+    tops = out[offsets[_TOPS] : offsets[_TOPS] + 71]
+    piles = out[offsets[_PILES] : offsets[_PILES] + 71]
     for k in range(6):
         m = s[PILE_N + k]
-        base = PILE + k * PILE_ROOM
+        pile = s[PILE + k * PILE_ROOM : PILE + k * PILE_ROOM + m]
         if m > 0:
-            out[tops + s[base + m - 1]] = 1.0
-        out[sizes + k] = m / 18
+            tops[pile[m - 1]] = 1.0
         for i in range(m):
-            out[piles + s[base + i]] += 0.5
-    blocked = s[BLOCKED]
+            piles[pile[i]] += 0.5
+    for seat in range(s[NP]):
+        o = out[_block(s, viewer, offsets, seat) :]
+        rows = o[offsets[_ROWS] : offsets[_ROWS] + 71]
+        known = o[offsets[_KNOWN] : offsets[_KNOWN] + 71]
+        counts = x[X_ROWS + seat * 71 : X_ROWS + seat * 71 + 71]
+        for c in range(71):
+            rows[c] = counts[c] * np.float32(0.5)
+        counts = x[X_KNOWN + seat * 71 : X_KNOWN + seat * 71 + 71]
+        for c in range(71):
+            known[c] = counts[c] * np.float32(0.5)
+    _small(s, x, viewer, offsets, out, True)
+
+
+@kernel()
+def _shown(s: np.ndarray, x: np.ndarray, offsets: np.ndarray, obs: np.ndarray, fresh: bool) -> None:
+    """Show the tops of the piles that changed since the row showed them (``fresh``: the row
+    was just written whole): remember what the row shows."""
+    tops = obs[offsets[_TOPS] : offsets[_TOPS] + 71]
     for k in range(6):
-        if (blocked >> k) & 1:
-            out[offsets[10] + k] = 1.0
-    if phase == DRAW:
-        out[offsets[11]] = s[DRAWS] / 2
-    if phase == FINAL:
-        out[offsets[12]] = s[LAYS] / 2
-    out[offsets[13]] = s[CLOSED] / 10
-    ender = s[ENDER]
-    out[offsets[14] + ((ender - viewer) % n if ender >= 0 else 4)] = 1.0
-    f = offsets[_NT:]
-    table, block = f[len(OBS_PLAYER)], f[len(OBS_PLAYER) + 1]
-    for k in range(n):
-        seat = (viewer + k) % n
-        at = table + k * block
-        rows = at + f[0]
-        for c in range(71):
-            out[rows + c] = x[X_ROWS + seat * 71 + c] * 0.5
-        prow = x[X_PROW + seat]
-        for v in range(11):
-            if (prow >> v) & 1:
-                out[at + f[1] + v] = 1.0
-        for col in range(5):
-            r = seat * 5 + col
-            length = s[RLEN + r]
-            out[at + f[2] + col] = length / 29
-            if length > 0:
-                last = 11 if s[RCLOSED + r] > 0 else s[RLAST + r]
-                out[at + f[3] + col * 12 + last] = 1.0
-            d = s[RDIR + r]
-            out[at + f[4] + col * 3 + (0 if d == 0 else 1 if d > 0 else 2)] = 1.0
-        wishes = x[X_WISH + seat]
-        for v in range(1, 10):
-            if (wishes >> v) & 1:
-                out[at + f[5] + v - 1] = 1.0
-        out[at + f[6]] = score(s, seat) / 100.0
-        out[at + f[7]] = s[HAND_N + seat] / HAND_SIZE
-        known = at + f[8]
-        for c in range(71):
-            out[known + c] = x[X_KNOWN + seat * 71 + c] * 0.5
+        if not fresh and x[X_MOVED + k] == 0:
+            continue
+        x[X_MOVED + k] = 0
+        m = s[PILE_N + k]
+        top = s[PILE + k * PILE_ROOM + m - 1] if m > 0 else -1
+        shown = x[X_TOPS + k]
+        if not fresh and top != shown:
+            if shown >= 0:
+                tops[shown] = 0.0
+            if top >= 0:
+                tops[top] = 1.0
+        x[X_TOPS + k] = top
 
 
-@njit(cache=True)
+@kernel()
 def deal_episode(
     s: np.ndarray,
     rng: np.ndarray,
@@ -758,7 +909,7 @@ def deal_episode(
     return fixed_seat if fixed_seat >= 0 else -1
 
 
-@njit(cache=True)
+@kernel()
 def _advance(
     s: np.ndarray,
     x: np.ndarray,
@@ -768,15 +919,18 @@ def _advance(
     scratch: np.ndarray,
     trace: np.ndarray,
     at: int,
+    offsets: np.ndarray,
+    out: np.ndarray,
 ) -> int:
     """The seats not driven by the learner move (``policies`` by seat relative to the learner's)
     until the learner is to decide or the game is over; returns ``at`` plus the moves made
-    (written to ``trace`` from ``at`` when it has room)."""
+    (written to ``trace`` from ``at`` when it has room). ``out``: the game's observation row."""
     n = s[NP]
     while s[PHASE] != OVER and seat >= 0 and s[CUR] != seat:
         m = legal(s, scratch)
-        a = choose(s, scratch, m, policies[(s[CUR] - seat) % n], rng)
-        track(s, x, a)
+        k = s[CUR] - seat
+        a = choose(s, scratch, m, policies[k + n if k < 0 else k], rng)
+        track(s, x, a, offsets, out)
         apply(s, a)
         if trace.shape[0] > 0:
             trace[at] = a
@@ -784,7 +938,7 @@ def _advance(
     return at
 
 
-@njit(cache=True)
+@kernel()
 def _start(
     b: int,
     states: np.ndarray,
@@ -795,21 +949,26 @@ def _start(
     config: np.ndarray,
     rules: np.ndarray,
     seed: np.uint64,
-    cards: np.ndarray,
-    scratch: np.ndarray,
+    work: np.ndarray,
     trace: np.ndarray,
     at: int,
+    offsets: np.ndarray,
+    obs: np.ndarray,
 ) -> int:
     """Deal game ``b``'s current episode and let the other seats move up to the learner."""
     s = states[b]
+    x = extras[b]
     rng = rngs[b : b + 1]
-    players = config[0]
-    seats[b] = deal_episode(s, rng, seed, b, episodes[b], players, rules, cards, config[1])
-    extras[b, :] = 0
-    return _advance(s, extras[b], rng, seats[b], config[2:], scratch, trace, at)
+    seats[b] = deal_episode(
+        s, rng, seed, b, episodes[b], config[0], rules, work[:DECK_CARDS], config[1]
+    )
+    for i in range(X_SIZE):
+        x[i] = 0
+    x[X_VIEWER] = -1
+    return _advance(s, x, rng, seats[b], config[2:], work[DECK_CARDS:], trace, at, offsets, obs[b])
 
 
-@njit(cache=True)
+@kernel()
 def _show(
     s: np.ndarray,
     x: np.ndarray,
@@ -818,14 +977,25 @@ def _show(
     mask: np.ndarray,
     scratch: np.ndarray,
 ) -> None:
-    """The seat to move's observation and legal mask."""
-    observe(s, x, s[CUR], offsets, obs)
-    mask[:] = 0
+    """The seat to move's observation (kept up to date where the row holds its view, else
+    written whole) and legal mask."""
+    viewer = s[CUR]
+    fresh = x[X_VIEWER] != viewer
+    if fresh:
+        observe(s, x, viewer, offsets, obs)
+        x[X_VIEWER] = viewer
+        for q in range(4):
+            x[X_DIRTY + q] = 0
+    else:
+        _small(s, x, viewer, offsets, obs, False)
+    _shown(s, x, offsets, obs, fresh)
+    for i in range(mask.shape[0]):
+        mask[i] = 0
     for i in range(legal(s, scratch)):
         mask[scratch[i]] = 1
 
 
-@njit(cache=True)
+@kernel()
 def env_reset(
     states: np.ndarray,
     extras: np.ndarray,
@@ -841,23 +1011,24 @@ def env_reset(
     to_move: np.ndarray,
     trace: np.ndarray,
     trace_n: np.ndarray,
+    work: np.ndarray,
 ) -> None:
     """Deal every game of the batch (its episode ``episodes[b]``) and show the seat to move.
     ``config``: players, the learner's seat (-1: drawn per episode, -2: self-play), then the
-    policy of each seat relative to the learner's (0 random, 1 greedy)."""
-    cards = np.zeros(DECK_CARDS, dtype=np.int32)
-    scratch = np.zeros(MAX_LEGAL, dtype=np.int32)
+    policy of each seat relative to the learner's (0 random, 1 greedy). ``work``: scratch room
+    (``WORK`` numbers)."""
+    scratch = work[DECK_CARDS:]
     for b in range(states.shape[0]):
-        row = trace[b]
         at = _start(
-            b, states, extras, rngs, episodes, seats, config, rules, seed, cards, scratch, row, 0
-        )
+            b, states, extras, rngs, episodes, seats, config, rules, seed, work, trace[b], 0,
+            offsets, obs,
+        )  # fmt: skip
         trace_n[b] = at
         _show(states[b], extras[b], offsets, obs[b], masks[b], scratch)
         to_move[b] = states[b, CUR]
 
 
-@njit(cache=True)
+@kernel()
 def _rewards(s: np.ndarray, margin: bool, scores: np.ndarray, rewards: np.ndarray) -> None:
     """A finished game's scores and every seat's reward: ``win`` (1/k to each of k sharing
     the best score) or ``margin`` ((own - best other) / 100), as keltis.env.common pays."""
@@ -881,7 +1052,7 @@ def _rewards(s: np.ndarray, margin: bool, scores: np.ndarray, rewards: np.ndarra
             rewards[q] = 1.0 / winners if scores[q] == best else 0.0
 
 
-@njit(cache=True)
+@kernel()
 def env_step(
     states: np.ndarray,
     extras: np.ndarray,
@@ -905,6 +1076,7 @@ def env_step(
     trace: np.ndarray,
     trace_n: np.ndarray,
     trace_end: np.ndarray,
+    work: np.ndarray,
 ) -> int:
     """Apply ``actions[b]`` in every game ``b``, let the other seats move, and deal a finished
     game's next episode in place (its end: ``rewards``, ``dones``, ``truncated``, ``scores``,
@@ -915,8 +1087,7 @@ def env_step(
         a = actions[b]
         if a < 0 or a >= masks.shape[1] or masks[b, a] == 0:
             return b
-    cards = np.zeros(DECK_CARDS, dtype=np.int32)
-    scratch = np.zeros(MAX_LEGAL, dtype=np.int32)
+    scratch = work[DECK_CARDS:]
     n = config[0]
     margin = config[config.shape[0] - 1] == 1
     for b in range(batch):
@@ -925,11 +1096,11 @@ def env_step(
         row = trace[b]
         a = int(actions[b])
         p = s[CUR]
-        track(s, x, a)
+        track(s, x, a, offsets, obs[b])
         apply(s, a)
         if row.shape[0] > 0:
             row[0] = a
-        at = _advance(s, x, rngs[b : b + 1], seats[b], config[2:], scratch, row, 1)
+        at = _advance(s, x, rngs[b : b + 1], seats[b], config[2:], scratch, row, 1, offsets, obs[b])
         trace_end[b] = at
         done = s[PHASE] == OVER
         dones[b] = done
@@ -944,20 +1115,9 @@ def env_step(
             observe(s, x, seen_by, offsets, final_obs[b])
             episodes[b] += 1
             at = _start(
-                b,
-                states,
-                extras,
-                rngs,
-                episodes,
-                seats,
-                config,
-                rules,
-                seed,
-                cards,
-                scratch,
-                row,
-                at,
-            )
+                b, states, extras, rngs, episodes, seats, config, rules, seed, work, row, at,
+                offsets, obs,
+            )  # fmt: skip
         trace_n[b] = at
         _show(s, x, offsets, obs[b], masks[b], scratch)
         to_move[b] = s[CUR]

@@ -8,7 +8,8 @@ than the reference engine's seed of the same number.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from keltis.fast._jit import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -24,7 +25,7 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-@njit(cache=True)
+@kernel()
 def seed_game(rng: np.ndarray, seed: np.uint64, game: int) -> None:
     """Set ``rng`` (a ``uint64[1]``) to the start of game ``game`` of a batch seeded ``seed``."""
     z = seed + (np.uint64(game) + _ONE) * _GOLDEN
@@ -36,7 +37,7 @@ def seed_game(rng: np.ndarray, seed: np.uint64, game: int) -> None:
     rng[0] = z
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def below(rng: np.ndarray, n: int) -> int:
     """A uniform whole number in ``range(n)`` (``n`` ≥ 1)."""
     x = rng[0]

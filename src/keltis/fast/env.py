@@ -27,7 +27,11 @@ The observation and the mask are exactly :func:`keltis.env.encode.encode` and
 decision against the reference engine). Episode ``e`` of game ``b`` is dealt and played from
 its own random stream, derived from ``(seed, b, e)``: the same seed replays the same games
 whatever the batch size. The arrays returned are the environment's own, overwritten by the
-next call: copy what you keep.
+next call: copy what you keep. The observations are read-only: the kernel keeps each game's
+row up to date from step to step (a step writes only what changed: writing every number
+anew was half of a step), so a change made to them would stay wrong; copy them to change
+them (``np.array(obs)``; ``torch.tensor(obs)`` copies, ``torch.from_numpy`` would share
+them and warns).
 """
 
 from __future__ import annotations
@@ -125,13 +129,18 @@ class BatchEnv:
         self._offsets = obs_offsets(game, players, k)
         self.size = observation_layout(game, players).size
         self._states = np.zeros((batch, k.SIZE), dtype=np.int32)
-        self._extras = np.zeros((batch, k.X_SIZE), dtype=np.int32)
+        self._extras = np.zeros((batch, k.X_SIZE), dtype=np.int8)
         self._rngs = np.zeros(batch, dtype=np.uint64)
+        self._work = np.zeros(k.WORK, dtype=np.int32)
         self.episodes = np.zeros(batch, dtype=np.int64)
         """How many episodes each game has finished (the episode being played)."""
         self.seats = np.zeros(batch, dtype=np.int32)
         """The learner's seat in each game (-1 in self-play)."""
-        self.obs: Observations = np.zeros((batch, self.size), dtype=np.float32)
+        self._obs = np.zeros((batch, self.size), dtype=np.float32)
+        self.obs: Observations = self._obs.view()
+        """The observation of the seat to move in each game: read-only (the kernel keeps each
+        row up to date from step to step, so a change made here would stay wrong)."""
+        self.obs.flags.writeable = False
         self.masks: Masks = np.zeros((batch, NUM_ACTIONS), dtype=np.int8)
         self.to_move: Seats = np.zeros(batch, dtype=np.int32)
         self.rewards: Rewards = np.zeros((batch, players), dtype=np.float64)
@@ -182,11 +191,12 @@ class BatchEnv:
             self._rules,
             self._seed,
             self._offsets,
-            self.obs,
+            self._obs,
             self.masks,
             self.to_move,
             self.trace,
             self.trace_n,
+            self._work,
         )
         self.trace_end[:] = 0
         self.dones[:] = False
@@ -216,7 +226,7 @@ class BatchEnv:
                 self._seed,
                 self._offsets,
                 chosen,
-                self.obs,
+                self._obs,
                 self.masks,
                 self.to_move,
                 self.rewards,
@@ -228,6 +238,7 @@ class BatchEnv:
                 self.trace,
                 self.trace_n,
                 self.trace_end,
+                self._work,
             )
         )
         if bad >= 0:
