@@ -79,7 +79,9 @@ def batch_rate(
     done = 0
     while done < steps:
         cpu = time.process_time()
-        actions = np.argmax(masks * rng.random(masks.shape, dtype=np.float32), axis=1)
+        # uniform over the legal (a draw of 0.0 would pick action 0, legal or not)
+        draw = rng.random(masks.shape, dtype=np.float32) + np.float32(1e-7)
+        actions = np.argmax(masks * draw, axis=1)
         mid = time.process_time()
         _, masks, _, _, _ = env.step(actions)
         end = time.process_time()

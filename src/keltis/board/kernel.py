@@ -799,6 +799,13 @@ def observe(
     _small(s, x, viewer, offsets, out, True)
 
 
+@kernel(inline=True)
+def _all_shown(x: np.ndarray) -> None:
+    """The row was written whole: no seat's block is waiting to be shown."""
+    for i in range(4):
+        x[X_DIRTY + i] = 0
+
+
 @kernel()
 def _shown(s: np.ndarray, x: np.ndarray, offsets: np.ndarray, obs: np.ndarray, fresh: bool) -> None:
     """Show the tops of the piles and the tiles that changed since the row showed them
@@ -933,8 +940,7 @@ def _show(
     if fresh:
         observe(s, x, viewer, offsets, obs)
         x[X_VIEWER] = viewer
-        for q in range(4):
-            x[X_DIRTY + q] = 0
+        _all_shown(x)
     else:
         _small(s, x, viewer, offsets, obs, False)
     _shown(s, x, offsets, obs, fresh)

@@ -223,35 +223,28 @@ def _lays(s: np.ndarray, p: int, out: np.ndarray, n: int, final: bool, firsts: i
         if not (firsts >> i) & 1:
             continue
         c = s[hb + i]
+        # each candidate is written, and counted where legal: no branch to mispredict
+        out[n] = c
         if c < 55:
             col = c // 11
             v = c - col * 11
             r = p * 5 + col
-            if s[RLEN + r] == 0:
-                if not final:
-                    out[n] = c
-                    n += 1
-            elif s[RCLOSED + r] == 0:
-                d = s[RDIR + r]
-                last = s[RLAST + r]
-                if d == 0 or v == last or (d > 0 and v > last) or (d < 0 and v < last):
-                    out[n] = c
-                    n += 1
+            length = s[RLEN + r]
+            d = s[RDIR + r]
+            last = s[RLAST + r]
+            open_row = (length > 0) & (s[RCLOSED + r] == 0)
+            fits = (d == 0) | ((d > 0) & (v >= last)) | ((d < 0) & (v <= last))
+            n += ((length == 0) & (not final)) | (open_row & fits)
         elif c < 60:
             r = p * 5 + c - 55
-            if s[RLEN + r] > 0 and s[RCLOSED + r] < 2:
-                out[n] = c
-                n += 1
+            n += (s[RLEN + r] > 0) & (s[RCLOSED + r] < 2)
         else:
             v = c - 60
-            if not final or s[PROW + p] > 0:
-                out[n] = c
-                n += 1
+            n += (not final) | (s[PROW + p] > 0)
             for col in range(5):
                 r = p * 5 + col
-                if s[RLEN + r] > 0 and s[RCLOSED + r] == 0 and s[RLAST + r] == v:
-                    out[n] = LAY_ONTO_BASE + v * 5 + col
-                    n += 1
+                out[n] = LAY_ONTO_BASE + v * 5 + col
+                n += (s[RLEN + r] > 0) & (s[RCLOSED + r] == 0) & (s[RLAST + r] == v)
     return n
 
 
@@ -327,9 +320,8 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
                     out[n] = index
                     n += 1
         for i in range(hn):  # C-7
-            if (firsts >> i) & 1:
-                out[n] = DISCARD_BASE + s[hb + i]
-                n += 1
+            out[n] = DISCARD_BASE + s[hb + i]
+            n += (firsts >> i) & 1
         return n
     if phase == DRAW:  # C-12: the draw pile, or a pile that received no card this turn
         out[0] = DRAW_DECK
@@ -635,7 +627,8 @@ X_TOPS: Final = X_WISH + 4 * 10  # per pile, the top card the observation row sh
 X_VIEWER: Final = X_TOPS + 6  # the seat whose view the observation row holds (-1: none)
 X_DIRTY: Final = X_VIEWER + 1  # per seat, 1 where its player block changed since shown
 X_MOVED: Final = X_DIRTY + 4  # per pile, 1 where it got or lost a card since shown
-X_SIZE: Final = X_MOVED + 6
+X_LAID: Final = X_MOVED + 6  # per seat and colour row, 1 where a card was laid since shown
+X_SIZE: Final = X_LAID + 20
 
 #: The observation's fields ``observe`` fills, table part then player block: the field names
 #: of ``keltis.cards.encoding``. ``offsets`` (``keltis.fast.env``) lists, in this order, each
@@ -733,10 +726,12 @@ def track(s: np.ndarray, x: np.ndarray, a: int, offsets: np.ndarray, out: np.nda
             x[X_PROW + p * 11 + a - 60] = 1
         else:
             _laid(s, x, p, a, offsets, out)
+            x[X_LAID + p * 5 + (a // 11 if a < 55 else a - 55)] = 1
         _leaves(s, x, p, a, offsets, out)
     elif a < DISCARD_BASE:
         card = 60 + (a - LAY_ONTO_BASE) // 5
         _laid(s, x, p, card, offsets, out)
+        x[X_LAID + p * 5 + (a - LAY_ONTO_BASE) % 5] = 1
         _leaves(s, x, p, card, offsets, out)
     elif a < CLAIM_BASE:
         card = a - DISCARD_BASE
@@ -764,7 +759,7 @@ def _small(
     """Write the observation's small fields (all but the card counts and the pile tops), each
     whole: the part of ``viewer``'s observation that ``track`` does not keep up to date. The
     player blocks: ``every`` one, or those of the seats that moved since (``X_DIRTY``, cleared
-    here)."""
+    here) with their rows laid on since (``X_LAID``, cleared here)."""
     n = s[NP]
     phase = s[PHASE]
     one_hot = out[offsets[_PHASE] : offsets[_PHASE] + 4]
@@ -811,21 +806,24 @@ def _small(
         flags = o[offsets[_POINT_ROW] : offsets[_POINT_ROW] + 11]
         for v in range(11):
             flags[v] = x[X_PROW + seat * 11 + v]
-        lengths = o[offsets[_LENGTHS] : offsets[_LENGTHS] + 5]
-        lasts = o[offsets[_LAST] : offsets[_LAST] + 60]
-        dirs = o[offsets[_DIRS] : offsets[_DIRS] + 15]
-        for i in range(60):
-            lasts[i] = 0.0
-        for i in range(15):
-            dirs[i] = 0.0
-        for col in range(5):
+        for col in range(5):  # the rows laid on since shown, or every row
             r = seat * 5 + col
+            if not every:
+                if x[X_LAID + r] == 0:
+                    continue
+                x[X_LAID + r] = 0
             length = s[RLEN + r]
-            lengths[col] = length / 29
+            o[offsets[_LENGTHS] + col] = length / 29
+            last = o[offsets[_LAST] + col * 12 : offsets[_LAST] + col * 12 + 12]
+            for i in range(12):
+                last[i] = 0.0
             if length > 0:
-                lasts[col * 12 + (11 if s[RCLOSED + r] > 0 else s[RLAST + r])] = 1.0
+                last[11 if s[RCLOSED + r] > 0 else s[RLAST + r]] = 1.0
+            direction = o[offsets[_DIRS] + col * 3 : offsets[_DIRS] + col * 3 + 3]
             d = s[RDIR + r]
-            dirs[col * 3 + (0 if d == 0 else 1 if d > 0 else 2)] = 1.0
+            direction[0] = 1.0 if d == 0 else 0.0
+            direction[1] = 1.0 if d > 0 else 0.0
+            direction[2] = 1.0 if d < 0 else 0.0
         flags = o[offsets[_WISHES] : offsets[_WISHES] + 9]
         for v in range(9):
             flags[v] = x[X_WISH + seat * 10 + v + 1]
@@ -864,6 +862,15 @@ def observe(
         for c in range(71):
             known[c] = counts[c] * np.float32(0.5)
     _small(s, x, viewer, offsets, out, True)
+
+
+@kernel(inline=True)
+def _all_shown(x: np.ndarray) -> None:
+    """The row was written whole: no seat's block, and no row, is waiting to be shown."""
+    for i in range(4):
+        x[X_DIRTY + i] = 0
+    for i in range(20):
+        x[X_LAID + i] = 0
 
 
 @kernel()
@@ -984,8 +991,7 @@ def _show(
     if fresh:
         observe(s, x, viewer, offsets, obs)
         x[X_VIEWER] = viewer
-        for q in range(4):
-            x[X_DIRTY + q] = 0
+        _all_shown(x)
     else:
         _small(s, x, viewer, offsets, obs, False)
     _shown(s, x, offsets, obs, fresh)
