@@ -231,11 +231,10 @@ def _fits(s: np.ndarray, p: int, card: int) -> bool:
     col = card // 11
     r = p * 5 + col
     last = s[RLAST + r]
-    if last < 0:
-        return True
     d = s[RDIR + r]
     v = card - col * 11
-    return d == 0 or v == last or (d > 0 and v > last) or (d < 0 and v < last)
+    # without branches: random hands would mispredict them
+    return (last < 0) | (d == 0) | ((d > 0) & (v >= last)) | ((d < 0) & (v <= last))
 
 
 @kernel(inline=True)
@@ -257,9 +256,8 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
             seen |= bit
             out[n] = DISCARD_BASE + c
             n += 1
-            if _fits(s, p, c):
-                out[n] = c
-                n += 1
+            out[n] = c  # written, and counted where it fits
+            n += _fits(s, p, c)
         return n
     if phase == DRAW:  # B-15
         n = 0
@@ -268,9 +266,8 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
             n = 1
         blocked = s[DISCARDED] if s[NO_TAKE_BACK] else -1
         for k in range(5):
-            if s[PILE_N + k] > 0 and k != blocked:
-                out[n] = DRAW_PILE_BASE + k
-                n += 1
+            out[n] = DRAW_PILE_BASE + k
+            n += (s[PILE_N + k] > 0) & (k != blocked)
         return n
     if phase in (CLOVER_MOVE, OVERFLOW):  # B-17, B-14
         n = 0
@@ -588,12 +585,12 @@ def play_batch(
 # numbers per game, ``int8``), called before each ``apply``; ``observe`` writes the
 # observation of one seat from both arrays.
 #
-# A game's observation row is kept up to date rather than written anew at every step (writing
-# all of it was half of a step, memory traffic mostly): ``X_VIEWER`` says whose view the row
-# holds; ``track`` changes its card counts as cards move (hand, piles, rows, known cards) and
-# ``_show`` rewrites only the small fields (``_small``: the table's, and the player blocks of
-# the seats that moved), the pile tops and the tiles that changed. A row of another seat, or
-# of none (-1, a new deal), is written whole by ``observe``.
+# A game's observation row is kept up to date rather than written anew at every step (what
+# that saves: docs/performance.md). ``X_VIEWER`` says whose view the row holds; ``track``
+# changes its card counts as cards move (hand, piles, rows, known cards), and ``_show``
+# rewrites only the small fields (``_small``: the table's, and the player blocks of the seats
+# that moved), the pile tops and the tiles that changed. A row of another seat, or of none
+# (-1: a new deal), is written whole by ``observe``.
 
 X_ROWS: Final = 0  # per seat, 55 counts: copies of each card in its rows
 X_KNOWN: Final = 4 * 55  # per seat, 55 counts: copies known in its hand
@@ -641,7 +638,8 @@ def _block(s: np.ndarray, viewer: int, offsets: np.ndarray, seat: int) -> int:
 def _leaves(
     s: np.ndarray, x: np.ndarray, p: int, card: int, offsets: np.ndarray, out: np.ndarray
 ) -> None:
-    """A card left ``p``'s hand: one known copy of it is no longer known to be there."""
+    """A card left ``p``'s hand: one known copy of it is no longer known to be there; the
+    observation row's counts follow."""
     at = X_KNOWN + p * 55 + card
     known = x[at] > 0
     if known:
