@@ -612,12 +612,12 @@ def play_batch(
 # ``track`` keeps them in a second array (``X_SIZE`` small numbers per game, ``int8``), called
 # before each ``apply``; ``observe`` writes the observation of one seat from both arrays.
 #
-# A game's observation row is kept up to date rather than written anew at every step (writing
-# all of it was half of a step, memory traffic mostly): ``X_VIEWER`` says whose view the row
-# holds; ``track`` changes its card counts as cards move (hand, piles, rows, known cards) and
-# ``_show`` rewrites only the small fields (``_small``: the table's, and the player blocks of
-# the seats that moved) and the pile tops that changed. A row
-# of another seat, or of none (-1, a new deal), is written whole by ``observe``.
+# A game's observation row is kept up to date rather than written anew at every step (what
+# that saves: docs/performance.md). ``X_VIEWER`` says whose view the row holds; ``track``
+# changes its card counts as cards move (hand, piles, rows, known cards), and ``_show``
+# rewrites only the small fields (``_small``: the table's, the player blocks of the seats that
+# moved and in them the rows laid on) and the pile tops that changed. A row of another seat,
+# or of none (-1: a new deal), is written whole by ``observe``.
 
 X_ROWS: Final = 0  # per seat, 71 counts: copies of each card in its colour rows
 X_KNOWN: Final = 4 * 71  # per seat, 71 counts: copies known in its hand
@@ -666,7 +666,8 @@ def _block(s: np.ndarray, viewer: int, offsets: np.ndarray, seat: int) -> int:
 def _leaves(
     s: np.ndarray, x: np.ndarray, p: int, card: int, offsets: np.ndarray, out: np.ndarray
 ) -> None:
-    """A card left ``p``'s hand: one known copy of it is no longer known to be there."""
+    """A card left ``p``'s hand: one known copy of it is no longer known to be there; the
+    observation row's counts follow."""
     at = X_KNOWN + p * 71 + card
     known = x[at] > 0
     if known:
