@@ -24,13 +24,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from keltis.server import db
 from keltis.server.answers import RefusedError
+from keltis.server.passwords import Attempts, attempt_key, hash_password
 from keltis.server.store import _aware, digest, now
 
 #: An account's name: 3 to 20 letters, digits, ``_`` or ``-`` (so that it can never be taken
@@ -40,17 +39,8 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
 #: How long a log-in session lasts.
 SESSION_DAYS = 30
-#: Failed log-ins in a row after which an account's log-in is locked …
-MAX_FAILURES = 5
-#: … for this long.
-LOCK_MINUTES = 15
 #: The name that replaces a deleted account's in the matches it played.
 DELETED_NAME = "(deleted)"
-
-_hasher = PasswordHasher()  # argon2id with the library's recommended parameters
-#: A hash checked when the name is unknown, so that a wrong name costs what a wrong password
-#: does (an attacker cannot tell them apart by the time taken).
-_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
 
 
 @dataclass(frozen=True)
@@ -64,6 +54,8 @@ class Account:
     email_turns: bool
     created_at: datetime
     suspended: bool
+    seat_epoch: int = 0
+    """The generation of its seats' tokens (:meth:`AccountStore.seat_token`)."""
 
     @property
     def player(self) -> str:
@@ -108,11 +100,13 @@ def check_password(password: str) -> None:
         raise RefusedError("account.bad_password", status=400, min=MIN_PASSWORD, max=MAX_PASSWORD)
 
 
-def _verify(password_hash: str, password: str) -> bool:
-    try:
-        return _hasher.verify(password_hash, password)
-    except (VerificationError, InvalidHashError):
-        return False
+@dataclass(frozen=True)
+class Attempt:
+    """A password attempt counted (:meth:`AccountStore.attempt`): the account tried
+    (``None``: the name has none) and the hash to check the password against."""
+
+    account: Account | None
+    password_hash: str | None
 
 
 class AccountStore:
@@ -121,6 +115,7 @@ class AccountStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._key: bytes | None = None
+        self.attempts = Attempts()
 
     # -- the servers' shared key -----------------------------------------------------------
 
@@ -139,18 +134,87 @@ class AccountStore:
         mac = hmac.new(self.key(), purpose.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(mac).decode().rstrip("=")
 
-    def seat_token(self, match_id: str, seat: int, account_id: str) -> str:
-        """The token of seat ``seat`` of ``match_id`` played by ``account_id``."""
-        return self.derive(f"seat:{match_id}:{seat}:{account_id}")
+    def seat_token(self, match_id: str, seat: int, account_id: str, epoch: int = 0) -> str:
+        """The token of seat ``seat`` of ``match_id`` played by ``account_id`` in the
+        account's seat-token generation ``epoch`` (:meth:`revoke_seats`)."""
+        generation = f":{epoch}" if epoch else ""
+        return self.derive(f"seat:{match_id}:{seat}:{account_id}{generation}")
+
+    def revoke_seats(self, connection: sa.Connection, account_id: str) -> None:
+        """The account's seat tokens change (a password changed, every session ended, a
+        suspension): its next generation of derived tokens begins, and every seat it plays
+        forgets its stored token, so that its old tokens — derived, or a guest's taken over
+        — open nothing; the seats open to the new generation's tokens
+        (:meth:`derived_seat`), which ``GET /api/me/matches`` gives its sessions."""
+        connection.execute(
+            db.accounts.update()
+            .where(db.accounts.c.id == account_id)
+            .values(seat_epoch=db.accounts.c.seat_epoch + 1)
+        )
+        seats = connection.execute(
+            sa.select(db.seats.c.match_id, db.seats.c.seat).where(
+                db.seats.c.account_id == account_id
+            )
+        ).all()
+        for match_id, number in seats:
+            # the digest of a secret nobody was given (the column is unique)
+            connection.execute(
+                db.seats.update()
+                .where(db.seats.c.match_id == match_id, db.seats.c.seat == number)
+                .values(token_hash=digest(secrets.token_urlsafe(24)))
+            )
+
+    def derived_seat(self, match_id: str, token: str) -> int | None:
+        """The seat of ``match_id`` an account plays whose token in the account's current
+        generation is ``token``, or ``None``."""
+        query = (
+            sa.select(db.seats.c.seat, db.seats.c.account_id, db.accounts.c.seat_epoch)
+            .join(db.accounts, db.accounts.c.id == db.seats.c.account_id)
+            .where(db.seats.c.match_id == match_id)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        given = token.encode("utf-8", "replace")
+        for number, account_id, epoch in rows:
+            derived = self.seat_token(match_id, int(number), str(account_id), int(epoch))
+            if secrets.compare_digest(derived.encode(), given):
+                return int(number)
+        return None
+
+    def valid_seat_tokens(self, asked: list[tuple[str, int, str]]) -> list[bool]:
+        """For each ``(match, seat, token)``: whether the token still opens that seat (its
+        own stored token, or the current generation's derived one); one query."""
+        matches = sorted({match_id for match_id, _seat, _token in asked})
+        query = (
+            sa.select(
+                db.seats.c.match_id,
+                db.seats.c.seat,
+                db.seats.c.token_hash,
+                db.seats.c.account_id,
+                db.accounts.c.seat_epoch,
+            )
+            .outerjoin(db.accounts, db.accounts.c.id == db.seats.c.account_id)
+            .where(db.seats.c.match_id.in_(matches))
+        )
+        with self.engine.connect() as connection:
+            rows = {(str(r.match_id), int(r.seat)): r for r in connection.execute(query)}
+        valid = []
+        for match_id, seat, token in asked:
+            row = rows.get((match_id, seat))
+            ok = row is not None and row.token_hash == digest(token)
+            if row is not None and not ok and row.account_id is not None:
+                derived = self.seat_token(match_id, seat, str(row.account_id), int(row.seat_epoch))
+                ok = secrets.compare_digest(derived.encode(), token.encode("utf-8", "replace"))
+            valid.append(ok)
+        return valid
 
     # -- accounts --------------------------------------------------------------------------
 
-    def create(self, name: str, password: str, language: str, email: str | None) -> Account:
-        """A new account (``account.name_taken`` if the name is, whatever its case)."""
+    def create(self, name: str, password_hash: str, language: str, email: str | None) -> Account:
+        """A new account with a password's hash (:func:`~keltis.server.passwords.
+        hash_password`; ``account.name_taken`` if the name is, whatever its case)."""
         check_name(name)
-        check_password(password)
         account_id = secrets.token_urlsafe(12)
-        password_hash = _hasher.hash(password)
         when = now()
         try:
             with self.engine.begin() as connection:
@@ -201,59 +265,39 @@ class AccountStore:
 
     # -- logging in ------------------------------------------------------------------------
 
-    def log_in(self, name: str, password: str) -> LoggedIn:
-        """A new session for ``name`` with ``password``. The same refusal for an unknown
-        name and a wrong password, after the same work; a locked or suspended account is
-        refused even with the right password."""
-        with self.engine.connect() as connection:
+    def attempt(self, name: str, address: str) -> Attempt:
+        """Count a password attempt at the account ``name`` from ``address`` before the
+        password is checked (``429`` ``account.login_limited`` over a limit, whether or not
+        the name is an account's: :mod:`keltis.server.passwords`), and read what to check
+        it against."""
+        key = name_key(name)
+        with self.engine.begin() as connection:
+            self.attempts.reserve(connection, attempt_key(key), address, now())
             row = connection.execute(
-                sa.select(db.accounts).where(db.accounts.c.name_key == name_key(name))
+                sa.select(db.accounts).where(db.accounts.c.name_key == key)
             ).first()
         if row is None:
-            _verify(_DUMMY_HASH, password)
-            raise RefusedError("account.bad_login", status=401)
-        values = row._mapping
-        locked = _aware(values["locked_until"])
-        if locked is not None and locked > now():
-            _verify(_DUMMY_HASH, password)
-            raise RefusedError("account.login_limited", status=429, minutes=LOCK_MINUTES)
-        if not _verify(values["password_hash"], password):
-            self._failed(str(values["id"]))
-            raise RefusedError("account.bad_login", status=401)
-        if values["suspended_at"] is not None:
-            raise RefusedError("account.suspended", status=403)
-        account = _account(values)
+            return Attempt(None, None)
+        return Attempt(_account(row._mapping), str(row._mapping["password_hash"]))
+
+    def logged_in(self, account: Account, address: str, new_hash: str | None) -> LoggedIn:
+        """The password of ``account`` was right (from ``address``): its count starts
+        again, a hash made with older parameters is replaced by ``new_hash``, and a new
+        session opens — unless the account is suspended (``403``)."""
         with self.engine.begin() as connection:
-            connection.execute(
-                db.accounts.update()
-                .where(db.accounts.c.id == account.id)
-                .values(failed_logins=0, locked_until=None)
-            )
-            if _hasher.check_needs_rehash(values["password_hash"]):
+            suspended = connection.execute(
+                sa.select(db.accounts.c.suspended_at).where(db.accounts.c.id == account.id)
+            ).scalar_one_or_none()
+            if suspended is not None:
+                raise RefusedError("account.suspended", status=403)
+            self.attempts.succeeded(connection, attempt_key(name_key(account.name)), address)
+            if new_hash is not None:
                 connection.execute(
                     db.accounts.update()
                     .where(db.accounts.c.id == account.id)
-                    .values(password_hash=_hasher.hash(password))
+                    .values(password_hash=new_hash)
                 )
         return self.open_session(account)
-
-    def _failed(self, account_id: str) -> None:
-        """One more failed log-in; the account locks after :data:`MAX_FAILURES` in a row."""
-        with self.engine.begin() as connection:
-            connection.execute(
-                db.accounts.update()
-                .where(db.accounts.c.id == account_id)
-                .values(failed_logins=db.accounts.c.failed_logins + 1)
-            )
-            failures = connection.execute(
-                sa.select(db.accounts.c.failed_logins).where(db.accounts.c.id == account_id)
-            ).scalar_one()
-            if failures >= MAX_FAILURES:
-                connection.execute(
-                    db.accounts.update()
-                    .where(db.accounts.c.id == account_id)
-                    .values(failed_logins=0, locked_until=now() + timedelta(minutes=LOCK_MINUTES))
-                )
 
     def open_session(self, account: Account) -> LoggedIn:
         """A new log-in session for ``account``."""
@@ -300,42 +344,42 @@ class AccountStore:
                 db.login_sessions.delete().where(db.login_sessions.c.token_hash == digest(secret))
             )
 
-    def change_password(self, account: Account, old: str, new: str, keep: str | None) -> None:
-        """Change the password (``old`` must be right); every session but ``keep`` (the
-        cookie's secret of the request) ends."""
-        check_password(new)
-        self._confirm(account, old)
-        self.set_password(account.id, new, keep)
-
-    def _confirm(self, account: Account, password: str) -> None:
-        """Refuse (``403`` ``account.wrong_password``) unless ``password`` is the account's
-        current password."""
-        with self.engine.connect() as connection:
-            current = connection.execute(
-                sa.select(db.accounts.c.password_hash).where(db.accounts.c.id == account.id)
-            ).scalar_one()
-        if not _verify(current, password):
-            raise RefusedError("account.wrong_password", status=403)
-
     def set_password(self, account_id: str, new: str, keep: str | None = None) -> None:
-        """Set the password and end every session but ``keep`` (also ``keltis admin``)."""
+        """Set the password (hashed here: ``keltis admin``; the server hashes in its
+        password pool and calls :meth:`set_password_hash`)."""
+        self.set_password_hash(account_id, hash_password(new), keep)
+
+    def set_password_hash(self, account_id: str, new_hash: str, keep: str | None = None) -> None:
+        """Set the password's hash; every session but ``keep`` (the cookie's secret of the
+        request) ends, and the account's seat tokens change (:meth:`revoke_seats`)."""
         with self.engine.begin() as connection:
             connection.execute(
                 db.accounts.update()
                 .where(db.accounts.c.id == account_id)
-                .values(password_hash=_hasher.hash(new), failed_logins=0, locked_until=None)
+                .values(password_hash=new_hash)
             )
             ended = db.login_sessions.delete().where(db.login_sessions.c.account_id == account_id)
             if keep is not None:
                 ended = ended.where(db.login_sessions.c.token_hash != digest(keep))
             connection.execute(ended)
+            self.revoke_seats(connection, account_id)
 
-    def delete(self, account: Account, password: str) -> list[str]:
-        """Delete the account (``password`` must be right): its sessions, ratings, mutes
-        and seeks go; the matches it played stay, its name replaced everywhere. Returns
-        those matches (the server processes must re-read them)."""
-        self._confirm(account, password)
+    def end_sessions(self, account_id: str) -> None:
+        """Every session of the account ends and its seat tokens change (log out
+        everywhere; a suspension)."""
         with self.engine.begin() as connection:
+            connection.execute(
+                db.login_sessions.delete().where(db.login_sessions.c.account_id == account_id)
+            )
+            self.revoke_seats(connection, account_id)
+
+    def delete(self, account: Account) -> list[str]:
+        """Delete the account (its password checked by the caller): its sessions, ratings,
+        mutes, seeks and log-in counts go; the matches it played stay, its name replaced
+        everywhere, its seats opening to no token. Returns those matches (the server
+        processes must re-read them)."""
+        with self.engine.begin() as connection:
+            self.attempts.forget(connection, attempt_key(name_key(account.name)))
             return _erase(connection, account.id)
 
     # -- guest seats -----------------------------------------------------------------------
@@ -421,11 +465,18 @@ def _erase(connection: sa.Connection, account_id: str) -> list[str]:
         connection.execute(
             db.matches.update().where(db.matches.c.id == match_id).values(header=header)
         )
-    connection.execute(
-        db.seats.update()
-        .where(db.seats.c.account_id == account_id)
-        .values(name=DELETED_NAME, account_id=None)
-    )
+    seats = connection.execute(
+        sa.select(db.seats.c.match_id, db.seats.c.seat).where(db.seats.c.account_id == account_id)
+    ).all()
+    for match_id, number in seats:
+        # the seat opens to no token any more: the digest of a secret nobody was given
+        connection.execute(
+            db.seats.update()
+            .where(db.seats.c.match_id == match_id, db.seats.c.seat == number)
+            .values(
+                name=DELETED_NAME, account_id=None, token_hash=digest(secrets.token_urlsafe(24))
+            )
+        )
     connection.execute(
         db.chat.update()
         .where(db.chat.c.account_id == account_id)
@@ -461,4 +512,5 @@ def _account(values: Any) -> Account:
         email_turns=bool(values["email_turns"]),
         created_at=created,
         suspended=values["suspended_at"] is not None,
+        seat_epoch=int(values.get("seat_epoch") or 0),
     )

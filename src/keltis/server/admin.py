@@ -3,8 +3,9 @@
 Run on the server's machine against the server's database (``--db``, as ``keltis serve``
 takes it): list the accounts, reset an account's password (a new random one is printed),
 suspend an account (it cannot log in, its chat is hidden, its sessions end) and lift a
-suspension, and read the log of these actions. Every action is written to ``admin_log`` with
-the operating-system user who ran it, so that a moderation can always be traced.
+suspension, and read the log of these actions; list the rated results flagged for
+moderators (``flags``). Every action is written to ``admin_log`` with the operating-system
+user who ran it, so that a moderation can always be traced.
 
 Nothing heavy is imported at the top: ``keltis --help`` builds this command's parser.
 """
@@ -69,7 +70,18 @@ def add_admin_parser(sub: Any) -> None:
         metavar="N",
         help=f"show at most N entries ({LOG_LIMIT}; 0: all)",
     )
-    for action in (listing, reset, suspend, unsuspend, log):
+    flags = actions.add_parser(
+        "flags",
+        help="rated results flagged for moderators (the same two accounts, one address)",
+    )
+    flags.add_argument(
+        "--limit",
+        type=int,
+        default=LOG_LIMIT,
+        metavar="N",
+        help=f"show at most N flags, newest first ({LOG_LIMIT}; 0: all)",
+    )
+    for action in (listing, reset, suspend, unsuspend, log, flags):
         _add_db(action, argparse.SUPPRESS)  # --db also after the action
 
 
@@ -219,6 +231,7 @@ def suspend(engine: Engine, args: argparse.Namespace) -> None:
     """``suspend NAME --reason TEXT``: the account cannot log in, its chat is hidden, its
     sessions end."""
     from keltis.server import db  # the server's modules load when it runs
+    from keltis.server.accounts import AccountStore
     from keltis.server.store import now
 
     reason = args.reason.strip()
@@ -239,8 +252,13 @@ def suspend(engine: Engine, args: argparse.Namespace) -> None:
         connection.execute(
             db.login_sessions.delete().where(db.login_sessions.c.account_id == account["id"])
         )
+        # its seats' tokens change: what it had open shows no hand and acts no more
+        AccountStore(engine).revoke_seats(connection, str(account["id"]))
         _logged(connection, "suspend", account["name"], reason)
-    print(f"Suspended {account['name']}: it cannot log in, its chat is hidden, sessions ended.")
+    print(
+        f"Suspended {account['name']}: it cannot log in, its chat is hidden, sessions and "
+        "seat tokens ended."
+    )
 
 
 def unsuspend(engine: Engine, args: argparse.Namespace) -> None:
@@ -281,6 +299,51 @@ def show_log(engine: Engine, args: argparse.Namespace) -> None:
     _table(("when", "who", "action", "account", "detail"), rows)
 
 
+def show_flags(engine: Engine, args: argparse.Namespace) -> None:
+    """``flags``: the rated results flagged for moderators (``rating_flags``), newest
+    first: when, why, the two accounts (by name; a deleted one by its id), the address
+    and the matches."""
+    import sqlalchemy as sa  # loaded by run_admin already; here for the name
+
+    from keltis.server import db  # the server's modules load when it runs
+
+    query = sa.select(db.rating_flags).order_by(db.rating_flags.c.id.desc())
+    if args.limit > 0:
+        query = query.limit(args.limit)
+    with engine.connect() as connection:
+        found = [r._mapping for r in connection.execute(query)]
+        ids = {str(f[side]) for f in found for side in ("account_a", "account_b")}
+        names = {
+            str(r.id): str(r.name)
+            for r in connection.execute(
+                sa.select(db.accounts.c.id, db.accounts.c.name).where(
+                    db.accounts.c.id.in_(sorted(ids))
+                )
+            )
+        }
+    if not found:
+        print("No flags.")
+        return
+    rows = []
+    for flag in found:
+        pair = [
+            names.get(str(flag[side]), f"(deleted {flag[side]})")
+            for side in ("account_a", "account_b")
+        ]
+        state = "open" if flag["resolved_at"] is None else f"resolved {_when(flag['resolved_at'])}"
+        rows.append(
+            (
+                _when(flag["updated_at"]),
+                str(flag["reason"]),
+                " and ".join(pair),
+                str(flag["address"] or "-"),
+                state,
+                " ".join(str(m) for m in flag["matches"]),
+            )
+        )
+    _table(("when", "reason", "accounts", "address", "state", "matches"), rows)
+
+
 #: Each sub-command's action.
 ACTIONS: dict[str, Callable[[Engine, argparse.Namespace], None]] = {
     "list": list_accounts,
@@ -288,4 +351,5 @@ ACTIONS: dict[str, Callable[[Engine, argparse.Namespace], None]] = {
     "suspend": suspend,
     "unsuspend": unsuspend,
     "log": show_log,
+    "flags": show_flags,
 }

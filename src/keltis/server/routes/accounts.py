@@ -17,10 +17,17 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from keltis.server import describe, guards
-from keltis.server.accounts import SESSION_DAYS, Account, LoggedIn
+from keltis.server.accounts import (
+    SESSION_DAYS,
+    Account,
+    LoggedIn,
+    check_name,
+    check_password,
+)
 from keltis.server.answers import RefusedError
 from keltis.server.bodies import (
     AccountChange,
+    AccountName,
     LogIn,
     MuteRequest,
     NewAccount,
@@ -30,6 +37,7 @@ from keltis.server.bodies import (
 )
 from keltis.server.config import ServerConfig
 from keltis.server.master import MatchMaster
+from keltis.server.passwords import PasswordWork, hash_password, needs_rehash, verify
 from keltis.server.routes.deps import SESSION_COOKIE, Master, Member, Viewer, session_secret
 from keltis.server.store import MatchRow
 
@@ -48,11 +56,32 @@ def limiters(config: ServerConfig) -> dict[str, guards.PerAddress]:
     }
 
 
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
 def _limit(request: Request, name: str) -> None:
     """Refuse (``429``) a request over the address's limit ``name``."""
-    address = request.client.host if request.client else "?"
-    if not request.app.state.account_limits[name].take(address):
+    if not request.app.state.account_limits[name].take(_address(request)):
         raise RefusedError("account.slow_down", status=429)
+
+
+def _passwords(request: Request) -> PasswordWork:
+    """The process's pool for password hashes (never the database's threads)."""
+    work: PasswordWork = request.app.state.passwords
+    return work
+
+
+async def _confirm(request: Request, master: MatchMaster, account: Account, password: str) -> None:
+    """Refuse (``403`` ``account.wrong_password``) unless ``password`` is the account's: a
+    password check limited like a log-in — per address (``--login-rate``), then counted per
+    (account, address) before the check (:mod:`keltis.server.passwords`)."""
+    _limit(request, "logins")
+    attempt = await asyncio.to_thread(master.accounts.attempt, account.name, _address(request))
+    if attempt.account is None or attempt.account.id != account.id:
+        raise RefusedError("account.no_session", status=401)  # renamed or deleted meanwhile
+    if not await _passwords(request).run(verify, attempt.password_hash, password):
+        raise RefusedError("account.wrong_password", status=403)
 
 
 def _set_cookie(response: Response, request: Request, secret: str) -> None:
@@ -79,9 +108,12 @@ async def create_account(
     """Create an account and log in (the session cookie is set). The guest seats given in
     ``seats`` become the account's."""
     _limit(request, "signups")
+    check_name(body.name)
+    check_password(body.password)
+    password_hash = await _passwords(request).run(hash_password, body.password)
     accounts = master.accounts
     account = await asyncio.to_thread(
-        accounts.create, body.name, body.password, body.language, body.email
+        accounts.create, body.name, password_hash, body.language, body.email
     )
     logged = await asyncio.to_thread(accounts.open_session, account)
     assert logged.secret is not None
@@ -98,9 +130,20 @@ async def log_in(
     body: LogIn, request: Request, response: Response, master: Master
 ) -> dict[str, Any]:
     """Log in: the session cookie is set. A wrong name and a wrong password get the same
-    answer (``401`` ``account.bad_login``)."""
+    answer (``401`` ``account.bad_login``), after the same work, and the same limits
+    (``429``); a suspended account is told so only with the right password."""
     _limit(request, "logins")
-    logged = await asyncio.to_thread(master.accounts.log_in, body.name, body.password)
+    address = _address(request)
+    attempt = await asyncio.to_thread(master.accounts.attempt, body.name, address)
+    work = _passwords(request)
+    if not await work.run(verify, attempt.password_hash, body.password):
+        raise RefusedError("account.bad_login", status=401)
+    assert attempt.account is not None
+    assert attempt.password_hash is not None
+    new_hash = None
+    if needs_rehash(attempt.password_hash):
+        new_hash = await work.run(hash_password, body.password)
+    logged = await asyncio.to_thread(master.accounts.logged_in, attempt.account, address, new_hash)
     assert logged.secret is not None
     _set_cookie(response, request, logged.secret)
     return _session_json(logged)
@@ -137,20 +180,34 @@ async def change_account(body: AccountChange, member: Member, master: Master) ->
 async def change_password(
     body: PasswordChange, request: Request, member: Member, master: Master
 ) -> None:
-    """Change the password; every other session of the account ends."""
+    """Change the password; every other session of the account ends, and its seats get
+    new tokens (``GET /api/me/matches`` gives them; the old ones open nothing)."""
+    check_password(body.new)
+    await _confirm(request, master, member.account, body.old)
+    new_hash = await _passwords(request).run(hash_password, body.new)
     keep = request.cookies.get(SESSION_COOKIE)
-    await asyncio.to_thread(
-        master.accounts.change_password, member.account, body.old, body.new, keep
-    )
+    await asyncio.to_thread(master.accounts.set_password_hash, member.account.id, new_hash, keep)
+    await master.seats_revoked(member.account.id)
+
+
+@router.delete("/api/me/sessions", tags=["accounts"], status_code=204)
+async def log_out_everywhere(response: Response, member: Member, master: Master) -> None:
+    """Log out on every device: every session of the account ends (this one too) and its
+    seats get new tokens, so a device left logged in can no longer play them."""
+    await asyncio.to_thread(master.accounts.end_sessions, member.account.id)
+    await master.seats_revoked(member.account.id)
+    response.delete_cookie(SESSION_COOKIE, path="/")
 
 
 @router.delete("/api/me", tags=["accounts"], status_code=204)
 async def delete_account(
-    body: PasswordCheck, response: Response, member: Member, master: Master
+    body: PasswordCheck, request: Request, response: Response, member: Member, master: Master
 ) -> None:
     """Delete the account (its password confirms): its personal data goes; its finished
     matches stay, its name replaced."""
-    renamed = await asyncio.to_thread(master.accounts.delete, member.account, body.password)
+    await _confirm(request, master, member.account, body.password)
+    renamed = await asyncio.to_thread(master.accounts.delete, member.account)
+    await master.seats_revoked(member.account.id)
     await master.renamed(renamed)
     response.delete_cookie(SESSION_COOKIE, path="/")
 
@@ -184,7 +241,7 @@ async def my_matches(request: Request, master: Master) -> dict[str, Any]:
         item = {
             "match": describe.match_summary(row, master.config),
             "seat": seat,
-            "token": master.accounts.seat_token(row.id, seat, account.id),
+            "token": master.accounts.seat_token(row.id, seat, account.id, account.seat_epoch),
             "your_turn": turn,
         }
         out["waiting" if turn else row.status].append(item)
@@ -217,6 +274,6 @@ async def mute(body: MuteRequest, member: Member, master: Master) -> None:
 
 
 @router.delete("/api/me/mutes/{name}", tags=["accounts"], status_code=204)
-async def unmute(name: str, member: Member, master: Master) -> None:
+async def unmute(name: AccountName, member: Member, master: Master) -> None:
     """Show an account's chat again."""
-    await asyncio.to_thread(master.accounts.mute, member.account, name[:40], False)
+    await asyncio.to_thread(master.accounts.mute, member.account, name, False)

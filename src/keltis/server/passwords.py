@@ -1,0 +1,217 @@
+"""Checking passwords without slowing anyone else down (docs/server.md, "Log-in limits").
+
+An argon2id check costs tens of milliseconds of CPU and 64 MiB of memory on purpose. So that
+a flood of wrong passwords cannot take the threads that do every match's database work,
+hashes are made and checked in a small pool of their own (:class:`PasswordWork`): a few
+threads and a short queue; a request that finds the queue full is refused at once
+(``503`` ``account.busy``), before any work is done.
+
+Before a password is checked the attempt is counted (:class:`Attempts`), in one transaction
+that locks its rows, so parallel requests cannot get more checks than the limits allow:
+
+* per (name, address): :data:`MAX_FAILURES` attempts without a success within
+  :data:`WINDOW` lock that name for that address for :data:`LOCK` — the owner elsewhere is
+  not locked out by an attacker's failures;
+* per name, from addresses the account never logged in from: :data:`GLOBAL_FAILURES`
+  attempts within :data:`WINDOW`, then such addresses are refused until the window ends (a
+  slower back-off against many addresses; the owner's own addresses go on).
+
+Names are counted whether or not an account has them, so an unknown name is answered
+exactly as a real one (a wrong name and a wrong password both ``401``, both ``429`` after
+the same number of tries).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+from typing import TypeVar
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from keltis.server import db
+from keltis.server.answers import RefusedError
+from keltis.server.store import _aware, now
+
+T = TypeVar("T")
+
+#: Attempts without a success from one address at one name before it is locked there …
+MAX_FAILURES = 5
+#: … for this long.
+LOCK = timedelta(minutes=15)
+#: Attempts at one name from addresses it never logged in from, within :data:`WINDOW` …
+GLOBAL_FAILURES = 50
+#: … the window in which attempts are counted (an older count starts again).
+WINDOW = timedelta(hours=1)
+#: The address of a name's row that counts attempts from all untrusted addresses.
+ALL = "*"
+#: Rows of names nobody logged in with are forgotten after this long without an attempt.
+FORGET = timedelta(days=1)
+
+_hasher = PasswordHasher()  # argon2id with the library's recommended parameters
+#: A hash checked when the name is unknown, so that a wrong name costs what a wrong password
+#: does (an attacker cannot tell them apart by the time taken).
+_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+def hash_password(password: str) -> str:
+    """The argon2id hash of ``password`` (blocking: run it in :class:`PasswordWork`)."""
+    return _hasher.hash(password)
+
+
+def verify(password_hash: str | None, password: str) -> bool:
+    """Whether ``password`` matches ``password_hash``; ``None`` (no such account) checks a
+    dummy hash, so that the answer takes as long (blocking)."""
+    try:
+        return _hasher.verify(password_hash or _DUMMY_HASH, password) and bool(password_hash)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(password_hash: str) -> bool:
+    """Whether a hash was made with other parameters than today's."""
+    return _hasher.check_needs_rehash(password_hash)
+
+
+class PasswordWork:
+    """A small pool of threads for password hashes, apart from the database's threads:
+    ``threads`` at work and at most ``waiting`` queued; beyond that a request is refused at
+    once (``503`` ``account.busy``)."""
+
+    def __init__(self, threads: int, waiting: int) -> None:
+        self.capacity = threads + waiting
+        self.busy = 0
+        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="keltis-pw")
+
+    async def run(self, function: Callable[..., T], *args: object) -> T:
+        """``function(*args)`` in the pool (the event loop's thread counts; no lock needed)."""
+        if self.busy >= self.capacity:
+            raise RefusedError("account.busy", status=503)
+        self.busy += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor, function, *args)
+        finally:
+            self.busy -= 1
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def attempt_key(name_key: str) -> str:
+    """The key a name's attempts are counted under (its case-folded form, cut to fit)."""
+    return name_key[:64]
+
+
+def attempt_address(address: str) -> str:
+    """A client address as stored (cut to fit; never :data:`ALL`)."""
+    return (address or "?")[:64] if address != ALL else "?"
+
+
+class Attempts:
+    """Counting password attempts (the module's docstring says the scheme). Each method
+    runs in the caller's transaction."""
+
+    def __init__(self) -> None:
+        self._calls = 0
+
+    def reserve(self, connection: sa.Connection, key: str, address: str, when: datetime) -> None:
+        """Count an attempt at ``key`` from ``address`` before its password is checked, or
+        refuse it (``429`` ``account.login_limited``, nothing counted) over a limit."""
+        self._calls += 1
+        if self._calls % 200 == 0:
+            self._forget(connection, when)
+        address = attempt_address(address)
+        failures, start, locked, trusted = _row(connection, key, address, when)
+        if locked is not None and locked > when:
+            raise _limited(locked - when)
+        if locked is not None or start + WINDOW <= when:
+            failures, start = 0, when
+        if not trusted:
+            everyone, since, _locked, _trusted = _row(connection, key, ALL, when)
+            if since + WINDOW <= when:
+                everyone, since = 0, when
+            if everyone >= GLOBAL_FAILURES:
+                raise _limited(since + WINDOW - when)
+            _update(connection, key, ALL, failures=everyone + 1, window_start=since)
+        failures += 1
+        _update(
+            connection,
+            key,
+            address,
+            failures=failures,
+            window_start=start,
+            locked_until=when + LOCK if failures >= MAX_FAILURES else None,
+        )
+
+    def succeeded(self, connection: sa.Connection, key: str, address: str) -> None:
+        """The password was right: the count from ``address`` starts again, and the address
+        is the account's own (exempt from the name's global back-off)."""
+        address = attempt_address(address)
+        _row(connection, key, address, now())
+        _update(
+            connection,
+            key,
+            address,
+            failures=0,
+            locked_until=None,
+            trusted=True,
+        )
+
+    def forget(self, connection: sa.Connection, key: str) -> None:
+        """Every count of ``key`` (its account was deleted)."""
+        connection.execute(db.login_attempts.delete().where(db.login_attempts.c.name_key == key))
+
+    def _forget(self, connection: sa.Connection, when: datetime) -> None:
+        """Forget the counts of names nobody logged in with that have seen no attempt for
+        :data:`FORGET` and lock nothing."""
+        table = db.login_attempts.c
+        connection.execute(
+            db.login_attempts.delete().where(
+                table.trusted.is_(False),
+                table.window_start < when - FORGET,
+                sa.or_(table.locked_until.is_(None), table.locked_until < when),
+            )
+        )
+
+
+def _limited(left: timedelta) -> RefusedError:
+    minutes = max(1, math.ceil(left.total_seconds() / 60))
+    return RefusedError("account.login_limited", status=429, minutes=minutes)
+
+
+def _row(
+    connection: sa.Connection, key: str, address: str, when: datetime
+) -> tuple[int, datetime, datetime | None, bool]:
+    """The row of (``key``, ``address``), made if missing and locked until the transaction
+    ends (PostgreSQL: the row; SQLite: the insert takes the database's write lock):
+    ``(failures, window_start, locked_until, trusted)``."""
+    table = db.login_attempts
+    insert = pg_insert if connection.dialect.name == "postgresql" else sqlite_insert
+    make = insert(table).on_conflict_do_nothing()
+    connection.execute(
+        make.values(name_key=key, address=address, failures=0, window_start=when, trusted=False)
+    )
+    row = connection.execute(
+        sa.select(table.c.failures, table.c.window_start, table.c.locked_until, table.c.trusted)
+        .where(table.c.name_key == key, table.c.address == address)
+        .with_for_update()
+    ).one()
+    start = _aware(row.window_start)
+    assert start is not None
+    return int(row.failures), start, _aware(row.locked_until), bool(row.trusted)
+
+
+def _update(connection: sa.Connection, key: str, address: str, **values: object) -> None:
+    table = db.login_attempts
+    connection.execute(
+        table.update().where(table.c.name_key == key, table.c.address == address).values(**values)
+    )
