@@ -501,6 +501,22 @@ message("server.not_started", "The match has not started yet.")
 message("server.no_hints", "This match is played without hints.")
 message("server.no_undo", "This match is played without taking moves back.")
 message("server.undo_people", "Moves can be taken back only in a match against bots.")
+message(
+    "server.hints_people",
+    "Hints are only for matches against bots, or where every player agreed to them when the "
+    "match was created.",
+)
+# TRANSLATORS: {name}: the player of the seat another player wanted to hand to a bot
+message(
+    "server.clock_decides",
+    "{name}'s seat stays theirs: in a match with a time control only the clock decides, and "
+    "a bot takes a seat only when its player's time runs out.",
+)
+message(
+    "server.rated_twice",
+    "You play a seat of this rated match already: a rated match needs a different account "
+    "in every seat.",
+)
 # TRANSLATORS: {name}: the player of the seat; {seconds}: how long a player
 # must have been away before a bot may play for them
 message(
@@ -549,7 +565,9 @@ message(
 # TRANSLATORS: {limit}: a number of characters
 message(
     "server.bad_name",
-    "A name must be 1 to {limit} characters of text, without control characters.",
+    "A name must be 1 to {limit} characters of text, without control characters, line "
+    "separators or invisible formatting characters (such as direction marks or zero-width "
+    "spaces).",
 )
 # TRANSLATORS: {limit}: how many brackets deep a message may nest
 message("server.too_deep", "That message is nested too deeply: at most {limit} levels.")
@@ -590,6 +608,7 @@ message(
     "Too many wrong passwords for this account: try again in {minutes} minutes.",
 )
 message("account.slow_down", "Too many attempts from your address: wait a minute and try again.")
+message("account.busy", "Too many passwords are being checked right now: try again in a moment.")
 message("account.suspended", "This account is suspended.")
 message("account.no_session", "You are not logged in.")
 message(
@@ -611,7 +630,8 @@ message("chat.empty", "A chat message cannot be empty.")
 message("chat.too_long", "A chat message has at most {limit} characters; this one has {length}.")
 message(
     "chat.control",
-    "A chat message is one line of text, without control characters.",
+    "A chat message is one line of text, without control characters, line separators or "
+    "invisible formatting characters (such as direction marks or zero-width spaces).",
 )
 message("chat.rate_limited", "You are chatting too fast: wait a moment before the next message.")
 message("chat.guest", "Only the players and logged-in spectators can chat: log in to chat.")
@@ -1447,6 +1467,10 @@ message(
     "You have {limit} open seeks already: cancel one before you open another.",
 )
 message("seek.busy", "Many players are joining this seek at once: try again.")
+message(
+    "seek.slow_down",
+    "You are opening, joining or leaving seeks too often: wait a little, then try again.",
+)
 
 
 # -- web: community --------------------------------------------------------------------------
@@ -1665,3 +1689,14 @@ message("web.time.timeout_rated", "out of time, a bot plays on and the seat rank
 # TRANSLATORS: a seat's bank of time left; {time}: 2:05
 message("web.time.bank", "bank {time}")
 message("web.time.timed_out", "out of time: a bot plays on")
+# TRANSLATORS: the hints choice when creating a match with other people
+message(
+    "web.option.hints_agreed",
+    "Hints for every player: whoever joins agrees to them (the match is not rated)",
+)
+# TRANSLATORS: said of a match between people where everyone agreed to hints
+message("web.hints_agreed", "Hints on: by joining, every player agrees to them")
+message(
+    "web.aborted",
+    "Aborted: a player never made a move of their own, so no rating changed",
+)

@@ -32,6 +32,7 @@ from keltis.server.answers import (
     RefusedError,
     bad_request,
     error_response,
+    invalid_request,
     refusal_response,
     request_lang,
 )
@@ -39,6 +40,7 @@ from keltis.server.config import ServerConfig
 from keltis.server.db import DB_THREADS, make_engine, migrate
 from keltis.server.master import MatchMaster
 from keltis.server.notifier import Notifier
+from keltis.server.passwords import PasswordWork
 from keltis.server.replays import ReplayCache
 from keltis.server.routes import accounts, chat, health, info, live, mail, matches, players, records
 from keltis.server.routes import lobby as seek_routes
@@ -84,10 +86,13 @@ def create_app(config: ServerConfig) -> FastAPI:
     # the lobby's streams: a few per address; in all, they count among the connections
     app.state.lobby_streams = guards.Connections(config.max_lobby_streams_per_address, 1 << 30)
     app.add_middleware(guards.CheckedBody, limit=config.max_body)
+    app.add_middleware(guards.SecureHeaders)  # outermost: every answer, refusals included
     app.exception_handler(RequestValidationError)(_invalid)
     app.exception_handler(HTTPException)(_http_error)
     app.exception_handler(RefusedError)(_refused)
     app.state.account_limits = accounts.limiters(config)
+    # password hashes in a small pool of their own, never on the database's threads
+    app.state.passwords = PasswordWork(config.password_threads, config.password_queue)
     for router in (
         health.router,
         info.router,
@@ -131,6 +136,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     background.spawn(Sweeper(store, config, master.resume).run())
     background.spawn(Timeouts(store, config, master.resume).run())
     background.spawn(master.rate_pending())
+    background.spawn(master.watch_tokens(config.token_check_interval))
     seek_store = SeekStore(store)
     interval = config.lobby_interval * (5 if store.notifies else 1)
     events = LobbyEvents(seek_store, interval, config.lobby_heartbeat)
@@ -141,6 +147,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         notifier = Notifier(master.cache, store.origin, background)
         notifier.handlers["lobby"] = events.notified
         notifier.handlers["chat"] = master.chat.notified
+        notifier.handlers["revoke"] = master.revoked_elsewhere
         background.spawn(notifier.listen(config.database))
     try:
         yield
@@ -148,6 +155,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         events.close()
         await background.close()
         pool.shutdown()
+        app.state.passwords.close()
         engine.dispose()
 
 
@@ -161,11 +169,9 @@ def stopping(app: FastAPI) -> None:
 
 
 async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
-    """A request FastAPI could not read into its parameters: ``400`` saying where."""
-    problems = "; ".join(
-        f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}" for e in error.errors()
-    )
-    return error_response(400, "server.bad_request", request_lang(request), detail=problems)
+    """A request FastAPI could not read into its parameters: ``400`` saying where (a
+    refused name: ``server.bad_name``)."""
+    return invalid_request(error.errors(), request_lang(request))
 
 
 async def _http_error(request: Request, error: HTTPException) -> JSONResponse:

@@ -118,6 +118,14 @@ def _add_client_options(serve: argparse.ArgumentParser) -> None:
         help="accounts one address may create per minute on average, 5 at once (1)",
     )
     serve.add_argument(
+        "--seek-rate",
+        type=_positive,
+        default=10.0,
+        help="changes to the lobby's seeks (open, join, leave, cancel) one account may make "
+        "per minute on average, half as many at once, at least 5 (10); one address three "
+        "times as many",
+    )
+    serve.add_argument(
         "--public-url",
         default=None,
         metavar="URL",
@@ -138,6 +146,29 @@ def _add_client_options(serve: argparse.ArgumentParser) -> None:
         default=0,
         metavar="N",
         help="live connections the process holds at once (default: its open-file limit less 100)",
+    )
+    serve.add_argument(
+        "--password-threads",
+        type=number(int, 1),
+        default=1,
+        metavar="N",
+        help="threads that hash and check passwords, apart from the database's (1: argon2id "
+        "uses several cores for each check)",
+    )
+    serve.add_argument(
+        "--password-queue",
+        type=_count,
+        default=8,
+        metavar="N",
+        help="password checks that may wait for those threads; more are refused at once (8)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help="the reverse proxies (comma-separated addresses or networks, '*' for any) whose "
+        "X-Forwarded-For and X-Forwarded-Proto are believed; a client's address is then the "
+        "one the proxy saw (default: none, every request's address is its connection's)",
     )
     serve.add_argument(
         "--hello-timeout",
@@ -228,6 +259,10 @@ def config_from_args(args: argparse.Namespace, port: int | None = None) -> Serve
         create_rate=args.create_rate,
         login_rate=args.login_rate,
         signup_rate=args.signup_rate,
+        seek_rate=args.seek_rate,
+        password_threads=args.password_threads,
+        password_queue=args.password_queue,
+        forwarded_allow_ips=args.forwarded_allow_ips.strip(),
         burst=max(1, round(2 * args.rate)),
         allow_setup=args.allow_setup,
         hello_timeout=args.hello_timeout,
@@ -381,6 +416,9 @@ def run_serve(args: argparse.Namespace) -> int:
             port=sock.getsockname()[1],
             ws=LiveProtocol,
             ws_max_size=config.max_frame,
+            # a client's address is its connection's unless a trusted proxy says otherwise
+            proxy_headers=bool(config.forwarded_allow_ips),
+            forwarded_allow_ips=config.forwarded_allow_ips or None,
             log_level=args.log_level,
             lifespan="on",
         )

@@ -55,6 +55,18 @@ class ServerConfig:
     """New matches per second one address may create on average (burst 30)."""
     login_rate: float = 10.0
     """Log-in attempts one address may make per minute on average (burst the same)."""
+    forwarded_allow_ips: str = ""
+    """Reverse proxies whose ``X-Forwarded-For``/``-Proto`` are believed (uvicorn's
+    ``forwarded_allow_ips``: addresses or networks, comma-separated, ``*`` any); empty:
+    none, the address of each connection is the client's."""
+    token_check_interval: float = 10.0
+    """How often the live seats' tokens are checked again (an account's old tokens stop
+    working within this long wherever the revocation was not told)."""
+    password_threads: int = 1
+    """Threads that hash and check passwords (argon2id uses several cores for each
+    hash); never the database's threads."""
+    password_queue: int = 8
+    """Password checks that may wait for those threads; more are refused at once (``503``)."""
     signup_rate: float = 1.0
     """Accounts one address may create per minute on average (burst 5, or more if higher)."""
     allow_setup: bool = False
@@ -76,6 +88,10 @@ class ServerConfig:
     max_lobby_streams_per_address: int = 8
     """Lobby streams (``GET /api/lobby/events``) one address may hold at once; in all they
     count among the process's live connections (``max_connections``)."""
+    seek_rate: float = 10.0
+    """Changes to seeks (open, join, leave, cancel) one account may make per minute on
+    average (``--seek-rate``; half as many at once, at least 5); one address three times as
+    many (:class:`keltis.server.seeks.SeekLimits`)."""
 
     # -- time controls and e-mail (docs/server.md, "Time controls", "Being told …") --------
     timeout_interval: float = 1.0

@@ -5,10 +5,10 @@ status, the ply stored, the seat to move and when its decision began), ``seats``
 per seat: who plays it, the hashes of its secret token and invite code, when its player was
 last seen, a bot standing in) and ``actions`` (one row per match and ply, primary key
 ``(match_id, ply)``: two racing actions for the same ply cannot both land). Then the
-community's: ``accounts``, ``login_sessions``, ``ratings`` and ``rating_history``, ``seeks``
-and ``seek_players`` (the lobby), ``chat``, ``mutes``, ``admin_log``, ``mail_log`` and
-``server_keys``. Alembic creates and migrates them (:func:`migrate`); the metadata here is
-what the migrations build.
+community's: ``accounts``, ``login_sessions``, ``ratings``, ``rating_history`` and
+``rating_flags``, ``seeks`` and ``seek_players`` (the lobby), ``chat``, ``mutes``,
+``admin_log``, ``mail_log`` and ``server_keys``. Alembic creates and migrates them
+(:func:`migrate`); the metadata here is what the migrations build.
 """
 
 from __future__ import annotations
@@ -52,6 +52,9 @@ matches = sa.Table(
     # with a time control: when the decision now due runs out of time (its seat's clock
     # and bank together); None without one or while no person is to move
     sa.Column("deadline", sa.DateTime(timezone=True), nullable=True, index=True),
+    # a rated match that ended with a person seat that never made a move: aborted, its
+    # result moves no rating (set when it is rated; docs/server.md, "Ratings")
+    sa.Column("aborted", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 seats = sa.Table(
@@ -73,6 +76,14 @@ seats = sa.Table(
     sa.Column("bank", sa.Float, nullable=True),
     # the seat ran out of time: a bot plays it on (in a rated match it is ranked last)
     sa.Column("timed_out", sa.Boolean, nullable=False, server_default=sa.false()),
+    # its player made a move of their own (not a bot standing in): a rated match with a
+    # person seat that never did is aborted
+    sa.Column("moved", sa.Boolean, nullable=False, server_default=sa.false()),
+    # a bot stood in for its player at some point (in a rated match it is ranked last)
+    sa.Column("stood_in", sa.Boolean, nullable=False, server_default=sa.false()),
+    # the client address the seat was taken from, then the one its first move came from
+    # (repeated rated results from one address are flagged: rating_flags)
+    sa.Column("address", sa.String(64), nullable=True),
 )
 
 actions = sa.Table(
@@ -102,9 +113,27 @@ accounts = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("suspended_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("suspended_reason", sa.String(200), nullable=True),
-    # log-in attempts that failed in a row, and until when log-ins are refused
+    # unused since migration 0005 (log-ins are counted in login_attempts)
     sa.Column("failed_logins", sa.Integer, nullable=False, server_default="0"),
     sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+    # the generation of the tokens derived for the account's seats: raised when its
+    # password changes, all its sessions end, or it is suspended (old seat tokens stop)
+    sa.Column("seat_epoch", sa.Integer, nullable=False, server_default="0"),
+)
+
+login_attempts = sa.Table(
+    "login_attempts",
+    metadata,
+    # the name tried (case-folded, whether or not an account has it) and the client's
+    # address; address "*" counts the name's failures from addresses it never logged in from
+    sa.Column("name_key", sa.String(64), primary_key=True),
+    sa.Column("address", sa.String(64), primary_key=True),
+    # attempts counted (before their password is checked) since window_start
+    sa.Column("failures", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("window_start", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+    # the account has logged in from this address (exempt from the name's global back-off)
+    sa.Column("trusted", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 login_sessions = sa.Table(
@@ -232,6 +261,26 @@ server_keys = sa.Table(
     # that derives the seat tokens of accounts' seats and the unsubscribe links
     sa.Column("name", sa.String(32), primary_key=True),
     sa.Column("value", sa.String(128), nullable=False),
+)
+
+rating_flags = sa.Table(
+    "rating_flags",
+    metadata,
+    # rated results for moderators to look at (docs/server.md, "Ratings"): two accounts
+    # (their ids in order) that finished several rated matches against each other within a
+    # day, their seats taken from one client address; one flag per pair and day, its
+    # matches added as more come
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("reason", sa.String(32), nullable=False),
+    sa.Column("account_a", sa.String(24), nullable=False),
+    sa.Column("account_b", sa.String(24), nullable=False),
+    sa.Column("address", sa.String(64), nullable=True),
+    sa.Column("matches", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # a moderator looked at it (not set by the server itself)
+    sa.Column("resolved_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_rating_flags_pair", "account_a", "account_b", "created_at"),
 )
 
 

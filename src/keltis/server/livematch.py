@@ -15,7 +15,7 @@ from typing import Any
 
 from keltis.i18n import Translator
 from keltis.match import Match, Step
-from keltis.server.store import MatchRow
+from keltis.server.store import FirstMove, MatchRow
 
 #: How many recent steps a snapshot carries for the game log.
 SNAPSHOT_LOG = 40
@@ -37,6 +37,11 @@ class Client:
     account_id: str | None = None
     """The account a spectator chats as (``None``: a seat, or a guest): should it take a
     seat of the match later, it hears the spectators' channel no more."""
+    close: Callable[[int, str], None] | None = None
+    """Close the connection once what is queued for it is out (code, reason)."""
+    token: str | None = None
+    """The secret token the seat's player said hello with (checked again from time to
+    time: an account's old tokens stop working, :meth:`MatchMaster.check_tokens`)."""
 
     @property
     def translate(self) -> Translator:
@@ -54,10 +59,20 @@ class LiveMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    acting: tuple[int, str | None] | None = None
+    """The person whose own action is being submitted (seat, client address), set by the
+    match service around a person's action (never a bot's): their first move is marked."""
 
     @property
     def id(self) -> str:
         return self.row.id
+
+    def first_move(self, seat: int) -> FirstMove | None:
+        """If the action now stored for ``seat`` is its player's first move of their own,
+        what the store marks (:class:`FirstMove`); else ``None``."""
+        if self.acting is None or self.acting[0] != seat or self.row.seats[seat].moved:
+            return None
+        return FirstMove(seat, self.acting[1])
 
     def remember(self, step: Step) -> None:
         """Keep ``step`` for the snapshots' log: the last :data:`SNAPSHOT_LOG` only. A live

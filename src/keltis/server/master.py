@@ -35,7 +35,7 @@ from keltis.server.livematch import Client, LiveMatch
 from keltis.server.lobby import MatchPlan, name_ok, plan_again, record_header
 from keltis.server.mail import Mailer
 from keltis.server.ratings import RatingBook
-from keltis.server.store import ConflictError, MatchRow, Store, now
+from keltis.server.store import ConflictError, MatchRow, SeatedTwiceError, Store, now
 from keltis.server.tasks import Background
 
 log = logging.getLogger("keltis.server")
@@ -123,15 +123,12 @@ class MatchMaster:
 
     def _seat_for_token(self, match_id: str, token: str) -> int | None:
         """:meth:`seat_for_token` in a worker thread: the seat's own token, or — for a seat
-        an account took over from its guest — the token derived for the account."""
+        an account plays — the token derived for the account's current generation
+        (:meth:`AccountStore.derived_seat`)."""
         seat = self.store.seat_for_token(match_id, token)
         if seat is not None:
             return seat
-        for number, account_id in self.store.account_seats(match_id):
-            derived = self.accounts.seat_token(match_id, number, account_id)
-            if secrets.compare_digest(derived.encode(), token.encode("utf-8", "replace")):
-                return number
-        return None
+        return self.accounts.derived_seat(match_id, token)
 
     async def seat_of(self, live: LiveMatch, token: str | None) -> int:
         """The seat ``token`` opens (a refusal: 401 without a token, 403 with a wrong one)."""
@@ -145,13 +142,17 @@ class MatchMaster:
     # -- the lobby -------------------------------------------------------------------------
 
     async def create(
-        self, plan: MatchPlan, within: Callable[[sa.Connection, str], None] | None = None
+        self,
+        plan: MatchPlan,
+        within: Callable[[sa.Connection, str], None] | None = None,
+        address: str | None = None,
     ) -> Created:
         """Store the match ``plan`` describes, minting its secrets; it starts at once if it
         is to and no other person is to join. A seat an account plays gets the token
         derived for it (:meth:`AccountStore.seat_token`). ``within``: run first in the
         transaction that stores the match (a lobby seek's claim, :mod:`keltis.server.seeks`;
-        its :class:`ConflictError` stores nothing and is raised here)."""
+        its :class:`ConflictError` stores nothing and is raised here). ``address``: the
+        creator's client address, kept with the creator's seat."""
         match_id, host = new_match_id(), new_secret()
         base = self.config.public_url
         rows: list[dict[str, Any]] = []
@@ -168,6 +169,8 @@ class MatchMaster:
             elif seat.kind == "person":
                 row["invite"] = code = new_invite()
                 invites.append(Invite(number, code, f"{base}/#/join/{match_id}/{code}"))
+            if number == plan.creator and address is not None:
+                row["address"] = address
             rows.append(row)
         await asyncio.to_thread(
             self.store.create_match,
@@ -187,11 +190,17 @@ class MatchMaster:
         return Created(live, host, plan.creator, token, invites, f"{base}/#/watch/{match_id}")
 
     async def join(
-        self, match_id: str, invite: str, name: str, account: Account | None = None
+        self,
+        match_id: str,
+        invite: str,
+        name: str,
+        account: Account | None = None,
+        address: str | None = None,
     ) -> tuple[LiveMatch, int, str]:
         """Take the seat of ``invite`` under ``name`` (a logged-in ``account``: under its
-        own name, and the seat is the account's): the match, the seat and its new token. A
-        rated match's seats are for accounts only."""
+        own name, and the seat is the account's): the match, the seat and its new token.
+        A rated match's seats are for accounts only, a different one in each seat
+        (``server.rated_twice``, 403). ``address``: the client's, kept with the seat."""
         live = await self.get(match_id)
         if account is not None:
             name = account.name
@@ -206,9 +215,19 @@ class MatchMaster:
             if number is None:
                 raise RefusedError("server.bad_invite", status=403)
             token, account_id = self.accounts.seat_token(match_id, number, account.id), account.id
-        seat = await asyncio.to_thread(
-            self.store.claim_seat, match_id, invite, token, name, account_id
-        )
+        try:
+            seat = await asyncio.to_thread(
+                self.store.claim_seat,
+                match_id,
+                invite,
+                token,
+                name,
+                account_id,
+                address,
+                live.row.rated,
+            )
+        except SeatedTwiceError:
+            raise RefusedError("server.rated_twice", status=403) from None
         if seat is None:
             raise RefusedError("server.bad_invite", status=403)
         await self.seats_changed(live)
@@ -320,10 +339,19 @@ class MatchMaster:
 
     # -- play ------------------------------------------------------------------------------
 
-    async def act(self, live: LiveMatch, seat: int, action: str | int, version: int) -> Step:
+    async def act(
+        self,
+        live: LiveMatch,
+        seat: int,
+        action: str | int,
+        version: int,
+        address: str | None = None,
+    ) -> Step:
         """A person's action for ``seat`` chosen at ``version``: validated by the engine,
         stored, then told to everyone. Raises the engine's or the match's refusal, or
-        :class:`RefusedError`."""
+        :class:`RefusedError`. The seat's first move of its player's own is marked with
+        the action (``address``: the client's, kept with it; a rated match in which a
+        person seat never moved is aborted, :func:`keltis.server.ratings.aborted`)."""
         async with live.lock:
             if live.row.status == "open":
                 raise RefusedError("server.not_started")
@@ -331,7 +359,11 @@ class MatchMaster:
                 raise RefusedError("server.timed_out")
             if live.row.seats[seat].stand_in is not None:
                 raise RefusedError("server.stand_in")
-            step = await self._submit(live, seat, action, version)
+            live.acting = (seat, address)
+            try:
+                step = await self._submit(live, seat, action, version)
+            finally:
+                live.acting = None
             self.bots.drive(live)
             return step
 
@@ -378,9 +410,12 @@ class MatchMaster:
             self.mailer.turn_due(live.id, live.match.ply, seat)
 
     async def hints(self, live: LiveMatch, seat: int, version: int) -> list[dict[str, object]]:
-        """Hints for ``seat`` at ``version`` (it must be that seat's turn)."""
-        if not live.row.options.get("hints", True):
-            raise RefusedError("server.no_hints")
+        """Hints for ``seat`` at ``version`` (it must be that seat's turn): only in a match
+        created with hints where every other seat is a bot, or whose people all agreed to
+        them (:func:`describe.hints_on`)."""
+        if not describe.hints_on(live.row):
+            people = sum(s.kind == "person" for s in live.row.seats)
+            raise RefusedError("server.hints_people" if people > 1 else "server.no_hints")
         _check_position(live, version)
         if seat != live.match.to_move:
             raise NotYourTurnError(key="not_your_turn", params={"owner": live.match.to_move})
@@ -423,6 +458,57 @@ class MatchMaster:
             await self.cache.send_snapshots(live)
             return target
 
+    async def seats_revoked(self, account_id: str) -> None:
+        """The account's seat tokens changed (:meth:`AccountStore.revoke_seats`): its
+        players' live connections here close (code 4001: their token opens nothing now; a
+        logged-in client finds the new one in ``GET /api/me/matches``), and the other
+        processes are told to do the same."""
+        self.close_seats_of(account_id)
+        await asyncio.to_thread(self.store.notify, f"{account_id}:revoke")
+
+    async def revoked_elsewhere(self, account_id: str) -> None:
+        """Another process changed the account's seat tokens (its notification)."""
+        self.close_seats_of(account_id)
+
+    async def watch_tokens(self, interval: float) -> None:
+        """Every ``interval`` seconds, :meth:`check_tokens` (what no notification tells:
+        SQLite's other processes, ``keltis admin``)."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.check_tokens()
+            except Exception:
+                log.exception("could not check the live seats' tokens")
+
+    async def check_tokens(self) -> None:
+        """Close the live connections here whose seat's token opens that seat no more (its
+        account's tokens were revoked, in any process): one query for all of them."""
+        held = [
+            (live, client)
+            for live in list(self.cache.live.values())
+            for client in list(live.clients)
+            if client.seat is not None and client.token is not None
+        ]
+        if not held:
+            return
+        asked = [(live.id, client.seat or 0, client.token or "") for live, client in held]
+        valid = await asyncio.to_thread(self.accounts.valid_seat_tokens, asked)
+        for (_live, client), ok in zip(held, valid, strict=True):
+            if not ok and client.close is not None:
+                client.close(4001, "seat token revoked")
+
+    def close_seats_of(self, account_id: str) -> None:
+        """Close this process's live connections of the seats ``account_id`` plays."""
+        for live in list(self.cache.live.values()):
+            seats = {
+                number
+                for number, seat in enumerate(live.row.seats)
+                if seat.account_id == account_id
+            }
+            for client in list(live.clients):
+                if client.seat in seats and client.close is not None:
+                    client.close(4001, "seat token revoked")
+
     async def renamed(self, match_ids: list[str]) -> None:
         """Seats of these matches were renamed (an account deleted): the other processes
         are told, and this one's live matches re-read them (their records and clients
@@ -454,9 +540,14 @@ class MatchMaster:
 
     async def stand_in(self, live: LiveMatch, seat: int) -> None:
         """Hand ``seat`` to a bot: its player has been away for ``away_after`` seconds, or
-        (in a match with a turn clock) is to move and out of time."""
+        (in a match with a turn clock) is to move and out of time. Never in a match with a
+        time control: there the clock alone decides (``server.clock_decides``), and a seat
+        goes to a bot only when its time runs out (:class:`keltis.server.upkeep.Timeouts`).
+        In a rated match a seat a bot stood in for ranks last."""
         if not 0 <= seat < len(live.row.seats):
             raise RefusedError("server.no_seat", seat=seat)
+        if clocks.control(live.row.options) is not None:
+            raise RefusedError("server.clock_decides", name=live.seat_name(seat))
         when = now()
         away_before = None
         if not live.present(seat):

@@ -97,6 +97,7 @@ class LiveSession:
         self.bucket = TokenBucket(self.config.rate, self.config.burst)
         self.flooded = 0
         self.client: Client | None = None
+        self.token: str | None = None
         self.live: LiveMatch | None = None
 
     def send(self, message: dict[str, Any]) -> None:
@@ -107,6 +108,12 @@ class LiveSession:
             log.warning("a client fell too far behind; closing its connection")
             self.queue = asyncio.Queue(maxsize=1)
             self.queue.put_nowait(_Close(1008, "too slow"))
+
+    def close_soon(self, code: int, reason: str) -> None:
+        """Close the connection once the messages queued for it are out (from outside the
+        connection's own task: its seat's token was revoked)."""
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(_Close(code, reason))
 
     def close_after_queued(self, code: int, reason: str) -> None:
         """Close the connection once the messages queued for it are out."""
@@ -255,6 +262,7 @@ class LiveSession:
                 if seat is None:
                     self.error("server.bad_token", ref)
                     continue
+                self.token = token
             return live, seat
 
     async def _serve(self, match_id: str) -> None:
@@ -262,7 +270,9 @@ class LiveSession:
         self.live = live
         channel = await self._chat_channel(live, seat)
         account_id = None if self.account is None else self.account.id
-        client = Client(seat, self.lang, self.send, channel, account_id)
+        client = Client(
+            seat, self.lang, self.send, channel, account_id, self.close_soon, self.token
+        )
         self.client = client
         if client.chat is not None:
             await self.master.chat.follow(live.id)
@@ -348,7 +358,8 @@ class LiveSession:
             hints = await self.master.hints(live, seat, version)
             self.send({"type": "hints", "version": version, "hints": hints, "ref": ref})
             return
-        step = await self.master.act(live, seat, _action(data), version)
+        address = self.socket.client.host if self.socket.client else None
+        step = await self.master.act(live, seat, _action(data), version, address)
         self.send({"type": "ack", "version": step.ply, "ref": ref})
 
     async def _leave(self) -> None:

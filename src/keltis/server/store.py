@@ -90,6 +90,12 @@ class SeatRow:
     """Seconds left in the seat's bank (a real-time time control)."""
     timed_out: bool = False
     """The seat ran out of time: a bot plays it on."""
+    moved: bool = False
+    """Its player made a move of their own (not a bot standing in)."""
+    stood_in: bool = False
+    """A bot stood in for its player at some point of the match."""
+    address: str | None = None
+    """The client address the seat was taken from, then its first move's."""
 
     @property
     def bot_level(self) -> str | None:
@@ -123,6 +129,8 @@ class MatchRow:
     """The match changes its players' ratings when it ends."""
     deadline: datetime | None = None
     """With a time control: when the decision now due runs out of time."""
+    aborted: bool = False
+    """A rated match rated as aborted: a person seat never moved, no rating changed."""
     seats: list[SeatRow] = field(default_factory=list)
 
 
@@ -135,6 +143,20 @@ class TimedAction:
     when: datetime
     bank: float | None
     deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class FirstMove:
+    """A person's first move of their own in a seat (not a bot's standing in), stored with
+    the action: the seat is marked ``moved`` and the client ``address`` it came from kept
+    (``None``: unknown)."""
+
+    seat: int
+    address: str | None
+
+
+class SeatedTwiceError(Exception):
+    """The account already plays another seat of this rated match."""
 
 
 @dataclass(frozen=True)
@@ -239,6 +261,7 @@ class Store:
                         "account_id": row.get("account_id"),
                         # a time control's bank starts full (person seats only)
                         "bank": bank if row["kind"] == "person" else None,
+                        "address": row.get("address"),
                     }
                     for number, row in enumerate(seat_rows)
                 ],
@@ -307,16 +330,37 @@ class Store:
         return None if found is None else int(found.seat)
 
     def claim_seat(
-        self, match_id: str, invite: str, token: str, name: str, account_id: str | None = None
+        self,
+        match_id: str,
+        invite: str,
+        token: str,
+        name: str,
+        account_id: str | None = None,
+        address: str | None = None,
+        distinct: bool = False,
     ) -> int | None:
         """Give the seat whose invite code is ``invite`` to a player (``token`` becomes its
-        secret; the invite is used up; ``account_id``: the account playing it). ``None`` if
-        no open seat has that invite."""
+        secret; the invite is used up; ``account_id``: the account playing it; ``address``:
+        the client's). ``None`` if no open seat has that invite. ``distinct`` (a rated
+        match): :class:`SeatedTwiceError` if the account plays another seat of the match
+        already — checked with the match's row locked (PostgreSQL's row lock, SQLite's write
+        lock), so two joins of one account at once cannot both pass."""
         with self.engine.begin() as connection:
+            when = now()
+            if distinct and account_id is not None:
+                connection.execute(
+                    db.matches.update().where(db.matches.c.id == match_id).values(updated_at=when)
+                )
+                seated = connection.execute(
+                    sa.select(db.seats.c.seat).where(
+                        db.seats.c.match_id == match_id, db.seats.c.account_id == account_id
+                    )
+                ).first()
+                if seated is not None:
+                    raise SeatedTwiceError(f"account {account_id} plays seat {seated.seat}")
             found = connection.execute(_invited_seat(match_id, invite)).first()
             if found is None:
                 return None
-            when = now()
             updated = connection.execute(
                 db.seats.update()
                 .where(
@@ -331,6 +375,7 @@ class Store:
                     joined_at=when,
                     last_seen=when,
                     account_id=account_id,
+                    address=address,
                 )
             )
             if updated.rowcount != 1:
@@ -385,13 +430,15 @@ class Store:
         notation: str,
         to_move: int,
         result: dict[str, Any] | None,
+        first_move: FirstMove | None = None,
     ) -> datetime:
         """Store action number ``ply`` (1-based) and the match's new ply, seat to move and
         (at the end) result, in one transaction; returns when (the next decision's clock
-        starts then). Raises :class:`ConflictError` if another action for this ply was
-        stored first."""
+        starts then). ``first_move``: the seat's player's first move of their own, marked
+        in the same transaction (:meth:`_mark_moved`). Raises :class:`ConflictError` if
+        another action for this ply was stored first."""
         when = now()
-        if self.notifies:
+        if self.notifies and first_move is None:
             self._append_postgresql(match_id, ply, seat, notation, to_move, result, when)
             return when
         try:
@@ -420,6 +467,7 @@ class Store:
                 )
                 if updated.rowcount != 1:
                     raise ConflictError(f"match {match_id} is no longer at ply {ply - 1}")
+                _mark_moved(connection, match_id, first_move)
                 self._notify(connection, f"{match_id}:{ply}")
         except IntegrityError as error:
             raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
@@ -466,6 +514,7 @@ class Store:
         to_move: int,
         result: dict[str, Any] | None,
         decision: float,
+        first_move: FirstMove | None = None,
     ) -> TimedAction:
         """:meth:`append_action` for a match with a time control (``decision``: its seconds
         for each decision), on either database: in the same transaction, the acting seat's
@@ -515,6 +564,7 @@ class Store:
                         .where(db.seats.c.match_id == match_id, db.seats.c.seat == seat)
                         .values(bank=bank)
                     )
+                _mark_moved(connection, match_id, first_move)
                 self._notify(connection, f"{match_id}:{ply}")
         except IntegrityError as error:
             raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
@@ -634,6 +684,8 @@ class Store:
             when = now()
             if level is None:
                 values["last_seen"] = when
+            else:
+                values["stood_in"] = True  # for good: a rated match ranks the seat last
             updated = connection.execute(db.seats.update().where(*condition).values(**values))
             if updated.rowcount != 1:
                 return False
@@ -767,6 +819,7 @@ class Store:
                 .values(
                     timed_out=True,
                     stand_in=level,
+                    stood_in=True,
                     bank=sa.case((db.seats.c.bank.is_(None), None), else_=0.0),
                 )
             )
@@ -809,6 +862,12 @@ class Store:
         )
         self._notify(connection, payload)
 
+    def notify(self, payload: str) -> None:
+        """Tell the other processes ``payload`` (``<id>:<what>``; PostgreSQL only)."""
+        if self.notifies:
+            with self.engine.begin() as connection:
+                self._notify(connection, payload)
+
     def _notify(self, connection: sa.Connection, payload: str) -> None:
         """``NOTIFY keltis '<match>:<ply or "seats">:<origin>'``, delivered at commit."""
         if self.notifies:
@@ -829,6 +888,21 @@ def _add_seats(connection: sa.Connection, rows: Sequence[MatchRow]) -> None:
         .order_by(db.seats.c.match_id, db.seats.c.seat)
     ):
         by_id[str(s.match_id)].seats.append(_seat_row(s._mapping))
+
+
+def _mark_moved(connection: sa.Connection, match_id: str, first: FirstMove | None) -> None:
+    """The seat of ``first`` had its player's first move of their own: ``moved``, and the
+    address it came from kept (where one is known)."""
+    if first is None:
+        return
+    values: dict[str, Any] = {"moved": True}
+    if first.address is not None:
+        values["address"] = first.address[:64]
+    connection.execute(
+        db.seats.update()
+        .where(db.seats.c.match_id == match_id, db.seats.c.seat == first.seat)
+        .values(**values)
+    )
 
 
 def _invited_seat(match_id: str, invite: str) -> sa.Select[tuple[int]]:
@@ -861,6 +935,7 @@ def _match_row(row: Any) -> MatchRow:
         previous_match=row["previous_match"],
         rated=bool(row["rated"]),
         deadline=_aware(row["deadline"]),
+        aborted=bool(row["aborted"]),
     )
 
 
@@ -877,6 +952,9 @@ def _seat_row(row: Any) -> SeatRow:
         account_id=row["account_id"],
         bank=row["bank"],
         timed_out=bool(row["timed_out"]),
+        moved=bool(row["moved"]),
+        stood_in=bool(row["stood_in"]),
+        address=row["address"],
     )
 
 
