@@ -170,7 +170,7 @@ def test_every_visible_string_is_translated_after_a_language_switch(
     english = english_texts("de")
     assert any(text in page.inner_text("body") for text in english), "the page is not English"
     page.get_by_test_id("language").select_option("de")
-    page.wait_for_function("document.documentElement.lang === 'de'")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
 
     def untranslated() -> list[str]:
         body = page.inner_text("body")
@@ -190,4 +190,4 @@ def test_every_visible_string_is_translated_after_a_language_switch(
         assert not untranslated(), f"English in the German {game} final scores"
     # The choice stays: a new page comes in German.
     page.reload()
-    page.wait_for_function("document.documentElement.lang === 'de'")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")

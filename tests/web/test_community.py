@@ -219,7 +219,7 @@ def test_a_seek_becomes_a_rated_match_with_chat_then_the_ratings_change(
     # Bob joins: the seek is full, the match starts, and both pages open it.
     seek_of_ada.locator("[data-action=join]").click()
     for page in (ada, bob):
-        page.wait_for_function("location.hash.startsWith('#/match/')", timeout=30_000)
+        page.wait_for_function("() => location.hash.startsWith('#/match/')", timeout=30_000)
         page.wait_for_selector(".game[data-ply]")
     match_id = ada.evaluate("location.hash").split("/")[2]
     assert bob.evaluate("location.hash") == f"#/match/{match_id}"
@@ -385,7 +385,7 @@ def test_the_turn_badge_and_a_notification_in_the_background(
     # The next look (a minute later in the background) finds it: the badge, the notification.
     page.clock.fast_forward(61_000)
     expect(badge).to_have_attribute("data-count", "1")
-    page.wait_for_function("window.notes.length === 1")
+    page.wait_for_function("() => window.notes.length === 1")
     note = page.evaluate("window.notes[0]")
     assert note == {"title": "Keltis: your turn", "body": "1 match is waiting for your move."}
     # Back in the foreground, the badge's list opens the match.

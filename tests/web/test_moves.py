@@ -157,7 +157,7 @@ def test_switching_language_mid_game_words_the_servers_answers_anew(
     with page.expect_websocket() as opened:  # the page says hello again, in Polish
         page.get_by_test_id("language").select_option("pl")
     opened.value.wait_for_event("framereceived")  # the snapshot that answers it
-    page.wait_for_function("document.documentElement.lang === 'pl'")
+    page.wait_for_function("() => document.documentElement.lang === 'pl'")
     polish = catalog_json("pl", "Polski")["messages"]
     page.get_by_test_id("type-move").fill("Q9")
     page.get_by_test_id("type-move").press("Enter")

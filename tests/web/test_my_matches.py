@@ -169,7 +169,7 @@ def test_you_is_in_the_page_language_after_a_switch(new_page: Any, web_server: S
     play_my_turn(page)
     wait_my_turn(page, before)
     page.get_by_test_id("language").select_option("de")
-    page.wait_for_function("document.documentElement.lang === 'de'")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
     expect(page.locator(".player[data-seat='0'] h3")).to_have_text("Ada (du)")
     assert "(you)" not in page.inner_text("body")
     # The start page's list too, and the name is still there.

@@ -1,6 +1,8 @@
 """The server's guards at its edge: request bodies read within their limit whatever their
-framing (:class:`CheckedBody`), a count of live connections per address and in all
-(:class:`Connections`), and a rate per address (:class:`PerAddress`)."""
+framing (:class:`CheckedBody`), the headers every answer carries (:class:`SecureHeaders`:
+the content policy, no framing, no sniffing, no caching of the API), a count of live
+connections per address and in all (:class:`Connections`), and a rate per address
+(:class:`PerAddress`)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import json
 import resource
 from typing import Any
 
-from starlette.datastructures import Headers
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from keltis.i18n import LANGUAGES, Translator
@@ -183,3 +185,79 @@ class CheckedBody:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+#: The browser client's content policy (the start page and every HTML answer without a
+#: policy of its own): scripts, styles and everything else only from the server's own files
+#: — no inline script, no ``eval``, no plug-in — and no page of another site may frame it.
+#: ``'self'`` in ``connect-src`` also admits the live WebSocket (``ws:``/``wss:`` to the
+#: same host, CSP level 3); ``data:`` images are for the browser's own use (no script).
+CLIENT_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+#: FastAPI's page of the API (``/api/docs``): Swagger UI from its CDN and the page's one
+#: inline script, which sets it up (the page holds nothing from a request).
+DOCS_POLICY = (
+    "default-src 'none'; script-src 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "img-src 'self' data: https://cdn.jsdelivr.net https://fastapi.tiangolo.com; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+#: The page of the API, served with :data:`DOCS_POLICY`.
+DOCS_PATH = "/api/docs"
+#: Where a link from the client leads, the address it left is not told — only to the
+#: server's own pages (``no-referrer`` would make browsers send ``Origin: null`` with the
+#: client's own requests, which the log-in session's origin check refuses).
+REFERRER_POLICY = "same-origin"
+#: The API's answers are nobody's to keep (seat tokens, accounts, hands): an answer that
+#: says nothing of caching is not stored by the browser nor any cache on the way.
+API_CACHE = "no-store"
+
+
+class SecureHeaders:
+    """ASGI middleware: the headers every HTTP answer carries.
+
+    * ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy`` (:data:`REFERRER_POLICY`)
+      on every answer;
+    * an HTML answer gets a ``Content-Security-Policy`` (:data:`CLIENT_POLICY`; the API's
+      page :data:`DOCS_POLICY`) unless its route set one — which then gets
+      ``frame-ancestors 'none'`` if it says nothing of framing — and ``X-Frame-Options:
+      DENY`` for browsers without CSP;
+    * an answer under ``/api/`` that says nothing of caching gets ``Cache-Control:
+      no-store`` (:data:`API_CACHE`); those that may be kept (the catalogs: an ``ETag`` and
+      ``no-cache``) say so themselves.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = str(scope.get("path", ""))
+
+        async def send_secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                secure(MutableHeaders(scope=message), path)
+            await send(message)
+
+        await self.app(scope, receive, send_secured)
+
+
+def secure(headers: MutableHeaders, path: str) -> None:
+    """Add to an answer's ``headers`` for ``path`` what :class:`SecureHeaders` adds."""
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", REFERRER_POLICY)
+    if path.startswith("/api/"):
+        headers.setdefault("Cache-Control", API_CACHE)
+    if headers.get("content-type", "").startswith("text/html"):
+        policy = headers.get("content-security-policy")
+        if policy is None:
+            docs = path == DOCS_PATH or path.startswith(DOCS_PATH + "/")
+            headers["Content-Security-Policy"] = DOCS_POLICY if docs else CLIENT_POLICY
+        elif "frame-ancestors" not in policy:
+            headers["Content-Security-Policy"] = f"{policy}; frame-ancestors 'none'"
+        headers.setdefault("X-Frame-Options", "DENY")

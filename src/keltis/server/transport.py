@@ -13,13 +13,22 @@ for permessage-deflate (RFC 7692 lets a sender choose per message: the first fra
 bit says which). Each compression made the event loop's thread give up the interpreter lock
 twice (zlib runs without it) and wait to get it back while the database threads ran: a fifth
 of the loop's time under load, for steps of a few kilobytes (docs/server.md, "Load").
-Clients may still compress what they send."""
+Clients may still compress what they send.
+
+A connection refused before the upgrade (``429``/``503``: too many connections) is answered
+with HTTP (ASGI's WebSocket denial response). uvicorn's protocol writes that answer but never
+marks the handshake done, so when the application returns it logged "ASGI callable returned
+without completing handshake." as an error (and tried to send a 500 as well), and the
+websockets library added a line of its own ("connection rejected"): three lines, one an
+error, for every refusal — over a thousand errors while one address crowded a server. Here
+the denial completes the handshake, and uvicorn's one line (address, path and status, at
+INFO) is all a refusal logs."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.base import Extension
@@ -31,7 +40,13 @@ from websockets.frames import CTRL_OPCODES, Frame, Opcode
 from websockets.protocol import State
 from websockets.typing import ExtensionParameter
 
+if TYPE_CHECKING:
+    from uvicorn._types import ASGISendEvent
+
 log = logging.getLogger("keltis.server")
+#: The websockets library's logger for a refused upgrade: uvicorn has logged it already.
+_QUIET = logging.getLogger("keltis.server.refused")
+_QUIET.setLevel(logging.WARNING)
 
 
 #: Seconds a client has to answer the server's closing of a connection before the
@@ -76,7 +91,8 @@ class ShortPlainDeflateFactory(ServerPerMessageDeflateFactory):
 
 class LiveProtocol(WebSocketsSansIOProtocol):
     """uvicorn's protocol, with text that is not UTF-8 refused quietly (above), short
-    messages uncompressed, and a shorter wait for a client's answer to a close."""
+    messages uncompressed, a shorter wait for a client's answer to a close, and an upgrade
+    refused with an HTTP answer logged once, as what it is."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -85,6 +101,16 @@ class LiveProtocol(WebSocketsSansIOProtocol):
             _short_plain(offer) if isinstance(offer, ServerPerMessageDeflateFactory) else offer
             for offer in self.conn.available_extensions or ()
         ]
+
+    async def send(self, message: ASGISendEvent) -> None:
+        refusal_ends = message["type"] == "websocket.http.response.body" and not message.get(
+            "more_body", False
+        )
+        if refusal_ends:  # uvicorn logged the refusal: the websockets library need not
+            self.conn.logger = _QUIET
+        await super().send(message)
+        if refusal_ends:  # the HTTP answer was the handshake's end
+            self.handshake_complete = True
 
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type == "text" and not self.close_sent:
