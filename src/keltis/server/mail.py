@@ -14,19 +14,35 @@ is logged and never reaches the match.
 The unsubscribe token is ``HMAC-SHA256(key, "unsubscribe:" + account)`` (URL-safe base64
 without padding) with the servers' shared key (``server_keys``), so a link works on every
 process and nothing about it is stored.
+
+``List-Unsubscribe`` goes out as RFC 2369 writes it, ``<URL>`` on one line: the standard
+library's e-mail policy folds a header at 78 characters, and a "word" longer than that (the
+link) it writes as an RFC 2047 encoded word (``=?utf-8?q?=3Chttp…``), which no mail program
+takes for a link — so it offered no unsubscribe button. The e-mails are made with
+:data:`POLICY`, whose header classes keep these two headers as they are.
+
+Players' names are free text (a guest names themself): in an e-mail, where a mail program
+turns anything that looks like an address into a link, each name is shown quoted and
+"defanged" (:func:`plain_name`): ``http://evil.example/reset`` is mailed as
+``"http[:]//evil[.]example/reset"``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import email.policy
 import hmac
 import logging
+import re
 import smtplib
 import ssl
 from dataclasses import dataclass
 from datetime import datetime
+from email.headerregistry import BaseHeader, HeaderRegistry, UniqueUnstructuredHeader
 from email.message import EmailMessage
+from email.policy import Policy
 from email.utils import format_datetime, make_msgid
+from typing import ClassVar, Literal
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa
@@ -48,6 +64,50 @@ DEFAULT_PORTS = {"none": 25, "starttls": 587, "tls": 465}
 SMTP_TIMEOUT = 30.0
 #: The longest account id the server makes (``accounts.id``); a longer one is no account.
 MAX_ACCOUNT_ID = 24
+
+
+#: The longest header line SMTP carries (RFC 5322: 998 characters and CRLF).
+MAX_HEADER_LINE = 998
+#: What makes a name look like an address to a mail program: a scheme's ``://``, and a
+#: dot (or an ideographic one, which IDNA reads as a dot) or an ``@`` between two letters
+#: or digits.
+_SCHEME = "://"
+_JOINER = re.compile(r"(?<=[^\W_])([.\u3002\uff0e\uff61@])(?=[^\W_])")
+
+
+def plain_name(name: str) -> str:
+    """``name`` as an e-mail shows it: in quotes, and never in a form that mail programs
+    turn into a link — ``://`` becomes ``[:]//``, a dot or an ``@`` between two letters or
+    digits ``[.]``, ``[@]`` (``http://evil.example/reset`` →
+    ``"http[:]//evil[.]example/reset"``)."""
+    defanged = _JOINER.sub(r"[\1]", name.replace(_SCHEME, "[:]//"))
+    return f'"{defanged}"'
+
+
+class OneLineHeader(UniqueUnstructuredHeader, BaseHeader):
+    """A header written as it was given, on one line — never folded nor encoded (the
+    unsubscribe headers: RFC 2369 wants ``<URL>`` there, as it is). Only for values made
+    here: ASCII, without line breaks, shorter than a header line may be."""
+
+    max_count: ClassVar[Literal[1]] = 1  # once in an e-mail
+
+    def fold(self, *, policy: Policy) -> str:
+        line = f"{self.name}: {self}"
+        if not line.isascii() or len(line) > MAX_HEADER_LINE or "\r" in line or "\n" in line:
+            raise ValueError(f"{self.name} cannot be sent on one line: {line[:80]!r}…")
+        return line + policy.linesep
+
+
+def _headers() -> HeaderRegistry:
+    registry = HeaderRegistry()
+    registry.map_to_type("list-unsubscribe", OneLineHeader)
+    registry.map_to_type("list-unsubscribe-post", OneLineHeader)
+    return registry
+
+
+#: The e-mails' policy: the standard library's (``email.policy.default``), the unsubscribe
+#: headers on one line as they are (:class:`OneLineHeader`).
+POLICY = email.policy.default.clone(header_factory=_headers())
 
 
 @dataclass(frozen=True)
@@ -175,14 +235,16 @@ class Mailer:
 
     def compose(self, mail: TurnMail) -> EmailMessage:
         """The e-mail for ``mail``, in its account's language: subject, text, the link to
-        the match and the one-click unsubscribe (RFC 8058)."""
+        the match and the one-click unsubscribe (RFC 2369, RFC 8058). The opponents' names
+        are quoted and defanged (:func:`plain_name`); the account's own name is letters,
+        digits, ``_`` and ``-`` only."""
         translate = Translator(mail.language if mail.language in LANGUAGES else "en")
         base = self.config.public_url
         unsubscribe = f"{base}/api/unsubscribe/{mail.account_id}/{self.token(mail.account_id)}"
         game = translate(f"title.{mail.game}")
-        opponents = ", ".join(mail.opponents)
+        opponents = ", ".join(plain_name(name) for name in mail.opponents)
         deadline = "" if mail.deadline is None else mail.deadline.strftime("%Y-%m-%d %H:%M UTC")
-        message = EmailMessage()
+        message = EmailMessage(policy=POLICY)
         message["Subject"] = translate("mail.turn.subject", game=game, opponents=opponents)
         message["From"] = self.sender()
         message["To"] = mail.email
