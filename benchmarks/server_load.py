@@ -22,7 +22,11 @@ own account, that stay open all through the run. Then:
   event came first);
 - every account in play (players, seekers, churners) asks for its matches
   (``GET /api/me/matches``) every ``--badge-every`` seconds, spread out, as the turn badge
-  of each page does.
+  of each page does;
+- with ``--flood ROUTE``, one more account sends wrong passwords to a route that checks one
+  (``password``: ``POST /api/me/password``, ``delete``: ``DELETE /api/me``, ``login``: a
+  new unknown name each time), ``--flood-at-once`` requests in flight all through the
+  counted window, and the answers are counted by status.
 
 The first ``--warmup`` seconds, while every client connects and gets its first snapshot,
 are not counted. After ``--seconds`` more it prints one JSON object: matches held,
@@ -37,6 +41,7 @@ load average before, at the start and at the end.
     python benchmarks/server_load.py --postgres postgresql://keltis@127.0.0.1/keltis
     python benchmarks/server_load.py --accounts 0    # guests only: the earlier benchmark
     python benchmarks/server_load.py --profile stacks.txt
+    python benchmarks/server_load.py --flood login --flood-at-once 32
 
 The players' clients run in this process (one asyncio loop), the lobby's clients and the
 badge in a second one; on a small machine both compete with the server for the CPU: the
@@ -160,8 +165,8 @@ def start_server(
     """``keltis serve`` in its own process group, its output going to ``log`` (a file: a
     pipe nobody reads would fill up and stop the server); with ``profile``, under
     :data:`SAMPLER`. Every HTTP request of the benchmark comes from 127.0.0.1, so the limits
-    per address on creating matches, accounts and log-ins are lifted; live connections come
-    from an address of their own each."""
+    per address on creating matches, accounts, log-ins and seeks are lifted; live
+    connections come from an address of their own each."""
     runner = ["-c", SAMPLER, profile, "0.005"] if profile else ["-m", "keltis"]
     return subprocess.Popen(
         [
@@ -181,6 +186,8 @@ def start_server(
             "--signup-rate",
             "1000000",
             "--login-rate",
+            "1000000",
+            "--seek-rate",
             "1000000",
             "--log-level",
             "warning",
@@ -884,6 +891,7 @@ async def run(
         seekers = [next(free) for _ in range(args.seeks)]
         held = await bounded((open_held_seek(http_, p) for p in seekers), 4)
         churners = [next(free) for _ in range(args.churners if args.churn else 0)]
+        flooder = await create_account(http_, 9999) if args.flood else None
         setup["seeks"] = time.monotonic() - step
         setup["total"] = time.monotonic() - began
     server_setup_cpu = server_cpu(server_pid)
@@ -930,7 +938,13 @@ async def run(
             for seat in seats
         ]
         jobs.append(loop_lag(warm, until, tally.loop_lags))
+        flooded: asyncio.Future[Any] | None = None
+        if flooder is not None:
+            flooded = asyncio.ensure_future(
+                flood(base, args.flood, flooder, args.flood_at_once, warm, until)
+            )
         await asyncio.gather(*jobs)
+        flood_result = None if flooded is None else await flooded
         elapsed = min(time.monotonic(), until) - warm  # the counted window
         wind_down = time.monotonic() - until  # connections closed
         client_cpu = time.process_time() - own_cpu
@@ -959,6 +973,7 @@ async def run(
         "refusals": tally.refusals,
         "matches_finished": tally.finished,
         "accounts": args.accounts,
+        "flood": flood_result,
         **lobby_result,
         "setup_seconds": {k: round(v, 1) for k, v in setup.items()},
         "client_cpu_seconds": round(all_clients_cpu, 1),
@@ -980,6 +995,43 @@ async def run(
         "load_average_start": load_start,
         "load_average_end": load_end,
     }
+
+
+#: What ``--flood`` sends, as fast as the server answers: a wrong password to each route
+#: that checks one (``login``: a new unknown name each time, so that every request reaches
+#: a password check instead of the lock of one name).
+FLOODS = ("password", "delete", "login")
+
+
+async def flood(
+    base: str, route: str, person: Person, at_once: int, warm: float, until: float
+) -> dict[str, Any]:
+    """One account floods ``route`` with ``at_once`` requests in flight from the start of
+    the counted window to its end: the answers by status (issue 39: other players' actions
+    must stay fast meanwhile)."""
+    statuses: dict[str, int] = {}
+    wrong = {"password": "not the password at all"}
+    await asyncio.sleep(max(0.0, warm - time.monotonic()))
+
+    async def one(http: httpx.AsyncClient, worker: int) -> None:
+        sent = 0
+        while time.monotonic() < until:
+            sent += 1
+            if route == "password":
+                body = {"old": wrong["password"], "new": "another password"}
+                answer = await http.post("/api/me/password", json=body, headers=person.headers)
+            elif route == "delete":
+                answer = await http.request("DELETE", "/api/me", json=wrong, headers=person.headers)
+            else:
+                name = f"nobody{worker}x{sent}"
+                answer = await http.post("/api/sessions", json={"name": name, **wrong})
+            key = str(answer.status_code)
+            statuses[key] = statuses.get(key, 0) + 1
+
+    limits = httpx.Limits(max_connections=at_once, max_keepalive_connections=at_once)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        await asyncio.gather(*(one(http, n) for n in range(at_once)))
+    return {"route": route, "at_once": at_once, "answers_by_status": statuses}
 
 
 def _by_second(moments: list[float], start: float) -> dict[str, int]:
@@ -1119,6 +1171,15 @@ def main() -> None:
         type=float,
         default=15.0,
         help="seconds between an account's GET /api/me/matches (15; 0: none)",
+    )
+    parser.add_argument(
+        "--flood",
+        choices=FLOODS,
+        default=None,
+        help="meanwhile one account floods a route that checks a password with wrong ones",
+    )
+    parser.add_argument(
+        "--flood-at-once", type=int, default=32, help="the flood's requests in flight (32)"
     )
     parser.add_argument(
         "--setup-concurrency", type=int, default=4, help="accounts created at once (4)"

@@ -290,3 +290,14 @@ def test_old_seat_tokens_open_nothing_once_credentials_end(
                 after.close()
     finally:
         member.close()
+
+
+def test_a_forged_forwarded_header_is_ignored_by_default(servers: Callable[..., Server]) -> None:
+    # no --forwarded-allow-ips: every request's address is its connection's, whatever it says
+    running = servers()
+    signup(running, "forged").close()
+    tries = [
+        _log_in(running, "forged", WRONG, f"203.0.113.{n}").status_code
+        for n in range(MAX_FAILURES + 1)
+    ]
+    assert tries == [401] * MAX_FAILURES + [429]

@@ -91,10 +91,15 @@ class PasswordWork:
         self.busy = 0
         self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="keltis-pw")
 
-    async def run(self, function: Callable[..., T], *args: object) -> T:
-        """``function(*args)`` in the pool (the event loop's thread counts; no lock needed)."""
+    def admit(self) -> None:
+        """Refuse (``503`` ``account.busy``) while the pool is full: asked before anything
+        else is done for a request that will check a password (its attempt not counted)."""
         if self.busy >= self.capacity:
             raise RefusedError("account.busy", status=503)
+
+    async def run(self, function: Callable[..., T], *args: object) -> T:
+        """``function(*args)`` in the pool (the event loop's thread counts; no lock needed)."""
+        self.admit()
         self.busy += 1
         try:
             loop = asyncio.get_running_loop()

@@ -77,6 +77,7 @@ async def _confirm(request: Request, master: MatchMaster, account: Account, pass
     password check limited like a log-in — per address (``--login-rate``), then counted per
     (account, address) before the check (:mod:`keltis.server.passwords`)."""
     _limit(request, "logins")
+    _passwords(request).admit()
     attempt = await asyncio.to_thread(master.accounts.attempt, account.name, _address(request))
     if attempt.account is None or attempt.account.id != account.id:
         raise RefusedError("account.no_session", status=401)  # renamed or deleted meanwhile
@@ -108,6 +109,7 @@ async def create_account(
     """Create an account and log in (the session cookie is set). The guest seats given in
     ``seats`` become the account's."""
     _limit(request, "signups")
+    _passwords(request).admit()
     check_name(body.name)
     check_password(body.password)
     password_hash = await _passwords(request).run(hash_password, body.password)
@@ -133,9 +135,10 @@ async def log_in(
     answer (``401`` ``account.bad_login``), after the same work, and the same limits
     (``429``); a suspended account is told so only with the right password."""
     _limit(request, "logins")
+    work = _passwords(request)
+    work.admit()
     address = _address(request)
     attempt = await asyncio.to_thread(master.accounts.attempt, body.name, address)
-    work = _passwords(request)
     if not await work.run(verify, attempt.password_hash, body.password):
         raise RefusedError("account.bad_login", status=401)
     assert attempt.account is not None
