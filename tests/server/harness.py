@@ -29,8 +29,17 @@ from keltis.record import GameRecord
 #: How long a test waits for one expected message (a loaded CI machine is slow).
 WAIT = 60.0
 #: The test clients play as fast as the server answers, far beyond a person's pace: servers
-#: under test allow them that (the rate limit has its own test).
-FAST_CLIENTS = ("--rate", "1000", "--login-rate", "6000", "--signup-rate", "6000")
+#: under test allow them that (each rate limit has its own test).
+FAST_CLIENTS = (
+    "--rate",
+    "1000",
+    "--login-rate",
+    "6000",
+    "--signup-rate",
+    "6000",
+    "--seek-rate",
+    "6000",
+)
 #: The tests choose their deals by seed (reproducible games), which a server refuses without
 #: --allow-setup: servers that create seeded matches are started with it.
 SEEDED = ("--allow-setup",)

@@ -22,8 +22,10 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from keltis.i18n import Translator
 from keltis.wire import schema, validate
 
+from .characters import ACCEPTED, REFUSED
 from .conftest import postgres_database
 from .harness import FAST_CLIENTS, SEEDED, WAIT, Player, Server, create, join, start
 from .people import Member, signup
@@ -324,6 +326,31 @@ def test_a_guest_cannot_chat_and_the_text_is_checked(server: Server) -> None:
     assert ann.wait_chat(markup)["text"] == markup
     for p in (watcher, ann):
         p.close()
+
+
+def test_chat_refuses_separators_and_invisible_formatting(server: Server) -> None:
+    """A chat message is one line, shown as it is written: line and paragraph separators,
+    bidirectional controls (a right-to-left override shows "evil" as "live") and zero-width
+    characters are refused as control characters are — the same check as names' — over the
+    WebSocket and over HTTP alike; letters of every script pass unchanged."""
+    match_id, ann_token, _bea_token = two_seats(server)
+    ann = Client(server, match_id, ann_token, lang="hu").connect()
+    worded = Translator("hu")("chat.control")
+    for kind, char in REFUSED.items():
+        text = f"ev{char}il"
+        answer = ann.say(text)
+        assert answer["type"] == "error", (kind, answer)
+        assert answer["code"] == "chat.control", (kind, answer)
+        assert answer["message"] == worded
+        by_http = post(server, match_id, text, token=ann_token)
+        assert by_http.status_code == 400, (kind, by_http.text)
+        assert by_http.json()["error"]["code"] == "chat.control", kind
+    text = " ".join(ACCEPTED)
+    assert ann.say(text)["type"] == "ack"
+    assert ann.wait_chat(text)["text"] == text
+    stored = history(server, match_id, token=ann_token)
+    assert texts(stored) == [text]
+    ann.close()
 
 
 def test_a_seat_chats_at_most_one_message_a_second_after_five(server: Server) -> None:

@@ -18,6 +18,8 @@ from typing import Any
 
 import httpx
 
+from keltis.i18n import Translator
+
 from .harness import WAIT, Player, Server
 from .people import Member, my_seat, signup
 
@@ -192,9 +194,12 @@ def test_open_list_join_leave_and_cancel(servers: Servers) -> None:
     assert seeks_of(server) == []
     refused(bea.post(f"/api/seeks/{sid}/join"), 409, "seek.not_open")
     refused(ann.delete(f"/api/seeks/{sid}"), 409, "seek.not_open")
-    for unknown in ("nosuchseek", "x" * 200, "a%20b", "%00"):
+    for unknown in ("nosuchseek", "x" * 100, "a%20b"):
         refused(bea.post(f"/api/seeks/{unknown}/join"), 404, "seek.no_seek")
         refused(bea.delete(f"/api/seeks/{unknown}"), 404, "seek.no_seek")
+    for impossible in ("x" * 200, "%00", "a%E2%80%AEb"):  # no id: refused before a query
+        refused(bea.post(f"/api/seeks/{impossible}/join"), 400, "server.bad_request")
+        refused(bea.delete(f"/api/seeks/{impossible}"), 400, "server.bad_request")
 
     # a session is needed, and a state-changing request must carry its csrf token
     with server.http() as guest:
@@ -240,6 +245,68 @@ def test_bad_bodies_are_refused(servers: Servers) -> None:
     assert seeks_of(server) == []
     for players in (2, 3, 4):
         assert open_seek(ann, players=players, bots_after=86400)["players"] == players
+
+
+def test_seek_changes_are_limited_per_account_and_address(servers: Servers) -> None:
+    """One account opened and cancelled 1,040 seeks in 20 s, and a lobby stream got 2,054
+    events: opening, joining, leaving and cancelling now count together, per account (10 a
+    minute, 5 at once) and per address (three times that), beyond which ``429``
+    ``seek.slow_down`` says how long to wait; so a flood reaches the lobby's streams as a
+    handful of events."""
+    server = servers(*QUICK_ACCOUNTS, "--seek-rate", "10")
+    ann, bea, cid, dan, eve = (signup(server, n) for n in ("ann", "bea", "cid", "dan", "eve"))
+    with lobby(server) as stream:
+        stream.next("seeks")
+
+        def flood(member: Member, tries: int) -> tuple[int, list[httpx.Response]]:
+            """Open a seek and cancel it, again and again: the changes made, the refusals."""
+            made, limited, own = 0, [], None
+            for _ in range(tries):
+                if own is None:
+                    answer = member.post("/api/seeks", json={"players": 2})
+                else:
+                    answer = member.delete(f"/api/seeks/{own}")
+                if answer.status_code == 429:
+                    limited.append(answer)
+                    continue
+                assert answer.status_code in (200, 201), answer.text
+                made += 1
+                own = answer.json()["id"] if own is None else None
+            return made, limited
+
+        # one account: five at once, then one every six seconds
+        made, limited = flood(ann, 100)
+        assert 5 <= made <= 7, made
+        assert len(limited) == 100 - made
+        refused(limited[-1], 429, "seek.slow_down")
+        assert 1 <= int(limited[-1].headers["Retry-After"]) <= 6
+        spanish = ann.post("/api/seeks", json={"players": 2}, headers={"Accept-Language": "es"})
+        refused(spanish, 429, "seek.slow_down")
+        assert spanish.json()["error"]["message"] == Translator("es")("seek.slow_down")
+        # joining and leaving count with opening and cancelling
+        seek = open_seek(bea)
+        refused(ann.post(f"/api/seeks/{seek['id']}/join"), 429, "seek.slow_down")
+        refused(ann.delete(f"/api/seeks/{seek['id']}"), 429, "seek.slow_down")
+        # one address: 15 at once for all its accounts, then one every two seconds
+        from_here = made + 1
+        for member in (bea, cid, dan, eve):
+            more, limited = flood(member, 5)
+            from_here += more
+        assert 15 <= from_here <= 18, from_here
+        # eve's own five are more than the address has left
+        assert more < 5, more
+        assert limited
+        refused(limited[-1], 429, "seek.slow_down")
+
+        # the lobby's streams were told of the changes made, and of nothing else
+        events = 0
+        while True:
+            try:
+                kind, _data = stream.events.get(timeout=3)
+            except queue.Empty:
+                break
+            events += kind in ("seek", "gone", "seeks")
+        assert 1 <= events <= from_here, (events, from_here)
 
 
 def test_at_most_three_open_seeks(servers: Servers) -> None:

@@ -183,15 +183,19 @@ def test_bad_tutorial_requests_are_refused_in_the_clients_language(
     # the lesson's seats are its own: a request may leave them out (and still be refused
     # for an unknown lesson, not for the missing seats)
     assert bad(server, {"tutorial": "chess"})["code"] == "tutorial.unknown"
-    # a name is repeated only as safe text: no control character comes back
+    # a name no lesson could have is refused before it is looked up, and never repeated
     control = bad(server, {"tutorial": "a\u0000b\u001bc"})
-    assert control["code"] == "tutorial.unknown"
+    assert control["code"] == "server.bad_request"
     assert "\u0000" not in control["message"]
     assert "\u001b" not in control["message"]
     with server.http() as http:
         missing = http.get("/api/tutorials/a%00b")
-        assert missing.status_code == 404
+        assert missing.status_code == 400
+        assert missing.json()["error"]["code"] == "server.bad_request"
         assert "\u0000" not in missing.json()["error"]["message"]
+        unknown = http.get("/api/tutorials/chess%20board")
+        assert unknown.status_code == 404
+        assert unknown.json()["error"]["code"] == "tutorial.unknown"
     with server.http() as http:
         bare = http.post("/api/matches", json={"tutorial": "cards", "name": "Ada"})
         assert bare.status_code == 201, bare.text

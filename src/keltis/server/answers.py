@@ -9,7 +9,7 @@ for its client (:func:`refusal_json`).
 
 from __future__ import annotations
 
-import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi.responses import JSONResponse
@@ -17,7 +17,7 @@ from starlette.requests import HTTPConnection
 
 from keltis.core.errors import IllegalActionError, KeltisError, RecordError
 from keltis.i18n import Translator
-from keltis.server import guards
+from keltis.server import guards, textcheck
 
 
 class RefusedError(Exception):
@@ -96,6 +96,22 @@ def bad_request(status: int, lang: str, detail: object) -> JSONResponse:
 
 
 def printable(text: str, limit: int = 40) -> str:
-    """``text`` cut to ``limit`` characters, its control characters and lone surrogates
-    each shown as U+FFFD: safe to repeat in a message."""
-    return "".join("\ufffd" if unicodedata.category(c) in ("Cc", "Cs") else c for c in text[:limit])
+    """``text`` cut to ``limit`` characters, each character no name may hold (control and
+    formatting characters, lone surrogates, line separators:
+    :func:`keltis.server.textcheck.refused`) shown as U+FFFD: safe to repeat in a
+    message."""
+    return "".join("\ufffd" if textcheck.refused(c) else c for c in text[:limit])
+
+
+def invalid_request(errors: Sequence[Any], lang: str) -> JSONResponse:
+    """A request that could not be read into its route's parameters (FastAPI's validation
+    ``errors``): ``400`` ``server.bad_name`` where a name was refused
+    (:class:`~keltis.server.textcheck.NameCheck`), else ``server.bad_request`` saying
+    where and what."""
+    for error in errors:
+        if error.get("type") == textcheck.BAD_NAME:
+            return error_response(400, "server.bad_name", lang, limit=error["ctx"]["limit"])
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}" for e in errors
+    )
+    return error_response(400, "server.bad_request", lang, detail=problems)

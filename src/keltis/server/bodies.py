@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
 
 from keltis.catalogs import LANGUAGES
 from keltis.games import DEFAULT_GAME, GAME_NAMES
+from keltis.server.textcheck import IdCheck, NameCheck, schema
 
 if TYPE_CHECKING:
     GameName = str
@@ -19,6 +20,38 @@ else:  # the registry's names, one of which a request must give (and the OpenAPI
 
 #: The longest name of a player or a bot (characters).
 MAX_NAME = 40
+#: The longest account name a request may give (log-in, mutes, a player's page: real
+#: account names have 3-20 characters, a bot level's page is ``bot:<level>``).
+MAX_ACCOUNT_NAME = 64
+#: The longest id, token, invite or code a request may give (the server's own are far
+#: shorter).
+MAX_ID = 128
+
+# Every name and id a request gives, in its body or its address, is one of these: checked
+# by keltis.server.textcheck before anything is looked up (400 server.bad_name or
+# server.bad_request), never a query with a NUL or a right-to-left override in it.
+
+#: A player's or a bot's name in a match: 1-40 characters, not only spaces, no control,
+#: formatting or separator character.
+PlayerName = Annotated[str, AfterValidator(NameCheck(MAX_NAME)), WithJsonSchema(schema(MAX_NAME))]
+#: An account's name as a request gives it (it may name no account: that is for the route
+#: to say).
+AccountName = Annotated[
+    str, AfterValidator(NameCheck(MAX_ACCOUNT_NAME)), WithJsonSchema(schema(MAX_ACCOUNT_NAME))
+]
+#: An id (a match's, a seek's, an account's), a token or a code (a language, a guided first
+#: game) in a request's address: 1-128 characters, no control, formatting or separator
+#: character.
+IdText = Annotated[str, AfterValidator(IdCheck(MAX_ID)), WithJsonSchema(schema(MAX_ID))]
+#: A match's id in a request's body: 1-32 characters (as the server makes them), checked
+#: as :data:`IdText`.
+MatchIdText = Annotated[str, AfterValidator(IdCheck(32)), WithJsonSchema(schema(32))]
+#: A seat's token or an invite code in a request's body: 1-100 characters, checked as
+#: :data:`IdText`.
+SecretText = Annotated[str, AfterValidator(IdCheck(100)), WithJsonSchema(schema(100))]
+#: A guided first game's name in a request's body: 1-40 characters, checked as
+#: :data:`IdText`.
+LessonName = Annotated[str, AfterValidator(IdCheck(40)), WithJsonSchema(schema(40))]
 #: The turn clock's default for a match with two people or more: five minutes a decision.
 DEFAULT_TURN_SECONDS = 300
 #: The longest turn clock: thirty days a decision.
@@ -44,7 +77,7 @@ class SeatRequest(_Strict):
     level: Literal["random", "easy", "medium", "hard"] = Field(
         "medium", description="for a bot seat: how strongly it plays"
     )
-    name: str | None = Field(
+    name: PlayerName | None = Field(
         None, description=f"a bot's name (default its own; 1-{MAX_NAME} characters)"
     )
 
@@ -95,7 +128,7 @@ class CreateMatch(_Strict):
         description="the deal: only on a server started with --allow-setup (whoever knows "
         "the seed knows every hand); by default the server deals at random",
     )
-    name: str = Field("Player", description=f"the creator's name (1-{MAX_NAME} characters)")
+    name: PlayerName = Field("Player", description=f"the creator's name (1-{MAX_NAME} characters)")
     seat: int | None = Field(
         0, ge=0, le=3, description="the creator's seat (a person seat), or null to only host"
     )
@@ -124,9 +157,8 @@ class CreateMatch(_Strict):
         'record\'s setup.explicit; also accepted wrapped as {"explicit": …}); only on a '
         "server started with --allow-setup, for tests and demos",
     )
-    tutorial: str | None = Field(
+    tutorial: LessonName | None = Field(
         None,
-        max_length=40,
         description="a guided first game by name (GET /api/tutorials lists them): the server "
         "takes its game, seats (the creator in seat 0 against one easy bot), set-up and bot "
         "seeds; only the creator's name is read besides. A 400 tutorial.unknown for a name "
@@ -146,8 +178,8 @@ class CreateMatch(_Strict):
 class JoinRequest(_Strict):
     """Take a seat with its invite code."""
 
-    invite: str = Field(min_length=1, max_length=100)
-    name: str = Field("Player", description=f"the player's name (1-{MAX_NAME} characters)")
+    invite: SecretText
+    name: PlayerName = Field("Player", description=f"the player's name (1-{MAX_NAME} characters)")
 
 
 class ActionRequest(_Strict):
@@ -166,16 +198,14 @@ EMAIL_PATTERN = r"^[^@\s\x00-\x1f\x7f]{1,64}@[^@\s\x00-\x1f\x7f]{1,189}\.[^@\s\x
 class SeatClaim(_Strict):
     """A seat this browser holds as a guest: the match and the seat's token."""
 
-    match: str = Field(min_length=1, max_length=32)
-    token: str = Field(min_length=1, max_length=100)
+    match: MatchIdText
+    token: SecretText
 
 
 class NewAccount(_Strict):
     """A new account."""
 
-    name: str = Field(
-        min_length=1, max_length=40, description="3-20 letters, digits, _ or -; unique"
-    )
+    name: AccountName = Field(description="3-20 letters, digits, _ or -; unique")
     password: str = Field(min_length=1, max_length=1000, description="8-200 characters")
     language: Language = "en"
     email: str | None = Field(
@@ -191,7 +221,7 @@ class NewAccount(_Strict):
 class LogIn(_Strict):
     """Log in with a name and a password."""
 
-    name: str = Field(min_length=1, max_length=64)
+    name: AccountName
     password: str = Field(min_length=1, max_length=1000)
 
 
@@ -225,15 +255,16 @@ class SeatClaims(_Strict):
 class MuteRequest(_Strict):
     """An account whose chat is not to be shown."""
 
-    name: str = Field(min_length=1, max_length=40)
+    name: AccountName
 
 
 # -- chat (docs/server.md, "Chat") ---------------------------------------------------------
 
 
 class ChatRequest(_Strict):
-    """A chat message: 1-300 characters once trimmed, no control characters (the limits are
-    checked by :func:`keltis.server.chat.checked_text`, with their own refusals)."""
+    """A chat message: 1-300 characters once trimmed, on one line, no control, formatting or
+    separator character (the limits are checked by :func:`keltis.server.chat.checked_text`,
+    with their own refusals)."""
 
     text: str = Field(description="1-300 characters of plain text")
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import unicodedata
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +37,7 @@ from keltis.server.cache import MatchCache
 from keltis.server.livematch import LiveMatch
 from keltis.server.ratelimit import TokenBucket
 from keltis.server.store import CHANNEL, Store, _aware, now
+from keltis.server.textcheck import refused_character
 
 #: The two channels of a match.
 PLAYERS, SPECTATORS = "players", "spectators"
@@ -88,8 +88,11 @@ def seat_of_account(live: LiveMatch, account_id: str) -> int | None:
 
 
 def checked_text(text: Any) -> str:
-    """The message's text, trimmed: 1 to :data:`MAX_TEXT` characters without a control
-    character (a line break included) or lone surrogate; else :class:`RefusedError`."""
+    """The message's text, trimmed: 1 to :data:`MAX_TEXT` characters on one line, without a
+    character that no name or chat message holds (:func:`~keltis.server.textcheck.
+    refused_character`: control characters, a line break included, line and paragraph
+    separators, bidirectional and zero-width formatting characters, lone surrogates); else
+    :class:`RefusedError`."""
     if not isinstance(text, str):
         raise RefusedError(
             "server.bad_field", status=400, field="text", expected=Phrase("chat.expected.text")
@@ -99,7 +102,7 @@ def checked_text(text: Any) -> str:
         raise RefusedError("chat.empty", status=400)
     if len(trimmed) > MAX_TEXT:
         raise RefusedError("chat.too_long", status=400, limit=MAX_TEXT, length=len(trimmed))
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in trimmed):
+    if refused_character(trimmed) is not None:
         raise RefusedError("chat.control", status=400)
     return trimmed
 

@@ -34,6 +34,7 @@ def add_serve_parser(sub: Any) -> None:
     )
     _add_play_options(serve)
     _add_client_options(serve)
+    _add_lobby_options(serve)
     _add_mail_options(serve)
     serve.add_argument(
         "--open",
@@ -118,14 +119,6 @@ def _add_client_options(serve: argparse.ArgumentParser) -> None:
         help="accounts one address may create per minute on average, 5 at once (1)",
     )
     serve.add_argument(
-        "--seek-rate",
-        type=_positive,
-        default=10.0,
-        help="changes to the lobby's seeks (open, join, leave, cancel) one account may make "
-        "per minute on average, half as many at once, at least 5 (10); one address three "
-        "times as many",
-    )
-    serve.add_argument(
         "--public-url",
         default=None,
         metavar="URL",
@@ -176,6 +169,19 @@ def _add_client_options(serve: argparse.ArgumentParser) -> None:
         default=10.0,
         metavar="S",
         help="seconds a new live connection may take to say hello before it is closed (10)",
+    )
+
+
+def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
+    """What one account and one address may ask of the lobby (docs/server.md, "The lobby:
+    seeks")."""
+    serve.add_argument(
+        "--seek-rate",
+        type=_positive,
+        default=10.0,
+        help="changes to the lobby's seeks (open, join, leave, cancel) one account may make "
+        "per minute on average, half as many at once, at least 5 (10); one address three "
+        "times as many",
     )
 
 

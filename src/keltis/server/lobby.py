@@ -19,7 +19,7 @@ from keltis.bots.levels import LEVELS
 from keltis.core.errors import KeltisError
 from keltis.match import Match
 from keltis.record import GameRecord, PlayerInfo
-from keltis.server import clocks
+from keltis.server import clocks, textcheck
 from keltis.server.accounts import Account
 from keltis.server.answers import BadSetupError, RefusedError, printable
 from keltis.server.bodies import DEFAULT_TURN_SECONDS, MAX_NAME, CreateMatch, SeatRequest
@@ -71,10 +71,11 @@ class MatchPlan:
 
 def name_ok(name: str) -> bool:
     """Whether ``name`` may name a player: 1 to :data:`MAX_NAME` characters, not only
-    spaces, no control character or lone surrogate (PostgreSQL text cannot even hold a
-    NUL)."""
-    # printable() cuts to MAX_NAME and replaces those characters: unchanged means neither
-    return len(name) > 0 and not name.isspace() and printable(name, MAX_NAME) == name
+    spaces, no control, formatting or separator character (PostgreSQL text cannot even hold
+    a NUL; a right-to-left override shows "evil" as "live"): the request's fields are
+    checked so already (:data:`~keltis.server.bodies.PlayerName`), this checks again what
+    reaches the lobby by other ways."""
+    return textcheck.name_ok(name, MAX_NAME)
 
 
 def plan_match(body: CreateMatch, allow_setup: bool, creator: Account | None = None) -> MatchPlan:

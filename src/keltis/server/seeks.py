@@ -46,6 +46,7 @@ from keltis.server.answers import RefusedError
 from keltis.server.bodies import CreateMatch, OpenSeek
 from keltis.server.lobby import MatchPlan, SeatPlan, plan_match
 from keltis.server.master import MatchMaster
+from keltis.server.ratelimit import Buckets
 from keltis.server.store import CHANNEL, ConflictError, Store, _aware, now
 
 log = logging.getLogger("keltis.server")
@@ -66,6 +67,9 @@ STALLED_AFTER = 30.0
 RETRY = 3.0
 #: Seeks whose start a process remembers having told its streams of (not to tell it twice).
 TOLD_STARTS = 512
+#: How many times an account's rate of changes to seeks one address may make: people
+#: behind one address (a household, a school) share it.
+ADDRESS_SHARE = 3
 
 
 def new_seek_id() -> str:
@@ -476,6 +480,31 @@ def _read(connection: sa.Connection, condition: sa.ColumnElement[bool]) -> list[
 # -- the rules ----------------------------------------------------------------------------
 
 
+class SeekLimits:
+    """How often the lobby's seeks may be changed — opened, joined, left or cancelled:
+    ``per_minute`` changes per account on average (``--seek-rate``), half as many at once
+    (at least 5), and :data:`ADDRESS_SHARE` times as many per address. Every change is told
+    to every lobby stream, so this bounds what one account (or one address with many
+    accounts) can make the lobby send. Each process counts its own, as chat does."""
+
+    def __init__(self, per_minute: float) -> None:
+        burst = max(5, round(per_minute / 2))
+        self.accounts = Buckets(per_minute / 60, burst)
+        self.addresses = Buckets(ADDRESS_SHARE * per_minute / 60, ADDRESS_SHARE * burst)
+
+    def take(self, account_id: str, address: str) -> float | None:
+        """Count a change by ``account_id`` from ``address``: ``None``; or, over either
+        rate (and nothing counted), the seconds until one more is allowed."""
+        account = self.accounts.bucket(account_id)
+        if not account.take():
+            return account.wait()
+        here = self.addresses.bucket(address)
+        if not here.take():
+            account.give_back()
+            return here.wait()
+        return None
+
+
 class Seeks:
     """The lobby's seeks of one server process: the rules, the matches they become
     (through ``master``) and the lobby's streams (``events``) told of every change."""
@@ -484,6 +513,7 @@ class Seeks:
         self.master = master
         self.store = store
         self.events = events
+        self.limits = SeekLimits(master.config.seek_rate)
 
     async def open_seeks(self) -> list[Seek]:
         """The open seeks, oldest first."""

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Query, Request
 
 from keltis.server.accounts import LoggedIn
 from keltis.server.answers import RefusedError
-from keltis.server.bodies import ChatRequest
+from keltis.server.bodies import ChatRequest, IdText
 from keltis.server.chat import SPECTATORS, Speaker, seat_of_account, seat_speaker
 from keltis.server.livematch import LiveMatch
 from keltis.server.routes.deps import Master, Token, Viewer, same_site
@@ -42,7 +42,7 @@ async def _speaker(
 
 @router.post("/api/matches/{match_id}/chat", tags=["chat"], status_code=201)
 async def send(
-    match_id: str,
+    match_id: IdText,
     body: ChatRequest,
     request: Request,
     master: Master,
@@ -62,7 +62,7 @@ async def send(
 
 @router.get("/api/matches/{match_id}/chat", tags=["chat"])
 async def history(
-    match_id: str,
+    match_id: IdText,
     master: Master,
     token: Token,
     viewer: Viewer,

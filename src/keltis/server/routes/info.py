@@ -18,6 +18,7 @@ from keltis.catalogs import catalog_json
 from keltis.games import GAME_NAMES, get_game
 from keltis.i18n import LANGUAGES
 from keltis.server.answers import error_response, printable, request_lang
+from keltis.server.bodies import IdText
 from keltis.server.routes.client import NO_CACHE
 from keltis.server.tutorials import TUTORIALS
 
@@ -58,7 +59,7 @@ async def list_tutorials() -> dict[str, Any]:
 
 
 @router.get("/api/tutorials/{name}", tags=["games"])
-async def get_tutorial(name: str, request: Request) -> Any:
+async def get_tutorial(name: IdText, request: Request) -> Any:
     """A guided first game's script: per decision of the player, the ply, the move it asks
     for, what the client points at and the message that explains it (not the deal)."""
     lesson = TUTORIALS.get(name)
@@ -74,7 +75,7 @@ async def catalogs() -> dict[str, str]:
 
 
 @router.get("/api/catalogs/{lang}", tags=["languages"])
-async def catalog(lang: str, request: Request) -> Response:
+async def catalog(lang: IdText, request: Request) -> Response:
     """Language ``lang``'s messages (``python -m keltis.catalogs json`` writes the same):
     ``messages`` (key → template, or ``{"count", "forms"}`` for plural messages),
     ``plural`` (the gettext rule: ``nplurals``, ``expr``) and ``colours`` (each colour's

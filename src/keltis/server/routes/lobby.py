@@ -4,6 +4,7 @@ Server-Sent Events): docs/server.md, "The lobby: seeks". The rules are
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Annotated, Any, cast
 
@@ -13,8 +14,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.types import Receive, Scope, Send
 
 from keltis.server import guards
+from keltis.server.accounts import LoggedIn
 from keltis.server.answers import error_response
-from keltis.server.bodies import OpenSeek
+from keltis.server.bodies import IdText, OpenSeek
 from keltis.server.routes.deps import Connections, Lang, Member
 from keltis.server.seeks import LobbyEvents, Queue, Seeks
 
@@ -44,24 +46,54 @@ async def list_seeks(seeks: SeeksDep) -> dict[str, Any]:
     return {"seeks": [s.to_json() for s in await seeks.open_seeks()]}
 
 
+def _too_fast(request: Request, member: LoggedIn, seeks: Seeks, lang: str) -> Response | None:
+    """A change to the seeks over the account's or the address's rate
+    (:class:`~keltis.server.seeks.SeekLimits`): ``429`` ``seek.slow_down``, with the
+    seconds to wait in ``Retry-After``; else ``None`` (and the change counted)."""
+    address = request.client.host if request.client else "?"
+    wait = seeks.limits.take(member.account.id, address)
+    if wait is None:
+        return None
+    answer = error_response(429, "seek.slow_down", lang)
+    answer.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+    return answer
+
+
 @router.post("/api/seeks", tags=["lobby"], status_code=201)
-async def open_seek(body: OpenSeek, member: Member, seeks: SeeksDep) -> dict[str, Any]:
-    """Open a seek (logged in; at most 3 open at once): everyone in the lobby sees it."""
+async def open_seek(
+    body: OpenSeek, request: Request, member: Member, seeks: SeeksDep, lang: Lang
+) -> Any:
+    """Open a seek (logged in; at most 3 open at once): everyone in the lobby sees it.
+    Opening, joining, leaving and cancelling seeks are limited together per account and
+    per address (``--seek-rate``: ``429`` ``seek.slow_down``)."""
+    refused = _too_fast(request, member, seeks, lang)
+    if refused is not None:
+        return refused
     return (await seeks.open(member.account, body)).to_json()
 
 
 @router.post("/api/seeks/{seek_id}/join", tags=["lobby"])
-async def join_seek(seek_id: str, member: Member, seeks: SeeksDep) -> dict[str, Any]:
+async def join_seek(
+    seek_id: IdText, request: Request, member: Member, seeks: SeeksDep, lang: Lang
+) -> Any:
     """Take a place in a seek (the account's rating in its game within its range): the
     seek; the last place starts its match (``status`` ``started``, ``match`` its id — each
     player finds their seat and token in ``GET /api/me/matches``)."""
+    refused = _too_fast(request, member, seeks, lang)
+    if refused is not None:
+        return refused
     return (await seeks.join(member.account, seek_id)).to_json()
 
 
 @router.delete("/api/seeks/{seek_id}", tags=["lobby"])
-async def withdraw(seek_id: str, member: Member, seeks: SeeksDep) -> dict[str, Any]:
+async def withdraw(
+    seek_id: IdText, request: Request, member: Member, seeks: SeeksDep, lang: Lang
+) -> Any:
     """The seeker cancels its seek; another player in it leaves it. The seek as it is
     now."""
+    refused = _too_fast(request, member, seeks, lang)
+    if refused is not None:
+        return refused
     return (await seeks.withdraw(member.account, seek_id)).to_json()
 
 

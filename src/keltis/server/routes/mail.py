@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from keltis.i18n import Translator
 from keltis.server.answers import error_response
+from keltis.server.bodies import IdText
 from keltis.server.routes.deps import Lang, Master
 
 router = APIRouter()
@@ -75,7 +76,7 @@ def _wants_page(request: Request) -> bool:
 
 
 @router.get("/api/unsubscribe/{account}/{token}", tags=["accounts"], response_class=HTMLResponse)
-async def unsubscribe_page(account: str, token: str, master: Master, lang: Lang) -> Response:
+async def unsubscribe_page(account: IdText, token: IdText, master: Master, lang: Lang) -> Response:
     """The page an unsubscribe link opens: its button turns the turn e-mails off (opening
     it changes nothing)."""
     if not await asyncio.to_thread(master.mailer.token_ok, account, token):
@@ -85,7 +86,7 @@ async def unsubscribe_page(account: str, token: str, master: Master, lang: Lang)
 
 @router.post("/api/unsubscribe/{account}/{token}", tags=["accounts"])
 async def unsubscribe(
-    account: str, token: str, request: Request, master: Master, lang: Lang
+    account: IdText, token: IdText, request: Request, master: Master, lang: Lang
 ) -> Response:
     """Turn off the account's e-mails about its turns (RFC 8058's one-click POST; any
     body is ignored): ``{"email_turns": false}``, or a page saying so to a browser's form.

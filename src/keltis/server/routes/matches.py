@@ -17,7 +17,7 @@ from fastapi import APIRouter, Query, Request
 from keltis.core.errors import KeltisError
 from keltis.server.accounts import Account, LoggedIn
 from keltis.server.answers import RefusedError, error_response, refusal_response
-from keltis.server.bodies import ActionRequest, CreateMatch, JoinRequest
+from keltis.server.bodies import ActionRequest, CreateMatch, IdText, JoinRequest
 from keltis.server.lobby import plan_match
 from keltis.server.master import Created
 from keltis.server.routes.deps import Creations, Lang, Master, Token, Viewer, same_site
@@ -76,7 +76,7 @@ async def list_matches(
 
 
 @router.get("/api/matches/{match_id}", tags=["matches"])
-async def get_match(match_id: str, master: Master) -> Any:
+async def get_match(match_id: IdText, master: Master) -> Any:
     """A match's public description."""
     return master.summary(await master.get(match_id))
 
@@ -92,7 +92,7 @@ def _account(request: Request, viewer: LoggedIn | None) -> Account | None:
 
 @router.post("/api/matches/{match_id}/join", tags=["matches"])
 async def join(
-    match_id: str, body: JoinRequest, request: Request, master: Master, viewer: Viewer
+    match_id: IdText, body: JoinRequest, request: Request, master: Master, viewer: Viewer
 ) -> Any:
     """Take the seat of an invite: the answer holds the seat's secret token. Logged in,
     the seat is the account's (under its name); a rated match's seats are for accounts
@@ -104,13 +104,13 @@ async def join(
 
 
 @router.post("/api/matches/{match_id}/start", tags=["matches"])
-async def start(match_id: str, master: Master, token: Token) -> Any:
+async def start(match_id: IdText, master: Master, token: Token) -> Any:
     """Start the match (the host token; every person seat must be taken)."""
     return master.summary(await master.start(match_id, token))
 
 
 @router.post("/api/matches/{match_id}/again", tags=["matches"], status_code=201)
-async def again(match_id: str, master: Master, token: Token) -> Any:
+async def again(match_id: IdText, master: Master, token: Token) -> Any:
     """Play again (a person seat's token of a finished match): the next match, with the
     same seats, names and settings and a new deal. The first player to ask creates it;
     the others learn of it live (``next`` in the match's description) and take their own
@@ -126,7 +126,7 @@ async def again(match_id: str, master: Master, token: Token) -> Any:
 
 
 @router.get("/api/matches/{match_id}/view", tags=["play"])
-async def view(match_id: str, master: Master, token: Token) -> Any:
+async def view(match_id: IdText, master: Master, token: Token) -> Any:
     """What the token's seat (no token: a spectator) sees now, with the version."""
     live = await master.get(match_id)
     seat = None if token is None else await master.seat_of(live, token)
@@ -134,7 +134,9 @@ async def view(match_id: str, master: Master, token: Token) -> Any:
 
 
 @router.post("/api/matches/{match_id}/actions", tags=["play"])
-async def act(match_id: str, body: ActionRequest, master: Master, token: Token, lang: Lang) -> Any:
+async def act(
+    match_id: IdText, body: ActionRequest, master: Master, token: Token, lang: Lang
+) -> Any:
     """Play an action for the token's seat (the same rules as on the WebSocket): stored
     before the answer; a stale ``version`` or an illegal action is refused."""
     live = await master.get(match_id)

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query
 from keltis.bots.levels import LEVELS
 from keltis.server import db
 from keltis.server.answers import RefusedError, printable
-from keltis.server.bodies import GameName
+from keltis.server.bodies import AccountName, GameName
 from keltis.server.ratings import ranks, seat_player
 from keltis.server.routes.deps import Master
 from keltis.server.store import MatchRow
@@ -40,9 +40,9 @@ async def leaderboard(
 
 
 @router.get("/api/players/{name}", tags=["ratings"])
-async def player_page(name: str, master: Master) -> dict[str, Any]:
+async def player_page(name: AccountName, master: Master) -> dict[str, Any]:
     """A player's page: an account's by its name, a bot level's as ``bot:<level>``."""
-    return await asyncio.to_thread(_page, master, name[:64])
+    return await asyncio.to_thread(_page, master, name)
 
 
 def _page(master: Master, name: str) -> dict[str, Any]:

@@ -10,13 +10,14 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from keltis.server.answers import RefusedError, bad_request
+from keltis.server.bodies import IdText
 from keltis.server.routes.deps import Lang, Master, Replays
 
 router = APIRouter()
 
 
 @router.get("/api/matches/{match_id}/record", tags=["matches"])
-async def record(match_id: str, master: Master) -> Any:
+async def record(match_id: IdText, master: Master) -> Any:
     """A finished match's full record (the project's record JSON, replayable with
     ``keltis replay``)."""
     live = await master.get(match_id)
@@ -29,7 +30,9 @@ async def record(match_id: str, master: Master) -> Any:
 
 
 @router.get("/api/matches/{match_id}/replay", tags=["matches"])
-async def replay(match_id: str, master: Master, replays: Replays, lang: Lang, ply: int = 0) -> Any:
+async def replay(
+    match_id: IdText, master: Master, replays: Replays, lang: Lang, ply: int = 0
+) -> Any:
     """A finished match's position after ``ply`` actions (0: the start), as a spectator
     sees it: ``version`` and ``total`` (the number of actions), ``view`` (the public
     view), ``step`` (the action that led there; null at 0) and ``match``."""
