@@ -413,13 +413,15 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
       <ClockText held={ticking} out={clockOut} />
     )
   ) : null;
-  // A person's seat may go to a bot when its player is away, or is out of time for the move due.
+  // A person's seat may go to a bot when its player is away, or is out of time for the move due
+  // (the turn clock) — never with a time control: there the clock alone decides.
   const players = (
     <Players t={t} view={view} names={names} seats={match.seats} me={me} last={last}
       clock={ticking ? { seat: ticking.clock.seat, out: clockOut, text: clockText } : null}
       canStandIn={(seat) => me !== null && seat !== me && !view.over && match.seats[seat]?.kind === "person" &&
         !match.seats[seat]?.stand_in &&
-        ((!!match.seats[seat]?.away && !match.seats[seat]?.connected) || (!timeControl && clockOut && ticking?.clock.seat === seat))}
+        !timeControl &&
+        ((!!match.seats[seat]?.away && !match.seats[seat]?.connected) || (clockOut && ticking?.clock.seat === seat))}
       standIn={(seat) => live.current?.send({ type: "stand_in", seat })} marked={marked} />
   );
   // On the board itself: the choice that follows a lay (big or small figure; a clover's or an
@@ -653,19 +655,23 @@ function SinceLast({ t, names, turns, title, playing, play }: {
   );
 }
 
-/** A rated match's mark and the time control, with what happens to a seat out of time (said
- * before the match starts, in its lobby, and during it). */
-function TimeLine({ match }: { match: MatchInfo }) {
+/** A rated match's mark and the time control, with what happens to a seat out of time, and
+ * hints agreed between people (said before the match starts — on the join page, in its lobby —
+ * and during it); a rated match aborted (a player never moved) says no rating changed. */
+export function TimeLine({ match }: { match: MatchInfo }) {
   const t = useT();
   const time = matchTime(match);
   const rated = matchRated(match);
-  if (!time && !rated) return null;
+  const agreed = !!match.options.hints_agreed;
+  if (!time && !rated && !agreed && !match.aborted) return null;
   const rule = onTimeoutWords(t, time, rated);
   return (
     <p class="time-line" data-testid="time-control">
       {rated && <span class="tag rated">{t.t("web.rated")}</span>}{" "}
       {time && <span>{timeWords(t, time)}</span>}
       {rule && <span class="muted">{rule}</span>}
+      {agreed && <span data-testid="hints-agreed">{t.t("web.hints_agreed")}</span>}
+      {match.aborted && <span class="muted" data-testid="aborted">{t.t("web.aborted")}</span>}
     </p>
   );
 }

@@ -6,7 +6,7 @@ import { ApiError, api, held, heldIds, hold, letGo, playerName, setPlayerName } 
 import type { CreateRequest, GamesAnswer } from "./api";
 import { useT } from "./context";
 import type { Level, MatchInfo } from "./types";
-import { seatNames } from "./game";
+import { TimeLine, seatNames } from "./game";
 import { CardFace } from "./pieces";
 import { RulesLinks } from "./rules";
 import { LearnPanel } from "./tutorial";
@@ -280,6 +280,8 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
   const [seats, setSeats] = useState<string[]>(["me", "person", "medium"]);
   const [variant, setVariant] = useState<Record<string, unknown>>({});
   const [hints, setHints] = useState(true);
+  // Hints between people only where everyone agrees: the creator asks, whoever joins agrees.
+  const [agreedHints, setAgreedHints] = useState(false);
   const [undo, setUndo] = useState(true);
   const [pub, setPub] = useState(true);
   const [turn, setTurn] = useState(DEFAULT_TURN);
@@ -306,7 +308,7 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
           seat: 0,
           name: account?.name ?? (name || t.t("name.player", { n: 1 })),
           variant,
-          hints,
+          hints: people > 1 ? agreedHints && !isRated : hints,
           undo: isRated ? false : undo,
           public: pub,
           ...(time.kind !== "none"
@@ -396,10 +398,20 @@ export function CreateMatch({ go }: { go: (hash: string) => void }) {
               </select>
             </label>
           )}
-          <label class="check">
-            <input type="checkbox" checked={hints} onChange={(e) => setHints((e.target as HTMLInputElement).checked)} />
-            {t.t("web.option.hints")}
-          </label>
+          {people > 1 ? (
+            !isRated && (
+              <label class="check">
+                <input type="checkbox" checked={agreedHints} data-testid="hints-agreed"
+                  onChange={(e) => setAgreedHints((e.target as HTMLInputElement).checked)} />
+                {t.t("web.option.hints_agreed")}
+              </label>
+            )
+          ) : (
+            <label class="check">
+              <input type="checkbox" checked={hints} onChange={(e) => setHints((e.target as HTMLInputElement).checked)} />
+              {t.t("web.option.hints")}
+            </label>
+          )}
           {!isRated && (
             <label class="check">
               <input type="checkbox" checked={undo} onChange={(e) => setUndo((e.target as HTMLInputElement).checked)} />
@@ -445,6 +457,8 @@ export function Join({ id, invite, go }: { id: string; invite: string; go: (hash
     <main id="main" class="join">
       <h1>{t.t("web.join")}</h1>
       {match && <p>{t.t("web.join.detail", { host, game: t.t(`title.${match.game}`) })}</p>}
+      {/* what joining agrees to: rated, the time control, hints between people */}
+      {match && <TimeLine match={match} />}
       <form class="panel" onSubmit={submit}>
         {account ? (
           <p class="muted">{t.t("web.settings.as", { name: account.name })}</p>

@@ -286,8 +286,19 @@ export interface Match {
   variant: {
     [k: string]: unknown;
   };
+  /**
+   * a rated match, over, in which a person seat never made a move of its own: its result changed no rating
+   */
+  aborted?: boolean;
   options: {
+    /**
+     * hints are offered: one person against bots, or every person agreed to them (hints_agreed)
+     */
     hints: boolean;
+    /**
+     * hints between people, created so: whoever joins agrees to them (such a match is never rated)
+     */
+    hints_agreed?: boolean;
     undo: boolean;
     /**
      * the turn clock: seconds for each decision (null: no limit)
@@ -323,6 +334,10 @@ export interface Match {
      * the seat ran out of time: a bot plays it to the end
      */
     timed_out?: boolean;
+    /**
+     * a bot stood in for the seat's player at some point (in a rated match it ranks last)
+     */
+    stood_in?: boolean;
   }[];
   result: Outcome | null;
   clock?: Clock | null;

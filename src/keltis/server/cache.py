@@ -88,16 +88,26 @@ class MatchCache:
 
         def store(match: Match, step: Step) -> None:
             result = match.record.result if match.over else None
+            first = live.first_move(step.seat)  # a person's first move of their own
             if decision is None:
                 live.row.turn_since = self.store.append_action(
-                    live.id, step.ply, step.seat, str(step.action), match.to_move, result
+                    live.id, step.ply, step.seat, str(step.action), match.to_move, result, first
                 )
-                return
-            timed = self.store.append_timed(
-                live.id, step.ply, step.seat, str(step.action), match.to_move, result, decision
-            )
-            live.row.turn_since, live.row.deadline = timed.when, timed.deadline
-            live.row.seats[step.seat].bank = timed.bank
+            else:
+                timed = self.store.append_timed(
+                    live.id,
+                    step.ply,
+                    step.seat,
+                    str(step.action),
+                    match.to_move,
+                    result,
+                    decision,
+                    first,
+                )
+                live.row.turn_since, live.row.deadline = timed.when, timed.deadline
+                live.row.seats[step.seat].bank = timed.bank
+            if first is not None:
+                live.row.seats[step.seat].moved = True
 
         return store
 

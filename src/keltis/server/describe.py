@@ -17,6 +17,7 @@ from keltis.match import Match, Step
 from keltis.server import clocks
 from keltis.server.config import ServerConfig
 from keltis.server.livematch import SNAPSHOT_LOG, LiveMatch
+from keltis.server.ratings import aborted
 from keltis.server.store import MatchRow, now
 
 
@@ -24,6 +25,18 @@ def turn_seconds(options: dict[str, Any]) -> int | None:
     """The match's time for each decision in seconds, or ``None`` (no turn clock)."""
     seconds = options.get("turn_seconds")
     return seconds if type(seconds) is int and seconds > 0 else None
+
+
+def hints_on(row: MatchRow) -> bool:
+    """Whether the match offers hints (docs/server.md, "Hints"): created with them, not
+    rated, and either with one person seat (every other seat is a bot) or with every person
+    having agreed to them — created with ``"hints": true`` and other person seats
+    (``hints_agreed``), which whoever joins is shown and agrees to by joining."""
+    options = row.options
+    if not options.get("hints", True) or row.rated or options.get("rated"):
+        return False
+    people = sum(s.kind == "person" for s in row.seats)
+    return people <= 1 or bool(options.get("hints_agreed"))
 
 
 def turn_clock(row: MatchRow, match: Match | None = None) -> dict[str, Any] | None:
@@ -68,9 +81,13 @@ def match_summary(
         "status": row.status,
         "players": len(row.seats),
         "rated": row.rated,
+        # a rated match over in which a person seat never moved: no rating changed
+        "aborted": aborted(row),
         "variant": header.get("variant", {}),
         "options": {
-            "hints": bool(row.options.get("hints", True)),
+            "hints": hints_on(row),
+            # hints between people, agreed to by everyone who joined (never rated)
+            "hints_agreed": hints_on(row) and bool(row.options.get("hints_agreed")),
             "undo": bool(row.options.get("undo", True))
             and sum(s.kind != "bot" for s in row.seats) == 1,
             "turn_seconds": turn_seconds(row.options),
@@ -93,6 +110,7 @@ def match_summary(
                 "stand_in": s.stand_in,
                 "bank": None if s.bank is None else round(s.bank, 1),
                 "timed_out": s.timed_out,
+                "stood_in": s.stood_in,
                 "account": s.account_id is not None,
                 "away": s.kind == "person"
                 and s.joined

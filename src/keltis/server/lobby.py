@@ -135,10 +135,19 @@ def plan_match(body: CreateMatch, allow_setup: bool, creator: Account | None = N
     turn_seconds = body.turn_seconds
     if "turn_seconds" not in body.model_fields_set and people > 1:
         turn_seconds = DEFAULT_TURN_SECONDS
-    options = {"hints": body.hints, "undo": body.undo, "turn_seconds": turn_seconds}
+    options: dict[str, Any] = {
+        "hints": body.hints,
+        "undo": body.undo,
+        "turn_seconds": turn_seconds,
+    }
+    if people > 1:
+        # hints between people only where all of them agree: asked for by the creator
+        # ("hints": true given), shown to whoever joins, agreed to by joining
+        agreed = body.hints and "hints" in body.model_fields_set
+        options.update(hints=agreed, hints_agreed=agreed)
     if body.rated:
         # a rated match: no hints, no take-backs (both would change what a rating means)
-        options.update(rated=True, hints=False, undo=False)
+        options.update(rated=True, hints=False, undo=False, hints_agreed=False)
     options.update(_time_control(body, options))  # after "rated": it decides on_timeout
     return MatchPlan(record, seats, body.seat, options, body.public, body.start, body.rated)
 

@@ -1,19 +1,27 @@
 """Ratings of accounts and bot levels, one per game (docs/server.md, "Ratings").
 
 openskill's Plackett–Luce model rates multiplayer results: each seat of a rated match is a
-team of one, ranked by score (ties share a rank; a seat that ran out of time ranks last). A
-rated player is ``account:<id>`` or ``bot:<level>``; two seats of the same bot level in one
-match move its rating by the mean of their changes. A match is rated once: the update and
-its history rows are written in the transaction that marks it rated (``matches.rated_at``),
-so two processes finishing it together cannot rate it twice. The shown rating is openskill's
-ordinal, the conservative ``mu − 3·sigma``.
+team of one, ranked by score (ties share a rank; a seat that ran out of time, or that a bot
+stood in for at any point, ranks last: its player left the game to a bot). A rated match in
+which a person seat never made a move of its own is *aborted*: no rating moves (as lichess
+aborts games of fewer than two moves), so an account that never plays cannot hand another
+its wins. A rated player is ``account:<id>`` or ``bot:<level>``; two seats of the same bot
+level in one match move its rating by the mean of their changes. A match is rated once: the
+update and its history rows are written in the transaction that marks it rated
+(``matches.rated_at``), so two processes finishing it together cannot rate it twice. The
+shown rating is openskill's ordinal, the conservative ``mu − 3·sigma``.
+
+In the same transaction, rated results that look arranged are flagged for moderators
+(``rating_flags``): two accounts that finished :data:`FLAG_REPEATS` rated matches against
+each other within :data:`FLAG_WINDOW`, their seats taken (and first played) from one client
+address.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -23,11 +31,17 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
 
 from keltis.server import db
-from keltis.server.store import MatchRow, _aware, now
+from keltis.server.store import MatchRow, SeatRow, _aware, now
 
 _model = PlackettLuce()
 #: A new player's rating.
 START_MU, START_SIGMA = _model.mu, _model.sigma
+#: Rated matches between the same two accounts, their seats taken from one client address,
+#: within :data:`FLAG_WINDOW`, that flag the pair for moderators.
+FLAG_REPEATS = 3
+FLAG_WINDOW = timedelta(days=1)
+#: The reason of such a flag.
+SAME_ADDRESS = "same_address"
 
 
 def shown(mu: float, sigma: float) -> float:
@@ -46,12 +60,29 @@ def seat_player(match: MatchRow, seat: int) -> str | None:
 
 
 def ranks(match: MatchRow) -> list[int]:
-    """Each seat's rank (1 best) by the final scores: ties share a rank, seats that ran out
-    of time rank below everyone who did not."""
+    """Each seat's rank (1 best) by the final scores: ties share a rank; seats that ran out
+    of time, and in a rated match seats that a bot stood in for (at any point), rank below
+    everyone else."""
     result = match.result or {}
     scores = list(result.get("scores", [0] * len(match.seats)))
-    keys = [(1 if seat.timed_out else 0, -int(scores[seat.seat])) for seat in match.seats]
+    keys = [(1 if left(match, seat) else 0, -int(scores[seat.seat])) for seat in match.seats]
     return [1 + sum(other < key for other in keys) for key in keys]
+
+
+def left(match: MatchRow, seat: SeatRow) -> bool:
+    """Whether a person seat's player left it to a bot, so that it ranks last: it ran out of
+    time, or — in a rated match — a bot stood in for them at some point."""
+    return seat.kind == "person" and (seat.timed_out or (match.rated and seat.stood_in))
+
+
+def aborted(match: MatchRow) -> bool:
+    """Whether the rated ``match`` ended aborted: over, with a person seat whose player
+    never made a move of their own. Its result moves no rating."""
+    return (
+        match.rated
+        and match.status == "finished"
+        and any(s.kind == "person" and not s.moved for s in match.seats)
+    )
 
 
 @dataclass(frozen=True)
@@ -83,14 +114,23 @@ class RatingBook:
 
     def rate(self, match: MatchRow) -> dict[str, Rating] | None:
         """Rate the finished rated ``match`` once: the new ratings by player, or ``None``
-        if it is not to be rated (not rated, not over, a guest seat) or was rated already."""
+        if it is not to be rated (not rated, not over, a guest seat, :func:`aborted`: then
+        it is marked so) or was rated already."""
         if not match.rated or match.status != "finished" or match.result is None:
+            return None
+        when = now()
+        if aborted(match):
+            with self.engine.begin() as connection:
+                connection.execute(
+                    db.matches.update()
+                    .where(db.matches.c.id == match.id, db.matches.c.rated_at.is_(None))
+                    .values(rated_at=when, aborted=True)
+                )
             return None
         players = [seat_player(match, s.seat) for s in match.seats]
         if any(p is None for p in players):
             return None
         seated = [p for p in players if p is not None]
-        when = now()
         with self.engine.begin() as connection:
             claimed = connection.execute(
                 db.matches.update()
@@ -127,6 +167,7 @@ class RatingBook:
                         at=when,
                     )
                 )
+            _flag_repeats(connection, match, when)
         return new
 
     def unrated(self) -> list[str]:
@@ -222,6 +263,83 @@ def _ratings(
         for r in connection.execute(query)
     }
     return {p: found.get(p, Rating(START_MU, START_SIGMA, 0)) for p in players}
+
+
+def _flag_repeats(connection: sa.Connection, match: MatchRow, when: datetime) -> None:
+    """Flag for moderators each pair of accounts in ``match`` whose seats were taken from
+    one client address and who finished :data:`FLAG_REPEATS` rated matches against each
+    other so within :data:`FLAG_WINDOW` (``match``, rated at ``when`` in this transaction,
+    among them): a new flag, or the pair's open flag of that window with the matches added.
+    Run in the rating's transaction, which holds both accounts' rating rows locked
+    (PostgreSQL; SQLite's write lock), so two of the pair's matches rated at once flag it
+    once."""
+    seats = [
+        s
+        for s in match.seats
+        if s.kind == "person" and s.account_id is not None and s.address is not None
+    ]
+    pairs = sorted(
+        {
+            (min(a.account_id, b.account_id), max(a.account_id, b.account_id), a.address)
+            for i, a in enumerate(seats)
+            for b in seats[i + 1 :]
+            if a.address == b.address
+            and a.account_id is not None
+            and b.account_id is not None
+            and a.account_id != b.account_id
+        }
+    )
+    since = when - FLAG_WINDOW
+    for first, second, address in pairs:
+        one, two = db.seats.alias("one"), db.seats.alias("two")
+        query = (
+            sa.select(db.matches.c.id)
+            .join(one, one.c.match_id == db.matches.c.id)
+            .join(two, two.c.match_id == db.matches.c.id)
+            .where(
+                db.matches.c.rated.is_(True),
+                db.matches.c.aborted.is_(False),
+                db.matches.c.rated_at >= since,
+                one.c.account_id == first,
+                two.c.account_id == second,
+                one.c.address == two.c.address,
+            )
+            .order_by(db.matches.c.rated_at, db.matches.c.id)
+        )
+        found = list(dict.fromkeys(str(r.id) for r in connection.execute(query)))
+        if len(found) < FLAG_REPEATS:
+            continue
+        flags = db.rating_flags.c
+        open_flag = connection.execute(
+            sa.select(db.rating_flags)
+            .where(
+                flags.reason == SAME_ADDRESS,
+                flags.account_a == first,
+                flags.account_b == second,
+                flags.resolved_at.is_(None),
+                flags.created_at >= since,
+            )
+            .order_by(flags.id.desc())
+        ).first()
+        if open_flag is None:
+            connection.execute(
+                db.rating_flags.insert().values(
+                    reason=SAME_ADDRESS,
+                    account_a=first,
+                    account_b=second,
+                    address=address,
+                    matches=found,
+                    created_at=when,
+                    updated_at=when,
+                )
+            )
+        else:
+            known = [str(m) for m in open_flag.matches]
+            connection.execute(
+                db.rating_flags.update()
+                .where(flags.id == open_flag.id)
+                .values(matches=known + [m for m in found if m not in known], updated_at=when)
+            )
 
 
 def _ensure(connection: sa.Connection, players: list[str], game: str, when: datetime) -> None:

@@ -648,6 +648,9 @@ def plan_seek(seek: Seek, people: list[tuple[str, str]], bot_level: str) -> Matc
                 for kind in kinds
             ],
             "rated": seek.rated,
+            # the lobby's matches are played without hints or take-backs, bots or not
+            "hints": False,
+            "undo": False,
             "public": True,
             "start": True,
             "seat": None,

@@ -45,7 +45,8 @@ async def create_match(
     if body.rated and viewer is not None and creator is None:
         # logged in, but the request did not prove it comes from the client: say so
         raise RefusedError("account.cross_site", status=403)
-    created = await master.create(plan_match(body, master.config.allow_setup, creator))
+    plan = plan_match(body, master.config.allow_setup, creator)
+    created = await master.create(plan, address=address)
     return _created_json(created, master)
 
 
@@ -81,6 +82,12 @@ async def get_match(match_id: IdText, master: Master) -> Any:
     return master.summary(await master.get(match_id))
 
 
+def _address(request: Request) -> str | None:
+    """The client's address (as the server sees it: behind a trusted proxy, the one the
+    proxy names), kept with the seats it takes and plays."""
+    return request.client.host if request.client else None
+
+
 def _account(request: Request, viewer: LoggedIn | None) -> Account | None:
     """The account a request acts for: its session's, if it proves it comes from the
     client itself (else it acts as a guest: a page of another site cannot make a browser
@@ -96,9 +103,10 @@ async def join(
 ) -> Any:
     """Take the seat of an invite: the answer holds the seat's secret token. Logged in,
     the seat is the account's (under its name); a rated match's seats are for accounts
-    only."""
+    only, a different account in each. Joining a match whose people agreed to hints
+    (``options.hints_agreed``) is agreeing to them."""
     live, seat, token = await master.join(
-        match_id, body.invite, body.name, _account(request, viewer)
+        match_id, body.invite, body.name, _account(request, viewer), _address(request)
     )
     return {"seat": seat, "token": token, "match": master.summary(live)}
 
@@ -135,14 +143,19 @@ async def view(match_id: IdText, master: Master, token: Token) -> Any:
 
 @router.post("/api/matches/{match_id}/actions", tags=["play"])
 async def act(
-    match_id: IdText, body: ActionRequest, master: Master, token: Token, lang: Lang
+    match_id: IdText,
+    body: ActionRequest,
+    request: Request,
+    master: Master,
+    token: Token,
+    lang: Lang,
 ) -> Any:
     """Play an action for the token's seat (the same rules as on the WebSocket): stored
     before the answer; a stale ``version`` or an illegal action is refused."""
     live = await master.get(match_id)
     seat = await master.seat_of(live, token)
     try:
-        step = await master.act(live, seat, body.action, body.version)
+        step = await master.act(live, seat, body.action, body.version, _address(request))
     except (RefusedError, KeltisError) as error:
         return refusal_response(error, lang, 409)
     return {

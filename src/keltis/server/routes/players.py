@@ -16,7 +16,7 @@ from keltis.bots.levels import LEVELS
 from keltis.server import db
 from keltis.server.answers import RefusedError, printable
 from keltis.server.bodies import AccountName, GameName
-from keltis.server.ratings import ranks, seat_player
+from keltis.server.ratings import aborted, ranks, seat_player
 from keltis.server.routes.deps import Master
 from keltis.server.store import MatchRow
 
@@ -68,7 +68,7 @@ def _page(master: Master, name: str) -> dict[str, Any]:
     }
     matches = master.store.finished_of(seats, PAGE_MATCHES)
     if rated_only:
-        matches = [m for m in matches if m.rated]
+        matches = [m for m in matches if m.rated and not aborted(m)]
     recent, opponents = _results(matches, player)
     return {
         "name": name,
@@ -105,7 +105,9 @@ def _results(
                 "rank": placed[seat],
                 "score": scores[seat] if seat < len(scores) else None,
                 "players": [s.name for s in match.seats],
-                "rated": match.rated,
+                # an aborted rated match (a person seat never moved) changed no rating
+                "rated": match.rated and not aborted(match),
+                "aborted": aborted(match),
                 "at": match.updated_at.isoformat(),
             }
         )
