@@ -7,8 +7,9 @@ last seen, a bot standing in) and ``actions`` (one row per match and ply, primar
 ``(match_id, ply)``: two racing actions for the same ply cannot both land). Then the
 community's: ``accounts``, ``login_sessions``, ``ratings``, ``rating_history`` and
 ``rating_flags``, ``seeks`` and ``seek_players`` (the lobby), ``chat``, ``mutes``,
-``admin_log``, ``mail_log`` and ``server_keys``. Alembic creates and migrates them
-(:func:`migrate`); the metadata here is what the migrations build.
+``admin_log``, ``mail_log``, ``email_links`` (password resets, confirmed addresses) and
+``server_keys``. Alembic creates and migrates them (:func:`migrate`); the metadata here is
+what the migrations build.
 """
 
 from __future__ import annotations
@@ -119,6 +120,36 @@ accounts = sa.Table(
     # the generation of the tokens derived for the account's seats: raised when its
     # password changes, all its sessions end, or it is suspended (old seat tokens stop)
     sa.Column("seat_epoch", sa.Integer, nullable=False, server_default="0"),
+    # when its owner clicked the link sent to ``email`` (None: not confirmed, or no address):
+    # only a confirmed address gets e-mails (turns, password resets); a new address is
+    # unconfirmed again
+    sa.Column("email_confirmed_at", sa.DateTime(timezone=True), nullable=True),
+)
+# a password reset asked for by e-mail address finds its accounts through this index
+sa.Index("ix_accounts_email", sa.func.lower(accounts.c.email))
+
+email_links = sa.Table(
+    "email_links",
+    metadata,
+    # the one-time links e-mailed to an account (docs/server.md, "Password resets and
+    # confirmed addresses"): one row per account and purpose ("reset": a new password;
+    # "confirm": the address is its owner's), the newest link replacing the one before
+    sa.Column(
+        "account_id",
+        sa.String(24),
+        sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("purpose", sa.String(16), primary_key=True),
+    # the SHA-256 of the link's secret, never the secret; None once used (or replaced)
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+    # the address the link was sent to (a confirmation confirms that address only)
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("sent_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    # links sent since day_start (a day's cap on confirmation links)
+    sa.Column("day_start", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("day_count", sa.Integer, nullable=False, server_default="0"),
 )
 
 login_attempts = sa.Table(
