@@ -118,7 +118,12 @@ class CreateMatch(_Strict):
     variant: dict[str, Any] = Field(
         default_factory=dict, description="variant switches (GET /api/games lists them)"
     )
-    hints: bool = Field(True, description="players may ask for hints")
+    hints: bool = Field(
+        True,
+        description="players may ask for hints: always where every other seat is a bot; "
+        "between people only when sent as true explicitly (whoever joins agrees; such a "
+        "match is never rated)",
+    )
     undo: bool = Field(True, description="a player alone against bots may take moves back")
     public: bool = Field(True, description="listed among open and finished matches")
     seed: int | None = Field(
@@ -244,6 +249,29 @@ class PasswordCheck(_Strict):
     """The account's password, confirming what is asked (deleting the account)."""
 
     password: str = Field(min_length=1, max_length=1000)
+
+
+class ResetRequest(_Strict):
+    """Ask for a link to set a new password: the account's name or its e-mail address (one
+    of them)."""
+
+    name: AccountName | None = Field(None, description="the account's name")
+    email: str | None = Field(
+        None, max_length=254, pattern=EMAIL_PATTERN, description="or the account's address"
+    )
+
+    @model_validator(mode="after")
+    def _one_of_them(self) -> ResetRequest:
+        """A name or an address, not both and not neither."""
+        if (self.name is None) == (self.email is None):
+            raise ValueError("give either name or email")
+        return self
+
+
+class NewPassword(_Strict):
+    """The new password a password reset's link sets."""
+
+    password: str = Field(min_length=1, max_length=1000, description="8-200 characters")
 
 
 class SeatClaims(_Strict):
