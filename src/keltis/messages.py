@@ -622,6 +622,26 @@ message(
     "account.rated_needs_account",
     "A rated match is for players with an account: log in first.",
 )
+# -- password resets and confirmed addresses (keltis.server.recovery, routes/recovery.py) --
+message(
+    "account.bad_link",
+    "This link is not valid: it was used already, a newer one replaced it, or the account's "
+    "e-mail address changed. Ask for a new one.",
+)
+message("account.link_expired", "This link has expired: ask for a new one.")
+message("account.no_email", "Your account has no e-mail address: add one first.")
+# TRANSLATORS: {email}: the account's e-mail address
+message("account.email_confirmed", "Your e-mail address {email} is confirmed already.")
+# TRANSLATORS: {minutes}: how long to wait, 1 to 15 or up to a day (1440)
+plural_message(
+    "account.mail_wait",
+    "A link went to this address a short while ago: look for it in your e-mail, or ask "
+    "again in {minutes} minute.",
+    "A link went to this address a short while ago: look for it in your e-mail, or ask "
+    "again in {minutes} minutes.",
+    count="minutes",
+)
+message("mail.off", "This server sends no e-mail.")
 
 # -- chat in a match (keltis.server.chat, routes/chat.py) ----------------------------------
 message("chat.empty", "A chat message cannot be empty.")
@@ -1449,6 +1469,45 @@ message(
     "mail.bad_unsubscribe",
     "This unsubscribe link is not valid: copy the whole link from the e-mail.",
 )
+# TRANSLATORS: an e-mail's subject; {name}: the account's name
+message("mail.reset.subject", "Keltis: a new password for {name}")
+# TRANSLATORS: an e-mail's text, plain text (keep the line breaks and the
+# link as it is); {name}: the account's name; {link}: the page that sets
+# the new password; {valid}: the sentence mail.reset.valid
+message(
+    "mail.reset.body",
+    "Hello {name},\n\n"
+    "someone, probably you, asked to set a new password for your Keltis account {name}.\n"
+    "Choose it here: {link}\n"
+    "{valid}\n\n"
+    "If it was not you, ignore this e-mail: your password stays as it is.",
+)
+# TRANSLATORS: a sentence of mail.reset.body; {count}: minutes (30)
+plural_message(
+    "mail.reset.valid",
+    "The link works once, for {count} minute.",
+    "The link works once, for {count} minutes.",
+)
+# TRANSLATORS: an e-mail's subject; {name}: the account's name
+message("mail.confirm.subject", "Keltis: confirm the e-mail address of {name}")
+# TRANSLATORS: an e-mail's text, plain text (keep the line breaks and the
+# link as it is); {name}: the account's name; {link}: the page that
+# confirms the address; {valid}: the sentence mail.confirm.valid
+message(
+    "mail.confirm.body",
+    "Hello {name},\n\n"
+    "this address was given for the Keltis account {name}. If it is yours, confirm it "
+    "here: {link}\n"
+    "{valid}\n\n"
+    "Until then Keltis sends nothing else to this address: no e-mails about your turns, no "
+    "links to set a new password. If you did not give it, ignore this e-mail.",
+)
+# TRANSLATORS: a sentence of mail.confirm.body; {count}: hours (24)
+plural_message(
+    "mail.confirm.valid",
+    "The link works once, for {count} hour.",
+    "The link works once, for {count} hours.",
+)
 
 # -- the lobby's seeks (keltis.server.seeks, docs/server.md "The lobby: seeks") -----------
 
@@ -1499,7 +1558,8 @@ message("web.account.email", "E-mail address")
 message("web.account.email_optional", "E-mail address (if you like)")
 message(
     "web.account.email_help",
-    "Only for e-mails when it is your turn in a correspondence match; you can turn them off.",
+    "Only for e-mails when it is your turn in a correspondence match (you can turn them off) "
+    "and for a link to set a new password. We first send a link to confirm the address.",
 )
 message(
     "web.account.why",
@@ -1548,6 +1608,60 @@ message(
 message("web.settings.delete_password", "Your password, to confirm")
 message("web.settings.delete_button", "Delete my account")
 message("web.settings.deleted", "The account is deleted.")
+message("web.settings.email_confirmed", "Confirmed: e-mails may go to this address.")
+message(
+    "web.settings.email_unconfirmed",
+    "Not confirmed yet: no e-mail goes to this address until you click the link we sent to it.",
+)
+message("web.settings.email_resend", "Send the link again")
+# TRANSLATORS: {email}: the address just saved
+message(
+    "web.settings.email_link_sent",
+    "Saved. To confirm {email}, click the link we are sending to it.",
+)
+# TRANSLATORS: {email}: the account's address
+message("web.settings.email_resent", "A new link is on its way to {email}.")
+# TRANSLATORS: a link on the log-in page
+message("web.account.forgot", "Forgot your password?")
+# -- getting back into an account: web/src/recovery.tsx --
+message("web.forgot.title", "A new password")
+message(
+    "web.forgot.intro",
+    "Give your account's name or its e-mail address. If the account has a confirmed e-mail "
+    "address, we send a link to it to set a new password.",
+)
+message("web.forgot.who", "Name or e-mail address")
+message("web.forgot.send", "Send me the link")
+# TRANSLATORS: shown whatever was asked, whether or not an account has that
+# name or address; {count}: how long the link works, in minutes (30)
+plural_message(
+    "web.forgot.sent",
+    "If an account with a confirmed e-mail address matches, a link is on its way to it. It "
+    "works once, for {count} minute.",
+    "If an account with a confirmed e-mail address matches, a link is on its way to it. It "
+    "works once, for {count} minutes.",
+)
+message(
+    "web.forgot.no_mail",
+    "No e-mail after a few minutes? Look in the spam folder. An account without a "
+    "confirmed e-mail address gets none: ask the server's administrators.",
+)
+message("web.reset.title", "Choose a new password")
+message("web.reset.button", "Set the new password")
+message(
+    "web.reset.done",
+    "Your password is changed, and every session of your account ended: log in with the "
+    "new password.",
+)
+message("web.confirm.title", "Confirm your e-mail address")
+message(
+    "web.confirm.text",
+    "Press the button to confirm that this e-mail address is yours. Until then Keltis "
+    "sends it nothing else.",
+)
+message("web.confirm.button", "Confirm my address")
+# TRANSLATORS: {email}: the address just confirmed
+message("web.confirm.done", "Done: {email} is confirmed.")
 
 # TRANSLATORS: the turn badge's name: how many of the account's matches wait for its
 # move

@@ -56,8 +56,12 @@ ROUTES: list[tuple[str, str, Any, bool, str]] = [
     ("GET", f"/api/catalogs/{IN_PATH}", None, False, BAD_REQUEST),
     ("GET", f"/api/unsubscribe/{IN_PATH}/token", None, False, BAD_REQUEST),
     ("POST", f"/api/unsubscribe/account/{IN_PATH}", None, False, BAD_REQUEST),
+    ("POST", f"/api/password-resets/{IN_PATH}", {"password": PASSWORD}, False, BAD_REQUEST),
+    ("POST", f"/api/email-confirmations/{IN_PATH}", None, False, BAD_REQUEST),
     # names and ids in the body
     ("POST", "/api/sessions", {"name": NUL, "password": PASSWORD}, False, BAD_NAME),
+    ("POST", "/api/password-resets", {"name": NUL}, False, BAD_NAME),
+    ("POST", "/api/password-resets", {"email": f"{NUL}@example.org"}, False, BAD_REQUEST),
     ("POST", "/api/accounts", {"name": NUL, "password": PASSWORD}, False, BAD_NAME),
     (
         "POST",

@@ -1,7 +1,8 @@
 """E-mail when it is a player's turn in a correspondence match (docs/server.md, "Being told
 it is your turn"), against real ``keltis serve`` processes and a real SMTP server on this
 machine (aiosmtpd), on SQLite and PostgreSQL: one e-mail per decision due to an account,
-its headers and links, and the one-click unsubscribe."""
+its headers and links, and the one-click unsubscribe. Turn e-mails go only to a confirmed
+address: the accounts here confirm theirs first (``test_account_links.py`` tests that)."""
 
 from __future__ import annotations
 
@@ -46,16 +47,48 @@ class Inbox:
             self.arrived.notify_all()
         return "250 OK"
 
-    def to(self, address: str) -> list[EmailMessage]:
-        return [m for m in self.mails if m["To"] == address]
+    def to(self, address: str, kind: str | None = "turn") -> list[EmailMessage]:
+        """The e-mails to ``address`` of ``kind`` (``turn``, ``reset``, ``confirm``; ``None``:
+        all of them)."""
+        return [m for m in self.mails if m["To"] == address and kind in (None, mail_kind(m))]
 
-    def wait(self, address: str, count: int) -> EmailMessage:
-        """The ``count``-th e-mail to ``address``, once it has come."""
+    def wait(self, address: str, count: int, kind: str | None = "turn") -> EmailMessage:
+        """The ``count``-th e-mail of ``kind`` to ``address``, once it has come."""
         with self.arrived:
-            assert self.arrived.wait_for(lambda: len(self.to(address)) >= count, WAIT), (
-                f"no e-mail number {count} to {address}: {[m['To'] for m in self.mails]}"
+            assert self.arrived.wait_for(lambda: len(self.to(address, kind)) >= count, WAIT), (
+                f"no {kind} e-mail number {count} to {address}: "
+                f"{[(m['To'], mail_kind(m)) for m in self.mails]}"
             )
-            return self.to(address)[count - 1]
+            return self.to(address, kind)[count - 1]
+
+
+def mail_kind(mail: EmailMessage) -> str:
+    """What an e-mail of the server is: ``turn``, ``reset`` or ``confirm`` (the word its
+    ``Message-ID`` is made with)."""
+    found = re.search(r"\.([a-z]+)@", str(mail["Message-ID"]))
+    assert found is not None, mail["Message-ID"]
+    return found[1]
+
+
+#: A link of an e-mail to the client's page that sets a new password or confirms an address.
+LINK = re.compile(r"/#/(reset|confirm)/([A-Za-z0-9_-]{32})\b")
+
+
+def link_token(mail: EmailMessage, kind: str) -> str:
+    """The secret of the ``kind`` link (``reset``, ``confirm``) an e-mail holds."""
+    found = [m[2] for m in LINK.finditer(mail.get_content()) if m[1] == kind]
+    assert len(found) == 1, mail.get_content()
+    return found[0]
+
+
+def confirm_address(server: Server, inbox: Inbox, address: str, count: int = 1) -> None:
+    """Follow the ``count``-th link that confirms ``address`` (its e-mail read from
+    ``inbox``)."""
+    token = link_token(inbox.wait(address, count, "confirm"), "confirm")
+    with server.http() as http:
+        answer = http.post(f"/api/email-confirmations/{token}")
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["email"] == address
 
 
 @pytest.fixture
@@ -83,8 +116,9 @@ class Member:
         return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
 
 
-def sign_up(server: Server, name: str, language: str) -> Member:
-    """A new account with an e-mail address (``POST /api/accounts``), logged in."""
+def sign_up(server: Server, name: str, language: str, inbox: Inbox | None = None) -> Member:
+    """A new account with an e-mail address (``POST /api/accounts``), logged in; its
+    address confirmed through the link mailed to ``inbox``, if given."""
     http = server.http()
     address = f"{name}@example.org"
     answer = http.post(
@@ -92,6 +126,8 @@ def sign_up(server: Server, name: str, language: str) -> Member:
         json={"name": name, "password": "a long password", "language": language, "email": address},
     )
     assert answer.status_code == 201, answer.text
+    if inbox is not None:
+        confirm_address(server, inbox, address)
     return Member(name, address, http, answer.json()["csrf"])
 
 
@@ -120,8 +156,8 @@ def test_a_correspondence_turn_is_e_mailed_and_the_link_unsubscribes(
     servers: Callable[..., Server], inbox: Inbox, database: str
 ) -> None:
     server = servers("--smtp-host", "127.0.0.1", "--smtp-port", str(inbox.port))
-    ann = sign_up(server, "ann_mail", "de")
-    bea = sign_up(server, "bea_mail", "en")
+    ann = sign_up(server, "ann_mail", "de", inbox)
+    bea = sign_up(server, "bea_mail", "en", inbox)
     try:
         created = ann.post("/api/matches", {"seats": [PERSON, PERSON], "time": CORRESPONDENCE})
         assert created.status_code == 201, created.text
@@ -230,7 +266,7 @@ def test_no_e_mail_without_an_smtp_server_or_for_a_real_time_match(
     finally:
         ann.http.close()
     mailing = servers("--smtp-host", "127.0.0.1", "--smtp-port", str(inbox.port))
-    bea = sign_up(mailing, "bea_quick", "en")
+    bea = sign_up(mailing, "bea_quick", "en", inbox)
     try:
         made = bea.post(
             "/api/matches",
@@ -252,4 +288,5 @@ def test_no_e_mail_without_an_smtp_server_or_for_a_real_time_match(
         assert f"/#/match/{letters.json()['id']}" in only.get_content()
     finally:
         bea.http.close()
-    assert [m["To"] for m in inbox.mails] == [bea.email]
+    assert [m["To"] for m in inbox.mails] == [bea.email] * 2  # the confirmation, the turn
+    assert [mail_kind(m) for m in inbox.mails] == ["confirm", "turn"]

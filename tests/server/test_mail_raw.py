@@ -20,7 +20,7 @@ from aiosmtpd.controller import Controller
 from keltis.server.mail import plain_name
 
 from .harness import Server, free_port, join
-from .test_mail import CORRESPONDENCE, PERSON, Inbox, account_id, sign_up
+from .test_mail import CORRESPONDENCE, PERSON, Inbox, account_id, mail_kind, sign_up
 
 #: A guest's name that a mail program would show as a link, were it sent as it is.
 LINK_NAME = "http://evil.example/reset"
@@ -36,10 +36,12 @@ class RawInbox(Inbox):
         self.raw.append(bytes(envelope.original_content or envelope.content))
         return await super().handle_DATA(server, session, envelope)
 
-    def raw_to(self, address: str) -> list[bytes]:
-        """The bytes of the e-mails to ``address``, in order."""
+    def raw_to(self, address: str, kind: str | None = "turn") -> list[bytes]:
+        """The bytes of the e-mails of ``kind`` to ``address``, in order."""
         return [
-            raw for raw, mail in zip(self.raw, self.mails, strict=True) if mail["To"] == address
+            raw
+            for raw, mail in zip(self.raw, self.mails, strict=True)
+            if mail["To"] == address and kind in (None, mail_kind(mail))
         ]
 
 
@@ -76,7 +78,7 @@ def test_the_unsubscribe_headers_go_out_as_rfc_2369_and_8058_write_them(
     server = servers(
         "--smtp-host", "127.0.0.1", "--smtp-port", str(inbox.port), "--public-url", public
     )
-    ann = sign_up(server, "ann_raw", "de")
+    ann = sign_up(server, "ann_raw", "de", inbox)
     try:
         made = ann.post(
             "/api/matches",
@@ -126,7 +128,7 @@ def test_a_guest_named_like_a_link_is_mailed_as_a_plain_name(
     servers: Callable[..., Server], inbox: RawInbox
 ) -> None:
     server = servers("--smtp-host", "127.0.0.1", "--smtp-port", str(inbox.port))
-    ann = sign_up(server, "ann_link", "en")
+    ann = sign_up(server, "ann_link", "en", inbox)
     try:
         created = ann.post("/api/matches", {"seats": [PERSON, PERSON], "time": CORRESPONDENCE})
         assert created.status_code == 201, created.text

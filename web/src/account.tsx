@@ -1,15 +1,16 @@
 // An account of one's own: register (the guest seats this browser holds go with it), log in,
-// and the settings — language, e-mail and e-mails on one's turn, notifications, the
-// password, deleting the account. Every refusal is the server's message, in the player's
-// language.
+// and the settings — language, e-mail (confirmed or not: its link sent again) and e-mails on
+// one's turn, notifications, the password, deleting the account. Every refusal is the
+// server's message, in the player's language.
 import { useState } from "preact/hooks";
 import { accounts, deleteAccount, errorText, guestSeats, logIn, register, updateAccount, useSession } from "./community";
 import { useAnnounce, useT } from "./context";
 import { NotifyToggle } from "./header";
+import { recovery } from "./recovery";
 
 /** Where to go after logging in: the page the player came from (never back to a log-in). */
 function after(next: string | undefined): string {
-  return next && next.startsWith("#/") && !/^#\/(login|register)\b/.test(next) ? next : "#/";
+  return next && next.startsWith("#/") && !/^#\/(login|register|forgot|reset|confirm)\b/.test(next) ? next : "#/";
 }
 
 const NAME_PATTERN = "[A-Za-z0-9_\\-]{3,20}";
@@ -59,6 +60,9 @@ export function LogIn({ go, next, chooseLang }: { go: (hash: string) => void; ne
         )}
         {error && <p class="error" role="alert" data-testid="account-error">{error}</p>}
         <button type="submit" class="primary" disabled={busy}>{t.t("web.account.log_in")}</button>
+        <p class="muted">
+          <a href="#/forgot" data-testid="forgot-link">{t.t("web.account.forgot")}</a>
+        </p>
         <p class="muted">
           {t.t("web.account.no_account")}{" "}
           <a href={`#/register${next ? `/${encodeURIComponent(next)}` : ""}`}>{t.t("web.account.register")}</a>
@@ -155,6 +159,7 @@ export function Settings({ go, lang, names, chooseLang }: {
   const [email, setEmail] = useState<string | null>(null);
   const [turns, setTurns] = useState<boolean | null>(null);
   const [mailState, setMailState] = useState<{ error: string | null; done: string | null }>({ error: null, done: null });
+  const [linkState, setLinkState] = useState<{ error: string | null; done: string | null }>({ error: null, done: null });
   const [old, setOld] = useState("");
   const [fresh, setFresh] = useState("");
   const [fresh2, setFresh2] = useState("");
@@ -176,11 +181,22 @@ export function Settings({ go, lang, names, chooseLang }: {
   const saveMail = async (event: Event) => {
     event.preventDefault();
     setMailState({ error: null, done: null });
+    setLinkState({ error: null, done: null });
     try {
-      await updateAccount({ email: shownEmail.trim() || null, email_turns: shownTurns });
-      setMailState({ error: null, done: t.t("web.settings.saved") });
+      const saved = await updateAccount({ email: shownEmail.trim() || null, email_turns: shownTurns });
+      const asked = saved.email && saved.email !== account.email && !saved.email_confirmed;
+      setMailState({ error: null, done: asked ? t.t("web.settings.email_link_sent", { email: saved.email }) : t.t("web.settings.saved") });
     } catch (e) {
       setMailState({ error: errorText(t, e), done: null });
+    }
+  };
+  const resend = async () => {
+    setLinkState({ error: null, done: null });
+    try {
+      const sent = await recovery.resend();
+      setLinkState({ error: null, done: t.t("web.settings.email_resent", { email: sent.email }) });
+    } catch (e) {
+      setLinkState({ error: errorText(t, e), done: null });
     }
   };
   const changePassword = async (event: Event) => {
@@ -227,8 +243,20 @@ export function Settings({ go, lang, names, chooseLang }: {
         <h2 id="set-mail">{t.t("web.settings.email")}</h2>
         <label>
           {t.t("web.account.email")}
-          <input type="email" value={shownEmail} autoComplete="email" onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+          <input type="email" value={shownEmail} autoComplete="email" aria-describedby={account.email ? "email-status" : undefined}
+            onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
         </label>
+        {account.email && (
+          <div class="email-status" data-testid="email-status" data-confirmed={account.email_confirmed ? "yes" : "no"}>
+            <span class="help" id="email-status">
+              {t.t(account.email_confirmed ? "web.settings.email_confirmed" : "web.settings.email_unconfirmed")}
+            </span>
+            {!account.email_confirmed && (
+              <button type="button" data-testid="email-resend" onClick={() => void resend()}>{t.t("web.settings.email_resend")}</button>
+            )}
+            <Outcome {...linkState} />
+          </div>
+        )}
         <label class="check">
           <input type="checkbox" checked={shownTurns} onChange={(e) => setTurns((e.target as HTMLInputElement).checked)} />
           {t.t("web.settings.email_turns")}

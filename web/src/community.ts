@@ -15,6 +15,8 @@ export interface Account {
   language: string;
   email?: string | null;
   email_turns?: boolean;
+  /** Its owner clicked the link sent to the address: only then does it get e-mails. */
+  email_confirmed?: boolean;
   created?: string;
 }
 

@@ -15,6 +15,7 @@ import { Header } from "./header";
 import { loadSession, updateAccount, useSession } from "./community";
 import { LogIn, Register, Settings } from "./account";
 import { LobbyPage } from "./lobby";
+import { ConfirmEmail, Forgot, ResetPassword } from "./recovery";
 import { Leaderboard, PlayerPageView } from "./ratings";
 import "./style.css";
 
@@ -135,6 +136,15 @@ function App() {
       break;
     case "settings":
       page = <Settings go={go} lang={lang} names={names} chooseLang={chooseLang} />;
+      break;
+    case "forgot":
+      page = <Forgot />;
+      break;
+    case "reset":
+      page = <ResetPassword key={`r-${parts[1]}`} token={parts[1] ?? ""} />;
+      break;
+    case "confirm":
+      page = <ConfirmEmail key={`c-${parts[1]}`} token={parts[1] ?? ""} />;
       break;
     case "lobby":
       page = <LobbyPage go={go} />;

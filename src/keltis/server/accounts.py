@@ -56,6 +56,9 @@ class Account:
     suspended: bool
     seat_epoch: int = 0
     """The generation of its seats' tokens (:meth:`AccountStore.seat_token`)."""
+    email_confirmed: bool = False
+    """Its owner clicked the link sent to :attr:`email` (only then does it get e-mails:
+    :mod:`keltis.server.recovery`)."""
 
     @property
     def player(self) -> str:
@@ -69,6 +72,7 @@ class Account:
             "language": self.language,
             "email": self.email,
             "email_turns": self.email_turns,
+            "email_confirmed": self.email_confirmed,
             "created": self.created_at.isoformat(),
         }
 
@@ -252,10 +256,18 @@ class AccountStore:
         return None if row is None else _account(row._mapping)
 
     def update(self, account: Account, **values: Any) -> Account:
-        """Change the account's ``language``, ``email`` or ``email_turns``."""
+        """Change the account's ``language``, ``email`` or ``email_turns``. A new address
+        (any change of it) is unconfirmed until its owner clicks the link sent to it."""
         allowed = {k: v for k, v in values.items() if k in ("language", "email", "email_turns")}
         if allowed:
+            changes = db.accounts.c.email.is_distinct_from(allowed.get("email"))
             with self.engine.begin() as connection:
+                if "email" in allowed:
+                    connection.execute(
+                        db.accounts.update()
+                        .where(db.accounts.c.id == account.id, changes)
+                        .values(email_confirmed_at=None)
+                    )
                 connection.execute(
                     db.accounts.update().where(db.accounts.c.id == account.id).values(**allowed)
                 )
@@ -353,16 +365,23 @@ class AccountStore:
         """Set the password's hash; every session but ``keep`` (the cookie's secret of the
         request) ends, and the account's seat tokens change (:meth:`revoke_seats`)."""
         with self.engine.begin() as connection:
-            connection.execute(
-                db.accounts.update()
-                .where(db.accounts.c.id == account_id)
-                .values(password_hash=new_hash)
-            )
-            ended = db.login_sessions.delete().where(db.login_sessions.c.account_id == account_id)
-            if keep is not None:
-                ended = ended.where(db.login_sessions.c.token_hash != digest(keep))
-            connection.execute(ended)
-            self.revoke_seats(connection, account_id)
+            self.replace_password(connection, account_id, new_hash, keep)
+
+    def replace_password(
+        self, connection: sa.Connection, account_id: str, new_hash: str, keep: str | None = None
+    ) -> None:
+        """:meth:`set_password_hash` in the caller's transaction (a password reset uses up
+        its link in the same one)."""
+        connection.execute(
+            db.accounts.update()
+            .where(db.accounts.c.id == account_id)
+            .values(password_hash=new_hash)
+        )
+        ended = db.login_sessions.delete().where(db.login_sessions.c.account_id == account_id)
+        if keep is not None:
+            ended = ended.where(db.login_sessions.c.token_hash != digest(keep))
+        connection.execute(ended)
+        self.revoke_seats(connection, account_id)
 
     def end_sessions(self, account_id: str) -> None:
         """Every session of the account ends and its seat tokens change (log out
@@ -494,6 +513,7 @@ def _erase(connection: sa.Connection, account_id: str) -> list[str]:
     connection.execute(db.rating_history.delete().where(db.rating_history.c.player == player))
     connection.execute(db.ratings.delete().where(db.ratings.c.player == player))
     connection.execute(db.mail_log.delete().where(db.mail_log.c.account_id == account_id))
+    connection.execute(db.email_links.delete().where(db.email_links.c.account_id == account_id))
     connection.execute(
         db.login_sessions.delete().where(db.login_sessions.c.account_id == account_id)
     )
@@ -513,4 +533,6 @@ def _account(values: Any) -> Account:
         created_at=created,
         suspended=values["suspended_at"] is not None,
         seat_epoch=int(values.get("seat_epoch") or 0),
+        email_confirmed=values["email"] is not None
+        and values.get("email_confirmed_at") is not None,
     )

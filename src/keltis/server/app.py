@@ -44,6 +44,7 @@ from keltis.server.passwords import PasswordWork
 from keltis.server.replays import ReplayCache
 from keltis.server.routes import accounts, chat, health, info, live, mail, matches, players, records
 from keltis.server.routes import lobby as seek_routes
+from keltis.server.routes import recovery as recovery_routes
 from keltis.server.routes.client import STATIC_DIR, client_router
 from keltis.server.seeks import LobbyEvents, Seeks, SeekStore
 from keltis.server.store import Store
@@ -100,6 +101,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         records.router,
         live.router,
         accounts.router,
+        recovery_routes.router,
         players.router,
         mail.router,
         chat.router,

@@ -221,6 +221,14 @@ def _add_mail_options(serve: argparse.ArgumentParser) -> None:
         metavar="USER",
         help="log in to the SMTP server as USER, with the password in $KELTIS_SMTP_PASSWORD",
     )
+    serve.add_argument(
+        "--mail-rate",
+        type=_positive,
+        default=10.0,
+        help="e-mails one address may ask for (links to set a new password or to confirm "
+        "an address) per hour on average, as many at once (10); besides, an account is sent "
+        "at most one such link in 15 minutes",
+    )
 
 
 def public_url(text: str) -> str:
@@ -280,6 +288,7 @@ def config_from_args(args: argparse.Namespace, port: int | None = None) -> Serve
         smtp_from=args.smtp_from or None,
         smtp_user=args.smtp_user or None,
         smtp_password=os.environ.get("KELTIS_SMTP_PASSWORD") or None,
+        mail_rate=args.mail_rate,
         public_url=public_url(
             args.public_url
             or os.environ.get("KELTIS_PUBLIC_URL")

@@ -110,3 +110,6 @@ class ServerConfig:
     smtp_password: str | None = None
     """… and the password (``$KELTIS_SMTP_PASSWORD``, never an option: it would show in the
     process list)."""
+    mail_rate: float = 10.0
+    """E-mails one address may ask for — links to set a new password or to confirm an
+    address — per hour on average (as many at once; ``--mail-rate``)."""

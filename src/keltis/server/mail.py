@@ -25,6 +25,10 @@ Players' names are free text (a guest names themself): in an e-mail, where a mai
 turns anything that looks like an address into a link, each name is shown quoted and
 "defanged" (:func:`plain_name`): ``http://evil.example/reset`` is mailed as
 ``"http[:]//evil[.]example/reset"``.
+
+The same SMTP server carries the one-time links of :mod:`keltis.server.recovery` — a new
+password, an address confirmed (:class:`LinkMail`, :meth:`Mailer.send_link`) — and turn
+e-mails go only to a confirmed address (:meth:`Mailer.claim`).
 """
 
 from __future__ import annotations
@@ -108,6 +112,22 @@ def _headers() -> HeaderRegistry:
 #: The e-mails' policy: the standard library's (``email.policy.default``), the unsubscribe
 #: headers on one line as they are (:class:`OneLineHeader`).
 POLICY = email.policy.default.clone(header_factory=_headers())
+
+
+@dataclass(frozen=True)
+class LinkMail:
+    """A one-time link to e-mail (:mod:`keltis.server.recovery`): ``purpose`` ``"reset"``
+    (a new password, the page ``#/reset/{token}``) or ``"confirm"`` (the address is its
+    owner's, ``#/confirm/{token}``), to ``email`` of the account ``name`` (``account_id``) in
+    its ``language``; the link works for ``minutes``."""
+
+    purpose: Literal["reset", "confirm"]
+    account_id: str
+    name: str
+    email: str
+    language: str
+    token: str
+    minutes: int
 
 
 @dataclass(frozen=True)
@@ -197,6 +217,7 @@ class Mailer:
                 db.seats.c.kind == "person",
                 db.seats.c.stand_in.is_(None),
                 db.accounts.c.email.is_not(None),
+                db.accounts.c.email_confirmed_at.is_not(None),
                 db.accounts.c.email_turns.is_(True),
                 db.accounts.c.suspended_at.is_(None),
                 db.matches.c.status == "running",
@@ -265,6 +286,51 @@ class Mailer:
             )
             + "\n"
         )
+        return message
+
+    # -- one-time links: a new password, a confirmed address ------------------------------
+
+    def send_link(self, mail: LinkMail) -> None:
+        """E-mail ``mail``'s link (in the background; returns at once, so that the answer
+        to the request that asked for it says nothing of whether anything was sent)."""
+        if self.enabled:
+            self.background.spawn(self._send_link(mail))
+
+    async def _send_link(self, mail: LinkMail) -> None:
+        try:
+            await asyncio.to_thread(self.deliver, self.compose_link(mail))
+            log.info("e-mailed a %s link to account %s", mail.purpose, mail.account_id)
+        except Exception:
+            log.exception("could not e-mail a %s link to account %s", mail.purpose, mail.account_id)
+
+    def compose_link(self, mail: LinkMail) -> EmailMessage:
+        """The e-mail carrying ``mail``'s link, in its account's language. The account's
+        name is letters, digits, ``_`` and ``-`` only; the link is the e-mail's one link."""
+        translate = Translator(mail.language if mail.language in LANGUAGES else "en")
+        base = self.config.public_url
+        if mail.purpose == "reset":
+            subject = translate("mail.reset.subject", name=mail.name)
+            valid = translate("mail.reset.valid", count=mail.minutes)
+            body = translate(
+                "mail.reset.body", name=mail.name, link=f"{base}/#/reset/{mail.token}", valid=valid
+            )
+        else:
+            subject = translate("mail.confirm.subject", name=mail.name)
+            valid = translate("mail.confirm.valid", count=max(1, mail.minutes // 60))
+            body = translate(
+                "mail.confirm.body",
+                name=mail.name,
+                link=f"{base}/#/confirm/{mail.token}",
+                valid=valid,
+            )
+        message = EmailMessage(policy=POLICY)
+        message["Subject"] = subject
+        message["From"] = self.sender()
+        message["To"] = mail.email
+        message["Date"] = format_datetime(now())
+        message["Message-ID"] = make_msgid(mail.purpose, domain=self._domain())
+        message["Auto-Submitted"] = "auto-generated"
+        message.set_content(body + "\n")
         return message
 
     def deliver(self, message: EmailMessage) -> None:

@@ -39,6 +39,7 @@ from keltis.server.config import ServerConfig
 from keltis.server.master import MatchMaster
 from keltis.server.passwords import PasswordWork, hash_password, needs_rehash, verify
 from keltis.server.routes.deps import SESSION_COOKIE, Master, Member, Viewer, session_secret
+from keltis.server.routes.recovery import address_given
 from keltis.server.store import MatchRow
 
 router = APIRouter()
@@ -49,10 +50,12 @@ MY_MATCHES = 100
 
 def limiters(config: ServerConfig) -> dict[str, guards.PerAddress]:
     """The per-address limits of this router (``--login-rate``, ``--signup-rate``: per
-    minute), kept in ``app.state`` by the application."""
+    minute) and of :mod:`~keltis.server.routes.recovery` (``--mail-rate``: per hour), kept
+    in ``app.state`` by the application."""
     return {
         "logins": guards.PerAddress(config.login_rate / 60, max(1, round(config.login_rate))),
         "signups": guards.PerAddress(config.signup_rate / 60, max(5, round(config.signup_rate))),
+        "mails": guards.PerAddress(config.mail_rate / 3600, max(1, round(config.mail_rate))),
     }
 
 
@@ -107,7 +110,7 @@ async def create_account(
     body: NewAccount, request: Request, response: Response, master: Master
 ) -> dict[str, Any]:
     """Create an account and log in (the session cookie is set). The guest seats given in
-    ``seats`` become the account's."""
+    ``seats`` become the account's; an address given is sent the link that confirms it."""
     _limit(request, "signups")
     _passwords(request).admit()
     check_name(body.name)
@@ -123,6 +126,8 @@ async def create_account(
         await asyncio.to_thread(
             accounts.adopt_seats, account, [(s.match, s.token) for s in body.seats]
         )
+    if account.email is not None:
+        await address_given(request, account)
     _set_cookie(response, request, logged.secret)
     return _session_json(logged)
 
@@ -170,12 +175,18 @@ async def log_out(request: Request, response: Response, member: Member, master: 
 
 
 @router.patch("/api/me", tags=["accounts"])
-async def change_account(body: AccountChange, member: Member, master: Master) -> dict[str, Any]:
-    """Change the account's language, e-mail address or whether it gets turn e-mails."""
+async def change_account(
+    body: AccountChange, request: Request, member: Member, master: Master
+) -> dict[str, Any]:
+    """Change the account's language, e-mail address or whether it gets turn e-mails. A new
+    address is unconfirmed: it is sent the link that confirms it, and gets no other e-mail
+    until that link is clicked."""
     values = body.model_dump(exclude_unset=True)
     if values.get("language", "") is None or values.get("email_turns", False) is None:
         raise RefusedError("server.bad_request", status=400, detail="null is not a value here")
     account = await asyncio.to_thread(master.accounts.update, member.account, **values)
+    if "email" in values and account.email != member.account.email:
+        await address_given(request, account)
     return account.to_json()
 
 
