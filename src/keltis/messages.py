@@ -1814,3 +1814,182 @@ message(
     "web.aborted",
     "Aborted: a player never made a move of their own, so no rating changed",
 )
+
+# -- reports, blocks and moderation (keltis.server.moderation, docs/server.md "Moderation") --
+
+message("report.self", "You cannot report yourself.")
+message("report.too_long", "A report's text has at most {limit} characters; this one has {length}.")
+message(
+    "report.control",
+    "A report's text is one line of plain text, without line breaks or invisible formatting "
+    "characters.",
+)
+message("report.text_needed", "Say in a few words what happened.")
+message("report.no_line", "There is no such chat message in that match.")
+message("report.not_theirs", "That chat message is not {name}'s.")
+message("report.not_in_match", "{name} did not play or chat in that match.")
+# TRANSLATORS: {day}: reports an account may send a day (10); {about}: of them about one
+# player (3)
+message(
+    "report.too_many",
+    "You have sent as many reports as you can for now (up to {day} a day, {about} of them "
+    "about one player): try again later. The moderators have your reports.",
+)
+message("block.self", "You cannot block yourself.")
+message(
+    "block.too_many", "You have blocked as many players as you can ({limit}): unblock one first."
+)
+message(
+    "block.play",
+    "You cannot play here: you have blocked a player of this match or seek, or they have "
+    "blocked you.",
+)
+# TRANSLATORS: {until}: a date and time such as 2026-11-27 18:04 UTC
+message("chat.muted", "A moderator has muted you: you can chat again after {until}.")
+message("moderation.forbidden", "Only moderators can do this.")
+message("moderation.self", "A moderator does not act on their own account.")
+message("moderation.no_report", "There is no such report.")
+message("moderation.no_flag", "There is no such flag.")
+message("moderation.no_warning", "You have no such warning to read.")
+message("moderation.closed", "This report is closed already.")
+message("moderation.resolved", "This flag is resolved already.")
+message("moderation.suspended", "{name} is suspended already.")
+message(
+    "moderation.not_voidable",
+    "This match has no rated result to void: it is not rated, not over, was aborted, or is "
+    "voided already.",
+)
+message("moderation.bad_reason", "Say why in 1 to {limit} characters of text on one line.")
+
+# -- web: reports, blocks and moderation (web/src/moderation.tsx) ---------------------------
+
+# TRANSLATORS: a button that opens the report dialog (a player's page, a chat message)
+message("web.report.button", "Report")
+# TRANSLATORS: the button on a finished match's final scores
+message("web.report.match", "Report a player")
+message("web.report.title", "Report {name}")
+message("web.report.title_match", "Report a player of this match")
+message(
+    "web.report.detail",
+    "The moderators read every report. Reporting a player changes nothing for them until a "
+    "moderator has looked at it.",
+)
+message("web.report.who", "Player")
+# TRANSLATORS: above the chat message that is reported; {name}: its author
+message("web.report.line", "{name} wrote:")
+message("web.report.reason", "Why?")
+message("web.report.reason.cheating", "Cheating")
+message("web.report.reason.chat_abuse", "Abuse in chat")
+message("web.report.reason.offensive_name", "An offensive name")
+message("web.report.reason.stalling", "Stalling: never moving, letting the clock run")
+message("web.report.reason.other", "Something else")
+message("web.report.text", "What happened")
+message(
+    "web.report.text_help",
+    "One line, up to {limit} characters; needed for “Something else”.",
+)
+message("web.report.choose", "Choose why you report this player.")
+message("web.report.send", "Send the report")
+message("web.report.cancel", "Cancel")
+message("web.report.sent", "Thank you: the moderators will look at it.")
+message("web.report.close", "Close")
+# TRANSLATORS: the report button of a chat message; {name}: its author
+message("web.chat.report", "Report {name}'s message")
+message("web.block.block", "Block")
+message("web.block.unblock", "Unblock")
+message("web.block.block_name", "Block {name}")
+message("web.block.unblock_name", "Unblock {name}")
+message(
+    "web.block.blocked",
+    "{name} is blocked: neither of you joins the other's seeks or matches, nor sees the "
+    "other's chat.",
+)
+message("web.block.unblocked", "{name} is no longer blocked.")
+message("web.block.note", "You have blocked this player.")
+message("web.player.voided", "Voided by a moderator")
+message("web.warning.title", "A moderator has warned you")
+message("web.warning.read", "I have read it")
+
+message("web.moderation", "Moderation")
+message("web.moderation.only", "Only moderators can see this page.")
+message("web.moderation.tab.reports", "Reports")
+message("web.moderation.tab.flags", "Flagged results")
+message("web.moderation.tab.log", "Log")
+message("web.moderation.show_closed", "Show the closed reports")
+message("web.moderation.show_resolved", "Show the resolved flags")
+message("web.moderation.open_reports_title", "Open reports")
+message("web.moderation.closed_reports", "Closed reports")
+message("web.moderation.no_reports", "No reports here.")
+# TRANSLATORS: a report's heading; {by}: who reported; {name}: the reported player
+message("web.moderation.reported", "{by} reported {name}")
+message("web.moderation.suspended", "suspended")
+# TRANSLATORS: {time}: a date and time
+message("web.moderation.muted", "muted until {time}")
+plural_message(
+    "web.moderation.open_reports",
+    "{count} open report about this player",
+    "{count} open reports about this player",
+)
+message("web.moderation.match", "Replay of the match")
+message("web.moderation.watch", "Watch the match")
+message("web.moderation.context", "The chat of the match")
+message("web.moderation.reported_line", "reported")
+# TRANSLATORS: a closed report; {name}: the moderator; {note}: why it was closed
+message("web.moderation.closed_by", "Closed by {name}: {note}")
+message("web.moderation.why", "Why (kept in the log)")
+message(
+    "web.moderation.why_help",
+    "A warning's reason is what the player reads; a suspension's is kept with the account.",
+)
+message("web.moderation.need_why", "Say why first.")
+message("web.moderation.warn", "Warn")
+message("web.moderation.mute", "Mute")
+message("web.moderation.mute_for", "Mute for")
+message("web.moderation.suspend", "Suspend")
+message("web.moderation.close", "Close the report")
+message("web.moderation.done", "Done.")
+# TRANSLATORS: {n}: a number of minutes
+plural_message("web.moderation.minutes", "{n} minute", "{n} minutes", count="n")
+# TRANSLATORS: {n}: a number of hours
+plural_message("web.moderation.hours", "{n} hour", "{n} hours", count="n")
+message("web.moderation.flags", "Flagged rated results")
+message(
+    "web.moderation.flags_detail",
+    "Two accounts whose seats were taken from one address and who finished several rated "
+    "matches against each other within a day. Void a result to take back its rating "
+    "changes.",
+)
+message("web.moderation.no_flags", "No flags here.")
+# TRANSLATORS: a flag's heading; {names}: the two accounts; {count}: rated matches
+plural_message(
+    "web.moderation.flag",
+    "{names}: {count} rated match from one address",
+    "{names}: {count} rated matches from one address",
+)
+# TRANSLATORS: {address}: an internet address such as 203.0.113.7
+message("web.moderation.address", "address {address}")
+message("web.moderation.void", "Void the result")
+message("web.moderation.voided", "voided")
+message("web.moderation.resolve", "Resolve the flag")
+message("web.moderation.resolved", "resolved")
+message("web.moderation.log", "The moderation log")
+message("web.moderation.no_log", "Nothing has been done yet.")
+message("web.moderation.when", "When")
+message("web.moderation.who", "Who")
+message("web.moderation.what", "Action")
+message("web.moderation.about", "About")
+message("web.moderation.reason", "Why")
+# TRANSLATORS: who acted in the log: a server administrator (keltis admin) by their user
+# name on the server's machine
+message("web.moderation.by_admin", "{name} (administrator)")
+message("web.moderation.action.warn", "warned")
+message("web.moderation.action.mute", "muted")
+message("web.moderation.action.unmute", "unmuted")
+message("web.moderation.action.suspend", "suspended")
+message("web.moderation.action.unsuspend", "suspension lifted")
+message("web.moderation.action.close_report", "closed a report")
+message("web.moderation.action.resolve_flag", "resolved a flag")
+message("web.moderation.action.void", "voided a result")
+message("web.moderation.action.reset_password", "reset the password")
+message("web.moderation.action.grant_moderator", "made a moderator")
+message("web.moderation.action.revoke_moderator", "moderator role taken back")

@@ -54,6 +54,11 @@ class Account:
     email_turns: bool
     created_at: datetime
     suspended: bool
+    moderator: bool = False
+    """A moderator (``keltis admin grant-moderator``): the client shows the moderation
+    page's link (every moderator route checks the role again)."""
+    muted_until: datetime | None = None
+    """Until when a moderator muted its chat, if it is muted now."""
     seat_epoch: int = 0
     """The generation of its seats' tokens (:meth:`AccountStore.seat_token`)."""
     email_confirmed: bool = False
@@ -74,6 +79,8 @@ class Account:
             "email_turns": self.email_turns,
             "email_confirmed": self.email_confirmed,
             "created": self.created_at.isoformat(),
+            "moderator": self.moderator,
+            "muted_until": None if self.muted_until is None else self.muted_until.isoformat(),
         }
 
 
@@ -510,6 +517,24 @@ def _erase(connection: sa.Connection, account_id: str) -> list[str]:
             sa.or_(db.mutes.c.account_id == account_id, db.mutes.c.muted_id == account_id)
         )
     )
+    # its blocks (made or suffered) and warnings go; the reports it sent or that name it
+    # stay for the moderators, its name replaced
+    connection.execute(
+        db.blocks.delete().where(
+            sa.or_(db.blocks.c.account_id == account_id, db.blocks.c.blocked_id == account_id)
+        )
+    )
+    connection.execute(db.warnings.delete().where(db.warnings.c.account_id == account_id))
+    connection.execute(
+        db.reports.update()
+        .where(db.reports.c.reporter_id == account_id)
+        .values(reporter_id=None, reporter=DELETED_NAME)
+    )
+    connection.execute(
+        db.reports.update()
+        .where(db.reports.c.reported_id == account_id)
+        .values(reported_id=None, reported=DELETED_NAME)
+    )
     connection.execute(db.rating_history.delete().where(db.rating_history.c.player == player))
     connection.execute(db.ratings.delete().where(db.ratings.c.player == player))
     connection.execute(db.mail_log.delete().where(db.mail_log.c.account_id == account_id))
@@ -519,6 +544,12 @@ def _erase(connection: sa.Connection, account_id: str) -> list[str]:
     )
     connection.execute(db.accounts.delete().where(db.accounts.c.id == account_id))
     return match_ids
+
+
+def _muted(value: Any) -> datetime | None:
+    """A stored ``muted_until`` if it is still to come."""
+    until = _aware(value)
+    return until if until is not None and until > now() else None
 
 
 def _account(values: Any) -> Account:
@@ -532,6 +563,8 @@ def _account(values: Any) -> Account:
         email_turns=bool(values["email_turns"]),
         created_at=created,
         suspended=values["suspended_at"] is not None,
+        moderator=values.get("moderator_since") is not None,
+        muted_until=_muted(values.get("muted_until")),
         seat_epoch=int(values.get("seat_epoch") or 0),
         email_confirmed=values["email"] is not None
         and values.get("email_confirmed_at") is not None,

@@ -4,8 +4,10 @@ Run on the server's machine against the server's database (``--db``, as ``keltis
 takes it): list the accounts, reset an account's password (a new random one is printed),
 suspend an account (it cannot log in, its chat is hidden, its sessions end) and lift a
 suspension, and read the log of these actions; list the rated results flagged for
-moderators (``flags``). Every action is written to ``admin_log`` with the operating-system
-user who ran it, so that a moderation can always be traced.
+moderators (``flags``); make an account a moderator, who moderates on the web
+(``grant-moderator``), and take the role back (``revoke-moderator``). Every action is
+written to ``admin_log`` with the operating-system user who ran it (a moderator's actions
+on the web with the moderator's name), so that a moderation can always be traced.
 
 Nothing heavy is imported at the top: ``keltis --help`` builds this command's parser.
 """
@@ -81,7 +83,14 @@ def add_admin_parser(sub: Any) -> None:
         metavar="N",
         help=f"show at most N flags, newest first ({LOG_LIMIT}; 0: all)",
     )
-    for action in (listing, reset, suspend, unsuspend, log, flags):
+    grant = actions.add_parser(
+        "grant-moderator",
+        help="make an account a moderator: it reads reports and acts on them on the web",
+    )
+    grant.add_argument("name", metavar="NAME")
+    revoke = actions.add_parser("revoke-moderator", help="take an account's moderator role back")
+    revoke.add_argument("name", metavar="NAME")
+    for action in (listing, reset, suspend, unsuspend, log, flags, grant, revoke):
         _add_db(action, argparse.SUPPRESS)  # --db also after the action
 
 
@@ -211,6 +220,8 @@ def list_accounts(engine: Engine, args: argparse.Namespace) -> None:
         state = "active"
         if account["suspended_at"] is not None:
             state = f"suspended {_when(account['suspended_at'])}: {account['suspended_reason']}"
+        if account.get("moderator_since") is not None:
+            state = f"moderator since {_when(account['moderator_since'])}, {state}"
         rows.append((account["name"], _when(account["created_at"]), account["email"] or "-", state))
     _table(("name", "created", "e-mail", "state"), rows)
 
@@ -230,9 +241,8 @@ def reset_password(engine: Engine, args: argparse.Namespace) -> None:
 def suspend(engine: Engine, args: argparse.Namespace) -> None:
     """``suspend NAME --reason TEXT``: the account cannot log in, its chat is hidden, its
     sessions end."""
-    from keltis.server import db  # the server's modules load when it runs
-    from keltis.server.accounts import AccountStore
-    from keltis.server.store import now
+    from keltis.server.accounts import AccountStore  # the server's modules load when it runs
+    from keltis.server.moderation import suspend_account
 
     reason = args.reason.strip()
     if not 1 <= len(reason) <= MAX_REASON or not reason.isprintable():
@@ -244,16 +254,9 @@ def suspend(engine: Engine, args: argparse.Namespace) -> None:
             f"{_when(account['suspended_at'])}: {account['suspended_reason']})"
         )
     with engine.begin() as connection:
-        connection.execute(
-            db.accounts.update()
-            .where(db.accounts.c.id == account["id"])
-            .values(suspended_at=now(), suspended_reason=reason)
-        )
-        connection.execute(
-            db.login_sessions.delete().where(db.login_sessions.c.account_id == account["id"])
-        )
-        # its seats' tokens change: what it had open shows no hand and acts no more
-        AccountStore(engine).revoke_seats(connection, str(account["id"]))
+        # its sessions end, its seats' tokens change: what it had open shows no hand and
+        # acts no more (as a moderator's suspension on the web)
+        suspend_account(connection, AccountStore(engine), str(account["id"]), reason)
         _logged(connection, "suspend", account["name"], reason)
     print(
         f"Suspended {account['name']}: it cannot log in, its chat is hidden, sessions and "
@@ -278,6 +281,43 @@ def unsuspend(engine: Engine, args: argparse.Namespace) -> None:
     print(f"Unsuspended {account['name']}: it may log in again.")
 
 
+def grant_moderator(engine: Engine, args: argparse.Namespace) -> None:
+    """``grant-moderator NAME``: the account moderates on the web (``#/moderation``)."""
+    from keltis.server import db  # the server's modules load when it runs
+    from keltis.server.store import now
+
+    account = _account(engine, args.name)
+    if account.get("moderator_since") is not None:
+        raise AdminError(
+            f"{account['name']} is a moderator already (since {_when(account['moderator_since'])})"
+        )
+    with engine.begin() as connection:
+        connection.execute(
+            db.accounts.update()
+            .where(db.accounts.c.id == account["id"])
+            .values(moderator_since=now())
+        )
+        _logged(connection, "grant-moderator", account["name"], "")
+    print(f"{account['name']} is a moderator: the moderation page is #/moderation.")
+
+
+def revoke_moderator(engine: Engine, args: argparse.Namespace) -> None:
+    """``revoke-moderator NAME``: the account moderates no more (at its next request)."""
+    from keltis.server import db  # the server's modules load when it runs
+
+    account = _account(engine, args.name)
+    if account.get("moderator_since") is None:
+        raise AdminError(f"{account['name']} is not a moderator")
+    with engine.begin() as connection:
+        connection.execute(
+            db.accounts.update()
+            .where(db.accounts.c.id == account["id"])
+            .values(moderator_since=None)
+        )
+        _logged(connection, "revoke-moderator", account["name"], "")
+    print(f"{account['name']} is no longer a moderator.")
+
+
 def show_log(engine: Engine, args: argparse.Namespace) -> None:
     """``log``: the moderation actions, newest first."""
     import sqlalchemy as sa  # loaded by run_admin already; here for the name
@@ -293,7 +333,14 @@ def show_log(engine: Engine, args: argparse.Namespace) -> None:
         print("Nothing has been done yet.")
         return
     rows = [
-        (_when(e["at"]), str(e["actor"]), str(e["action"]), str(e["target"]), str(e["detail"]))
+        (
+            _when(e["at"]),
+            # a moderator's action on the web: web:NAME, the moderator's account name
+            ("web:" if e.get("actor_account") is not None else "") + str(e["actor"]),
+            str(e["action"]),
+            str(e["target"]),
+            str(e["detail"]),
+        )
         for e in entries
     ]
     _table(("when", "who", "action", "account", "detail"), rows)
@@ -352,4 +399,6 @@ ACTIONS: dict[str, Callable[[Engine, argparse.Namespace], None]] = {
     "unsuspend": unsuspend,
     "log": show_log,
     "flags": show_flags,
+    "grant-moderator": grant_moderator,
+    "revoke-moderator": revoke_moderator,
 }

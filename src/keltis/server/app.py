@@ -46,6 +46,7 @@ from keltis.server.routes import accounts, chat, health, info, live, mail, match
 from keltis.server.routes import lobby as seek_routes
 from keltis.server.routes import recovery as recovery_routes
 from keltis.server.routes.client import STATIC_DIR, client_router
+from keltis.server.routes.moderation import moderation_router, reports_router
 from keltis.server.seeks import LobbyEvents, Seeks, SeekStore
 from keltis.server.store import Store
 from keltis.server.tasks import Background
@@ -106,6 +107,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         mail.router,
         chat.router,
         seek_routes.router,
+        reports_router,
+        moderation_router,
     ):
         app.include_router(router)
     static = Path(config.static_dir) if config.static_dir is not None else STATIC_DIR

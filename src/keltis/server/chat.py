@@ -16,8 +16,11 @@ misses none.
 
 A suspended account's messages are stored but never sent, and left out of the history; the
 history also leaves out the accounts the reader muted (live messages carry the author's
-account name, ``account``, so the client leaves them out too). The server stores and sends
-plain text, which the client shows as text.
+account name, ``account``, so the client leaves them out too). Between two accounts with a
+block (:mod:`keltis.server.moderation`, made by either) nothing is told either way: the
+history leaves the other's messages out and the live messages are not sent. An account a
+moderator muted is refused (``chat.muted``) until its mute ends. The server stores and
+sends plain text, which the client shows as text.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ from keltis.messages import Phrase
 from keltis.server import db
 from keltis.server.answers import RefusedError
 from keltis.server.cache import MatchCache
-from keltis.server.livematch import LiveMatch
+from keltis.server.livematch import Client, LiveMatch
+from keltis.server.moderation import blocked_pairs, muted_until, when_text
 from keltis.server.ratelimit import TokenBucket
 from keltis.server.store import CHANNEL, Store, _aware, now
 from keltis.server.textcheck import refused_character
@@ -135,6 +139,7 @@ def _columns() -> list[Any]:
         db.chat.c.at,
         db.accounts.c.name.label("account"),
         db.accounts.c.suspended_at.label("suspended_at"),
+        db.chat.c.account_id.label("author_id"),
     ]
 
 
@@ -154,9 +159,14 @@ class ChatLog:
     def add(self, match_id: str, speaker: Speaker, text: str) -> dict[str, Any]:
         """Store a message; it as the wire shows it (:func:`message_json`). On PostgreSQL the
         transaction first takes the match's chat lock (ids then grow in commit order) and
-        sends the notification."""
+        sends the notification. An account a moderator muted is refused (``chat.muted``,
+        403) until its mute ends."""
         when = now()
         with self.engine.begin() as connection:
+            if speaker.account_id is not None:
+                until = muted_until(connection, speaker.account_id)
+                if until is not None:
+                    raise RefusedError("chat.muted", status=403, until=when_text(until))
             if self.store.notifies:
                 connection.execute(
                     sa.text("SELECT pg_advisory_xact_lock(:key, :match)"),
@@ -218,8 +228,11 @@ class ChatLog:
         self, match_id: str, channel: str, after: int, reader: str | None
     ) -> list[dict[str, Any]]:
         """The channel's newest :data:`HISTORY` messages after id ``after``, oldest first:
-        neither a suspended account's nor (``reader``: the reading account) one it muted."""
+        neither a suspended account's nor (``reader``: the reading account) one it muted,
+        nor one between which and the reader a block stands."""
         muted = sa.select(db.mutes.c.muted_id).where(db.mutes.c.account_id == reader)
+        blocked = sa.select(db.blocks.c.blocked_id).where(db.blocks.c.account_id == reader)
+        blockers = sa.select(db.blocks.c.account_id).where(db.blocks.c.blocked_id == reader)
         query = (
             sa.select(*_columns())
             .select_from(_authors())
@@ -234,12 +247,24 @@ class ChatLog:
         )
         if reader is not None:
             query = query.where(
-                sa.or_(db.chat.c.account_id.is_(None), db.chat.c.account_id.not_in(muted))
+                sa.or_(
+                    db.chat.c.account_id.is_(None),
+                    sa.and_(
+                        db.chat.c.account_id.not_in(muted),
+                        db.chat.c.account_id.not_in(blocked),
+                        db.chat.c.account_id.not_in(blockers),
+                    ),
+                )
             )
         with self.engine.connect() as connection:
             rows = [message_json(r._mapping) for r in connection.execute(query)]
         rows.reverse()
         return rows
+
+    def blocked(self, readers: set[str], authors: set[str]) -> set[tuple[str, str]]:
+        """The pairs ``(reader, author)`` between which a block stands (either made it)."""
+        with self.engine.connect() as connection:
+            return blocked_pairs(connection, readers, authors)
 
 
 class ChatRoom:
@@ -325,18 +350,36 @@ class ChatRoom:
                 ]
                 for channel in (PLAYERS, SPECTATORS)
             }
+            readers = {c: _reader(live, c) for group in hearing.values() for c in group}
+            authors = {str(r["author_id"]) for r in rows if r["author_id"] is not None}
+            accounts = {a for a in readers.values() if a is not None}
+            hidden: set[tuple[str, str]] = set()
+            if authors and accounts:  # who blocked whom, among these, either way
+                hidden = await asyncio.to_thread(self.log.blocked, accounts, authors)
             for row in rows:
                 if row["suspended_at"] is not None:
                     continue
                 message = {**message_json(row), "version": live.match.ply}
+                author = row["author_id"]
                 for client in hearing.get(row["channel"], []):
-                    client.send(message)
+                    if author is None or (readers[client], str(author)) not in hidden:
+                        client.send(message)
 
     async def history(
         self, match_id: str, channel: str, after: int, reader: str | None
     ) -> list[dict[str, Any]]:
         """The channel's history (:meth:`ChatLog.history`)."""
         return await asyncio.to_thread(self.log.history, match_id, channel, after, reader)
+
+
+def _reader(live: LiveMatch, client: Client) -> str | None:
+    """The account a client reads the chat as: a logged-in spectator's, or the account that
+    plays its seat (``None``: a guest)."""
+    if client.account_id is not None:
+        return client.account_id
+    if client.seat is not None and client.seat < len(live.row.seats):
+        return live.row.seats[client.seat].account_id
+    return None
 
 
 def _match_key(match_id: str) -> int:

@@ -56,6 +56,9 @@ matches = sa.Table(
     # a rated match that ended with a person seat that never made a move: aborted, its
     # result moves no rating (set when it is rated; docs/server.md, "Ratings")
     sa.Column("aborted", sa.Boolean, nullable=False, server_default=sa.false()),
+    # a moderator voided its rated result: its rating changes were taken back
+    # (docs/server.md, "Moderation")
+    sa.Column("voided_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 seats = sa.Table(
@@ -114,6 +117,10 @@ accounts = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("suspended_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("suspended_reason", sa.String(200), nullable=True),
+    # a moderator (keltis admin grant-moderator) since then; None: not one
+    sa.Column("moderator_since", sa.DateTime(timezone=True), nullable=True),
+    # a moderator muted the account: its chat is refused until then
+    sa.Column("muted_until", sa.DateTime(timezone=True), nullable=True),
     # unused since migration 0005 (log-ins are counted in login_attempts)
     sa.Column("failed_logins", sa.Integer, nullable=False, server_default="0"),
     sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
@@ -273,6 +280,11 @@ admin_log = sa.Table(
     sa.Column("action", sa.String(32), nullable=False),
     sa.Column("target", sa.String(64), nullable=False),
     sa.Column("detail", sa.Text, nullable=False),
+    # a moderator's action on the web: the moderator's account (actor is its name), and
+    # the report or match it was about (None: keltis admin, or about none)
+    sa.Column("actor_account", sa.String(24), nullable=True),
+    sa.Column("report_id", sa.Integer, nullable=True),
+    sa.Column("match_id", sa.String(32), nullable=True),
 )
 
 mail_log = sa.Table(
@@ -312,6 +324,56 @@ rating_flags = sa.Table(
     # a moderator looked at it (not set by the server itself)
     sa.Column("resolved_at", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_rating_flags_pair", "account_a", "account_b", "created_at"),
+)
+
+# -- reports, blocks and warnings (docs/server.md, "Reports and blocks", "Moderation") -----
+
+blocks = sa.Table(
+    "blocks",
+    metadata,
+    # account_id blocked blocked_id: neither joins the other's seeks or matches, and
+    # neither hears the other's chat
+    sa.Column("account_id", sa.String(24), primary_key=True),
+    sa.Column("blocked_id", sa.String(24), primary_key=True, index=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+reports = sa.Table(
+    "reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    # who reported whom (an id None and the name "(deleted)" once that account is deleted)
+    sa.Column("reporter_id", sa.String(24), nullable=True),
+    sa.Column("reporter", sa.String(32), nullable=False),
+    sa.Column("reported_id", sa.String(24), nullable=True, index=True),
+    sa.Column("reported", sa.String(32), nullable=False),
+    # one of keltis.server.moderation.REASONS, and the reporter's words (one line)
+    sa.Column("reason", sa.String(16), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    # where: a match, a chat line of it
+    sa.Column("match_id", sa.String(32), nullable=True),
+    sa.Column("chat_id", sa.Integer, nullable=True),
+    # "open" or "closed" (by a moderator, with a note)
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("closed_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("closed_by", sa.String(32), nullable=True),
+    sa.Column("note", sa.Text, nullable=True),
+    sa.Index("ix_reports_status", "status", "id"),
+    sa.Index("ix_reports_reporter", "reporter_id", "at"),
+)
+
+warnings = sa.Table(
+    "warnings",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.String(24), nullable=False, index=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    # the moderator's name and the warning's text, shown to the account until it says it
+    # has read it (seen_at)
+    sa.Column("moderator", sa.String(32), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 

@@ -34,6 +34,7 @@ from keltis.server.config import ServerConfig
 from keltis.server.livematch import Client, LiveMatch
 from keltis.server.lobby import MatchPlan, name_ok, plan_again, record_header
 from keltis.server.mail import Mailer
+from keltis.server.moderation import Moderation
 from keltis.server.ratings import RatingBook
 from keltis.server.store import ConflictError, MatchRow, SeatedTwiceError, Store, now
 from keltis.server.tasks import Background
@@ -98,6 +99,7 @@ class MatchMaster:
         self.accounts = AccountStore(store.engine)
         self.chat = ChatRoom(store, self.cache)
         self.ratings = RatingBook(store.engine)
+        self.moderation = Moderation(store.engine, self.accounts)
         self.bots = BotTurns(config, pool, background, self._submit)
         self.mailer = Mailer(store.engine, config, self.accounts, background)
 
@@ -200,10 +202,18 @@ class MatchMaster:
         """Take the seat of ``invite`` under ``name`` (a logged-in ``account``: under its
         own name, and the seat is the account's): the match, the seat and its new token.
         A rated match's seats are for accounts only, a different one in each seat
-        (``server.rated_twice``, 403). ``address``: the client's, kept with the seat."""
+        (``server.rated_twice``, 403); an account never joins a match of an account with
+        which a block stands (``block.play``, 403). ``address``: the client's, kept with
+        the seat."""
         live = await self.get(match_id)
         if account is not None:
             name = account.name
+            others = {s.account_id for s in live.row.seats if s.account_id is not None}
+            blocked: bool = await asyncio.to_thread(
+                self.moderation.blocked_between, account.id, others
+            )
+            if blocked:
+                raise RefusedError("block.play", status=403)
         elif live.row.rated:
             raise RefusedError("account.rated_needs_account", status=403)
         if not name_ok(name):

@@ -299,6 +299,7 @@ def _flag_repeats(connection: sa.Connection, match: MatchRow, when: datetime) ->
             .where(
                 db.matches.c.rated.is_(True),
                 db.matches.c.aborted.is_(False),
+                db.matches.c.voided_at.is_(None),
                 db.matches.c.rated_at >= since,
                 one.c.account_id == first,
                 two.c.account_id == second,
@@ -340,6 +341,84 @@ def _flag_repeats(connection: sa.Connection, match: MatchRow, when: datetime) ->
                 .where(flags.id == open_flag.id)
                 .values(matches=known + [m for m in found if m not in known], updated_at=when)
             )
+
+
+class NotVoidableError(Exception):
+    """The match has no rated result to void: not rated, not over, not rated yet, aborted,
+    or voided already."""
+
+
+def void_result(connection: sa.Connection, match_id: str, when: datetime) -> list[str]:
+    """Void the rated result of ``match_id`` in the caller's transaction (a moderator's
+    action, docs/server.md "Moderation"): the match is marked voided (``voided_at``), and
+    each of its rated players gets back exactly what this result changed — its ``mu`` and
+    ``sigma`` move back by the change its history row of this match records (that row's
+    values less those of the player's row before it, or a new player's), it counts one
+    rated game fewer (a player left with none has no rating in that game any more), its
+    later history rows move by the same amounts (the chart goes on from where it was), and
+    the match's history rows go. Later results are not rated again: their changes stay as
+    they were computed. Returns the players changed; :class:`NotVoidableError` if the match
+    has no rated result to void. The players' rating rows stay locked to the transaction
+    (PostgreSQL), so a result rated at the same moment cannot interleave."""
+    claimed = connection.execute(
+        db.matches.update()
+        .where(
+            db.matches.c.id == match_id,
+            db.matches.c.rated.is_(True),
+            db.matches.c.status == "finished",
+            db.matches.c.rated_at.is_not(None),
+            db.matches.c.aborted.is_(False),
+            db.matches.c.voided_at.is_(None),
+        )
+        .values(voided_at=when)
+    )
+    if claimed.rowcount != 1:
+        raise NotVoidableError(match_id)
+    game = str(
+        connection.execute(
+            sa.select(db.matches.c.game).where(db.matches.c.id == match_id)
+        ).scalar_one()
+    )
+    history = db.rating_history.c
+    rows = connection.execute(
+        sa.select(db.rating_history)
+        .where(history.match_id == match_id, history.game == game)
+        .order_by(history.id)
+    ).all()
+    players = sorted({str(r.player) for r in rows})
+    current = _ratings(connection, players, game, lock=True)
+    for player in players:
+        row = next(r for r in rows if r.player == player)
+        before = connection.execute(
+            sa.select(history.mu, history.sigma)
+            .where(history.player == player, history.game == game, history.id < row.id)
+            .order_by(history.id.desc())
+            .limit(1)
+        ).first()
+        mu_before, sigma_before = (START_MU, START_SIGMA) if before is None else before
+        mu_change, sigma_change = row.mu - mu_before, row.sigma - sigma_before
+        connection.execute(
+            db.rating_history.update()
+            .where(history.player == player, history.game == game, history.id > row.id)
+            .values(mu=history.mu - mu_change, sigma=history.sigma - sigma_change)
+        )
+        rating = current[player]
+        mine = sa.and_(db.ratings.c.player == player, db.ratings.c.game == game)
+        if rating.games <= 1:
+            connection.execute(db.ratings.delete().where(mine))
+        else:
+            connection.execute(
+                db.ratings.update()
+                .where(mine)
+                .values(
+                    mu=rating.mu - mu_change,
+                    sigma=rating.sigma - sigma_change,
+                    games=rating.games - 1,
+                    updated_at=when,
+                )
+            )
+    connection.execute(db.rating_history.delete().where(history.match_id == match_id))
+    return players
 
 
 def _ensure(connection: sa.Connection, players: list[str], game: str, when: datetime) -> None:

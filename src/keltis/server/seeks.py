@@ -534,7 +534,8 @@ class Seeks:
 
     async def join(self, account: Account, seek_id: str) -> Seek:
         """``account`` takes a place in the seek; the last place starts its match. Refused:
-        one's own seek, twice, a seek not open or full, a rating outside its range."""
+        one's own seek, twice, a seek not open or full, a rating outside its range, a seek
+        with a player between whom and the account a block stands."""
         full = False
         for _ in range(JOIN_TRIES):
             seek = await self.get(seek_id)
@@ -544,6 +545,10 @@ class Seeks:
                 raise RefusedError("seek.own")
             if account.id in seek.seated_ids:
                 raise RefusedError("seek.joined")
+            if await asyncio.to_thread(
+                self.master.moderation.blocked_between, account.id, seek.seated_ids
+            ):  # a block between the joiner and a player of the seek, made by either
+                raise RefusedError("block.play", status=403)
             if len(seek.seated) >= seek.players:
                 # read between the start's commit and its status (each read sees the
                 # latest commit): the next read finds the seek started

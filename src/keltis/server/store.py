@@ -131,6 +131,8 @@ class MatchRow:
     """With a time control: when the decision now due runs out of time."""
     aborted: bool = False
     """A rated match rated as aborted: a person seat never moved, no rating changed."""
+    voided: bool = False
+    """A moderator voided its rated result: its rating changes were taken back."""
     seats: list[SeatRow] = field(default_factory=list)
 
 
@@ -936,6 +938,7 @@ def _match_row(row: Any) -> MatchRow:
         rated=bool(row["rated"]),
         deadline=_aware(row["deadline"]),
         aborted=bool(row["aborted"]),
+        voided=row["voided_at"] is not None,
     )
 
 

@@ -158,12 +158,14 @@ async def log_in(
 
 
 @router.get("/api/sessions/current", tags=["accounts"])
-async def current_session(viewer: Viewer) -> dict[str, Any]:
-    """The log-in session of the request's cookie: the account and the ``csrf`` token that
-    state-changing requests must repeat in ``X-CSRF-Token``."""
+async def current_session(viewer: Viewer, master: Master) -> dict[str, Any]:
+    """The log-in session of the request's cookie: the account, the ``csrf`` token that
+    state-changing requests must repeat in ``X-CSRF-Token``, and the moderators' warnings
+    the account has not said it read (``POST /api/me/warnings/{id}/seen``)."""
     if viewer is None:
         raise RefusedError("account.no_session", status=401)
-    return _session_json(viewer)
+    warnings = await asyncio.to_thread(master.moderation.warnings, viewer.account.id)
+    return {**_session_json(viewer), "warnings": warnings}
 
 
 @router.delete("/api/sessions/current", tags=["accounts"], status_code=204)

@@ -68,7 +68,7 @@ def _page(master: Master, name: str) -> dict[str, Any]:
     }
     matches = master.store.finished_of(seats, PAGE_MATCHES)
     if rated_only:
-        matches = [m for m in matches if m.rated and not aborted(m)]
+        matches = [m for m in matches if m.rated and not aborted(m) and not m.voided]
     recent, opponents = _results(matches, player)
     return {
         "name": name,
@@ -105,9 +105,11 @@ def _results(
                 "rank": placed[seat],
                 "score": scores[seat] if seat < len(scores) else None,
                 "players": [s.name for s in match.seats],
-                # an aborted rated match (a person seat never moved) changed no rating
-                "rated": match.rated and not aborted(match),
+                # an aborted rated match (a person seat never moved) changed no rating, and
+                # a voided one's changes were taken back by a moderator
+                "rated": match.rated and not aborted(match) and not match.voided,
                 "aborted": aborted(match),
+                "voided": match.voided,
                 "at": match.updated_at.isoformat(),
             }
         )
