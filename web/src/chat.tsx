@@ -11,6 +11,7 @@ import type { ChatMessage } from "./community";
 import { useT } from "./context";
 import type { Live } from "./live";
 import { SeatBadge } from "./table";
+import { ReportButton } from "./moderation";
 
 /** How many messages a page keeps (the oldest go first). */
 const KEEP = 300;
@@ -173,6 +174,10 @@ export function ChatPanel({ state, seat, match }: { state: ChatState; seat: numb
                         onClick={() => void doMute(authorAccount(m)!, true)}>
                         {t.t("web.chat.mute_short")}
                       </button>
+                    )}
+                    {account && !own && authorAccount(m) && typeof m.id === "number" && (
+                      <ReportButton names={[authorAccount(m)!]} match={matchId} line={{ id: m.id, name: m.name, text: m.text }}
+                        label={t.t("web.chat.report", { name: m.name })} className="link-button" testid="chat-report" />
                     )}
                   </span>
                   <span class="chat-text">{m.text}</span>

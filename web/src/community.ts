@@ -106,6 +106,8 @@ export interface RecentMatch {
   /** The players, by seat: names (or, from some servers, seats' descriptions). */
   players: (string | { name: string; kind?: string })[];
   rated: boolean;
+  /** A moderator voided its rated result (its rating changes were taken back). */
+  voided?: boolean;
   at: string;
 }
 

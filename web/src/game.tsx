@@ -8,7 +8,7 @@ import { Board, ScoreTrack, boardTargets } from "./board";
 import type { StoneTarget } from "./board";
 import { BankText, ClockText, decisionClock, holdClock, onTimeoutWords, timeWords, useClockOut } from "./clock";
 import { ChatPanel, useChat } from "./chat";
-import { clockBank, matchRated, matchTime, refreshMatches, seatBank, useSession } from "./community";
+import { clockBank, matchRated, matchTime, refreshMatches, seatBank, seatIsAccount, useSession } from "./community";
 import type { ChatMessage } from "./community";
 import type { HeldClock } from "./clock";
 import { useAnnounce, useT } from "./context";
@@ -23,6 +23,7 @@ import { FinalScores, Piles, Players, SeatBadge, WishRow } from "./table";
 import { RuleLink, RulesButton } from "./rules";
 import type { Hint, Legal, MatchInfo, ServerMessage, Step, View } from "./types";
 import { TutorialPanel, useTutor } from "./tutorial";
+import { ReportButton } from "./moderation";
 
 interface Snap {
   match: MatchInfo;
@@ -500,6 +501,8 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                   </button>
                 )}
                 <button type="button" onClick={() => go(`#/replay/${match.id}`)}>{t.t("web.replay")}</button>
+                <ReportButton className="" testid="report-match" match={match.id}
+                  names={match.seats.filter((s, seat) => seat !== me && s.kind === "person" && seatIsAccount(match, seat)).map((s) => s.name)} />
                 <a class="button" href={`#/rules/${view.game}`} data-testid="final-rules">{t.t("web.how_to_play")}</a>
                 <button type="button" onClick={() => go("#/")}>{t.t("web.home")}</button>
               </p>

@@ -10,6 +10,7 @@ import { logOut, notifyWanted, refreshMatches, setNotify, useSession } from "./c
 import type { AccountMatch } from "./community";
 import { useAnnounce, useT } from "./context";
 import { seatNames } from "./game";
+import { isModerator } from "./moderation";
 
 /** How often the turn badge asks, in milliseconds: the page seen, in the background. */
 const POLL_SEEN = 15_000;
@@ -168,7 +169,7 @@ function TurnBadge() {
   );
 }
 
-function AccountMenu({ name, go }: { name: string; go: (hash: string) => void }) {
+function AccountMenu({ name, go, moderator }: { name: string; go: (hash: string) => void; moderator: boolean }) {
   const t = useT();
   const announce = useAnnounce();
   const { open, setOpen, wrap, button } = usePopup();
@@ -182,6 +183,7 @@ function AccountMenu({ name, go }: { name: string; go: (hash: string) => void })
         <ul class="popup account-list" id="account-list" aria-label={name}>
           <li><a href={`#/player/${encodeURIComponent(name)}`}>{t.t("web.account.page")}</a></li>
           <li><a href="#/settings">{t.t("web.settings")}</a></li>
+          {moderator && <li><a href="#/moderation" data-testid="nav-moderation">{t.t("web.moderation")}</a></li>}
           <li>
             <button type="button" data-testid="log-out" onClick={() => {
               setOpen(false);
@@ -247,7 +249,7 @@ export function Header({ hash, lang, names, chooseLang, go }: {
           </select>
         </label>
         {account && <TurnBadge />}
-        {account && <AccountMenu name={account.name} go={go} />}
+        {account && <AccountMenu name={account.name} go={go} moderator={isModerator(account)} />}
       </div>
     </header>
   );

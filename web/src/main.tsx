@@ -17,6 +17,7 @@ import { LogIn, Register, Settings } from "./account";
 import { LobbyPage } from "./lobby";
 import { ConfirmEmail, Forgot, ResetPassword } from "./recovery";
 import { Leaderboard, PlayerPageView } from "./ratings";
+import { ModerationPage, WarningsBanner } from "./moderation";
 import "./style.css";
 
 function useHash(): [string, (hash: string) => void] {
@@ -152,6 +153,9 @@ function App() {
     case "ratings":
       page = <Leaderboard key={parts[1]} game={parts[1] === "cards" ? "cards" : "board"} />;
       break;
+    case "moderation":
+      page = <ModerationPage tab={parts[1] ?? ""} />;
+      break;
     case "player":
       page = <PlayerPageView key={parts.slice(1).join("/")} name={parts.slice(1).join("/")} />;
       break;
@@ -166,6 +170,7 @@ function App() {
     <I18n.Provider value={t}>
       <Announcer.Provider value={announce}>
         <Header hash={hash} lang={lang} names={names} chooseLang={chooseLang} go={go} />
+        <WarningsBanner />
         {page}
         <div class="sr-only" aria-live="polite" role="status" data-testid="announce">{spoken}</div>
       </Announcer.Provider>

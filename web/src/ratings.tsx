@@ -8,6 +8,7 @@ import { ratings } from "./community";
 import type { BoardEntry, GameName, GameRating, HistoryPoint, PlayerPage, RecentMatch } from "./community";
 import { useT } from "./context";
 import type { Translator } from "./i18n";
+import { PlayerActions } from "./moderation";
 
 const GAMES: GameName[] = ["board", "cards"];
 /** Where every rating starts (openskill's ordinal of mu 25, sigma 25/3). */
@@ -239,6 +240,7 @@ export function PlayerPageView({ name }: { name: string }) {
       <p class="muted">
         {data.kind === "bot" ? t.t("web.player.is_bot") : data.created ? t.t("web.player.since", { date: dateText(t, data.created) }) : ""}
       </p>
+      {data.kind === "account" && <PlayerActions name={data.name} />}
       <section aria-labelledby="player-ratings">
         <h2 id="player-ratings">{t.t("web.ratings")}</h2>
         {games.length === 0 ? (
@@ -267,6 +269,7 @@ export function PlayerPageView({ name }: { name: string }) {
                     <span>{t.t("web.player.place", { rank: m.rank, players: names.length || 2 })}</span>
                     {typeof m.score === "number" && <span>{t.t("web.player.score", { score: m.score })}</span>}
                     <span class={`tag${m.rated ? " rated" : ""}`}>{t.t(m.rated ? "web.rated" : "web.unrated")}</span>
+                    {m.voided && <span class="tag" data-testid="voided">{t.t("web.player.voided")}</span>}
                   </div>
                   <a class="button small-button" href={`#/replay/${m.match}`} aria-describedby={`recent-${m.match}`}>{t.t("web.replay")}</a>
                 </li>
