@@ -172,6 +172,18 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           setError(message.message);
           setErrorRule(message.rule ?? null);
           announce(message.message);
+          // An account's seat whose token changed (its password changed, it logged out
+          // everywhere): the account's matches give the new token, and the page opens again.
+          if (message.code === "server.bad_token" && mine?.account && !watch) {
+            const used = mine.token;
+            live.current?.close();
+            refreshMatches().then(() => {
+              const now = held(id);
+              if (now?.token && now.token !== used) window.location.reload();
+              else setFatal(true);
+            });
+            break;
+          }
           // No such match, or a seat's token it does not know: connecting again cannot help.
           if (message.code === "server.no_match" || message.code === "server.bad_token") {
             setFatal(true);
