@@ -24,9 +24,10 @@ own account, that stay open all through the run. Then:
   (``GET /api/me/matches``) every ``--badge-every`` seconds, spread out, as the turn badge
   of each page does;
 - with ``--flood ROUTE``, one more account sends wrong passwords to a route that checks one
-  (``password``: ``POST /api/me/password``, ``delete``: ``DELETE /api/me``, ``login``: a
-  new unknown name each time), ``--flood-at-once`` requests in flight all through the
-  counted window, and the answers are counted by status.
+  (``password``: ``POST /api/me/password``, ``delete``: ``DELETE /api/me``, from one
+  address under the server's own ``--login-rate``; ``login``: a new unknown name each time,
+  with no limit per address, as many addresses at once would), ``--flood-at-once`` requests
+  in flight all through the counted window, and the answers are counted by status.
 
 The first ``--warmup`` seconds, while every client connects and gets its first snapshot,
 are not counted. After ``--seconds`` more it prints one JSON object: matches held,
@@ -160,13 +161,18 @@ runpy.run_module("keltis", run_name="__main__", alter_sys=True)
 
 
 def start_server(
-    database: str, port: int, bot_workers: int, log: Any, profile: str | None = None
+    database: str,
+    port: int,
+    bot_workers: int,
+    log: Any,
+    profile: str | None = None,
+    login_rate: str = "1000000",
 ) -> subprocess.Popen[bytes]:
     """``keltis serve`` in its own process group, its output going to ``log`` (a file: a
     pipe nobody reads would fill up and stop the server); with ``profile``, under
     :data:`SAMPLER`. Every HTTP request of the benchmark comes from 127.0.0.1, so the limits
-    per address on creating matches, accounts, log-ins and seeks are lifted; live
-    connections come from an address of their own each."""
+    per address on creating matches, accounts, log-ins (unless ``login_rate`` says otherwise)
+    and seeks are lifted; live connections come from an address of their own each."""
     runner = ["-c", SAMPLER, profile, "0.005"] if profile else ["-m", "keltis"]
     return subprocess.Popen(
         [
@@ -186,7 +192,7 @@ def start_server(
             "--signup-rate",
             "1000000",
             "--login-rate",
-            "1000000",
+            login_rate,
             "--seek-rate",
             "1000000",
             "--log-level",
@@ -1222,7 +1228,11 @@ def main() -> None:
             database = f"sqlite:///{folder}/load.sqlite3"
         port = free_port()
         log = open(f"{folder}/server.log", "wb")  # noqa: SIM115 - open while the server runs
-        server = start_server(database, port, args.bot_workers, log, args.profile)
+        # One account flooding its own password routes meets the server's own limit per
+        # address (the set-up logs nobody in); a flood of log-ins with new names stands for
+        # many addresses at once: no limit per address, the password checks' own rate holds.
+        login_rate = "10" if args.flood in ("password", "delete") else "1000000"
+        server = start_server(database, port, args.bot_workers, log, args.profile, login_rate)
         try:
             base = f"http://127.0.0.1:{port}"
             result = asyncio.run(run(args, base, server.pid, pg_pid))

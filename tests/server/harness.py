@@ -39,6 +39,8 @@ FAST_CLIENTS = (
     "6000",
     "--seek-rate",
     "6000",
+    "--password-rate",
+    "1000",
 )
 #: The tests choose their deals by seed (reproducible games), which a server refuses without
 #: --allow-setup: servers that create seeded matches are started with it.

@@ -301,3 +301,14 @@ def test_a_forged_forwarded_header_is_ignored_by_default(servers: Callable[..., 
         for n in range(MAX_FAILURES + 1)
     ]
     assert tries == [401] * MAX_FAILURES + [429]
+
+
+def test_password_checks_are_limited_in_all_whoever_asks(servers: Callable[..., Server]) -> None:
+    # a flood of guesses from many addresses (here: ever new names) gets no more checks than
+    # the process's rate: ten at once, then a refusal at once
+    running = servers("--password-rate", "0.1")
+    answers = [_log_in(running, f"many{n}", WRONG) for n in range(13)]
+    assert [a.status_code for a in answers] == [401] * 10 + [503] * 3
+    assert {_code(a) for a in answers[10:]} == {"account.busy"}
+    # new accounts still come in: hashing a new password is not a check
+    signup(running, "still-welcome").close()

@@ -290,6 +290,7 @@ class AccountStore:
         the name is an account's: :mod:`keltis.server.passwords`), and read what to check
         it against."""
         key = name_key(name)
+        self.attempts.refuse_locked(attempt_key(key), address, now())
         with self.engine.begin() as connection:
             self.attempts.reserve(connection, attempt_key(key), address, now())
             row = connection.execute(

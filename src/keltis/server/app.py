@@ -94,7 +94,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.exception_handler(RefusedError)(_refused)
     app.state.account_limits = accounts.limiters(config)
     # password hashes in a small pool of their own, never on the database's threads
-    app.state.passwords = PasswordWork(config.password_threads, config.password_queue)
+    app.state.passwords = PasswordWork(
+        config.password_threads, config.password_queue, config.password_rate
+    )
     for router in (
         health.router,
         info.router,

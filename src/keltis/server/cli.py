@@ -156,6 +156,14 @@ def _add_client_options(serve: argparse.ArgumentParser) -> None:
         help="password checks that may wait for those threads; more are refused at once (8)",
     )
     serve.add_argument(
+        "--password-rate",
+        type=_positive,
+        default=2.0,
+        metavar="R",
+        help="password checks a second on average, 10 at once, whoever asks (2): beyond, "
+        "503 at once, so a flood of guesses takes no more CPU than that",
+    )
+    serve.add_argument(
         "--forwarded-allow-ips",
         default="",
         metavar="ADDRESSES",
@@ -276,6 +284,7 @@ def config_from_args(args: argparse.Namespace, port: int | None = None) -> Serve
         seek_rate=args.seek_rate,
         password_threads=args.password_threads,
         password_queue=args.password_queue,
+        password_rate=args.password_rate,
         forwarded_allow_ips=args.forwarded_allow_ips.strip(),
         burst=max(1, round(2 * args.rate)),
         allow_setup=args.allow_setup,

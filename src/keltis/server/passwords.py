@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import math
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
@@ -53,6 +54,8 @@ GLOBAL_FAILURES = 50
 WINDOW = timedelta(hours=1)
 #: The address of a name's row that counts attempts from all untrusted addresses.
 ALL = "*"
+#: How long a process trusts a lock it saw in the database before asking it again.
+RECHECK = timedelta(minutes=1)
 #: Rows of names nobody logged in with are forgotten after this long without an attempt.
 FORGET = timedelta(days=1)
 
@@ -83,23 +86,42 @@ def needs_rehash(password_hash: str) -> bool:
 
 class PasswordWork:
     """A small pool of threads for password hashes, apart from the database's threads:
-    ``threads`` at work and at most ``waiting`` queued; beyond that a request is refused at
-    once (``503`` ``account.busy``)."""
+    ``threads`` at work and at most ``waiting`` queued, and checks of a password (not the
+    hashing of a new one) at most ``rate`` a second on average, ``burst`` at once — so that
+    a flood of guesses from many addresses can take no more of the machine's CPU than that.
+    Beyond either a request is refused at once (``503`` ``account.busy``)."""
 
-    def __init__(self, threads: int, waiting: int) -> None:
+    def __init__(self, threads: int, waiting: int, rate: float = 2.0, burst: int = 10) -> None:
         self.capacity = threads + waiting
         self.busy = 0
+        self.rate = rate
+        self.burst = float(burst)
+        self._tokens = float(burst)
+        self._stamp = time.monotonic()
         self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="keltis-pw")
 
-    def admit(self) -> None:
-        """Refuse (``503`` ``account.busy``) while the pool is full: asked before anything
-        else is done for a request that will check a password (its attempt not counted)."""
+    def _refill(self) -> None:
+        moment = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (moment - self._stamp) * self.rate)
+        self._stamp = moment
+
+    def admit(self, check: bool = True) -> None:
+        """Refuse (``503`` ``account.busy``) while the pool is full, or — for a ``check`` of
+        a password — its rate is used up: asked before anything else is done for such a
+        request (its attempt then not counted). Nothing is used up here."""
         if self.busy >= self.capacity:
             raise RefusedError("account.busy", status=503)
+        if check:
+            self._refill()
+            if self._tokens < 1.0:
+                raise RefusedError("account.busy", status=503)
 
-    async def run(self, function: Callable[..., T], *args: object) -> T:
-        """``function(*args)`` in the pool (the event loop's thread counts; no lock needed)."""
-        self.admit()
+    async def run(self, function: Callable[..., T], *args: object, check: bool = True) -> T:
+        """``function(*args)`` in the pool (the event loop's thread counts; no lock needed);
+        ``check``: it checks a password, and counts against the rate."""
+        self.admit(check)
+        if check:
+            self._tokens -= 1.0
         self.busy += 1
         try:
             loop = asyncio.get_running_loop()
@@ -125,8 +147,30 @@ class Attempts:
     """Counting password attempts (the module's docstring says the scheme). Each method
     runs in the caller's transaction."""
 
+    #: Locks remembered in memory at most (a flood of new names from new addresses).
+    REMEMBERED = 10_000
+
     def __init__(self) -> None:
         self._calls = 0
+        self._locked: dict[tuple[str, str], datetime] = {}
+
+    def refuse_locked(self, key: str, address: str, when: datetime) -> None:
+        """Refuse (``429``) at once an attempt from ``address`` at ``key`` that this process
+        saw locked: a flood against a lock costs no database work. (Only a success would lift
+        a lock early, and a locked (name, address) has none.)"""
+        until = self._locked.get((key, attempt_address(address)))
+        if until is None:
+            return
+        if until > when:
+            raise _limited(until - when)
+        del self._locked[(key, attempt_address(address))]
+
+    def _remember(self, key: str, address: str, until: datetime, when: datetime) -> None:
+        """Keep a lock seen in the database for at most :data:`RECHECK` (a success in
+        another process at the very moment it was set may have lifted it)."""
+        if len(self._locked) >= self.REMEMBERED:
+            self._locked.clear()
+        self._locked[(key, address)] = min(until, when + RECHECK)
 
     def reserve(self, connection: sa.Connection, key: str, address: str, when: datetime) -> None:
         """Count an attempt at ``key`` from ``address`` before its password is checked, or
@@ -137,6 +181,7 @@ class Attempts:
         address = attempt_address(address)
         failures, start, locked, trusted = _row(connection, key, address, when)
         if locked is not None and locked > when:
+            self._remember(key, address, locked, when)
             raise _limited(locked - when)
         if locked is not None or start + WINDOW <= when:
             failures, start = 0, when
@@ -148,19 +193,14 @@ class Attempts:
                 raise _limited(since + WINDOW - when)
             _update(connection, key, ALL, failures=everyone + 1, window_start=since)
         failures += 1
-        _update(
-            connection,
-            key,
-            address,
-            failures=failures,
-            window_start=start,
-            locked_until=when + LOCK if failures >= MAX_FAILURES else None,
-        )
+        until = when + LOCK if failures >= MAX_FAILURES else None
+        _update(connection, key, address, failures=failures, window_start=start, locked_until=until)
 
     def succeeded(self, connection: sa.Connection, key: str, address: str) -> None:
         """The password was right: the count from ``address`` starts again, and the address
         is the account's own (exempt from the name's global back-off)."""
         address = attempt_address(address)
+        self._locked.pop((key, address), None)
         _row(connection, key, address, now())
         _update(
             connection,
