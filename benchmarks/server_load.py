@@ -773,6 +773,14 @@ class LobbyPlan:
     until: float
 
 
+def flood_process(
+    base: str, route: str, person: Person, at_once: int, warm: float, until: float
+) -> dict[str, Any]:
+    """The flood (:func:`flood`) in a process of its own: its requests are answered as fast
+    as the server can, and the players' clients must not wait for it on their loop."""
+    return asyncio.run(flood(base, route, person, at_once, warm, until))
+
+
 def lobby_process(plan: LobbyPlan) -> dict[str, Any]:
     """The lobby's clients, in a process of their own (:func:`lobby_clients`)."""
     return asyncio.run(lobby_clients(plan))
@@ -945,12 +953,16 @@ async def run(
         ]
         jobs.append(loop_lag(warm, until, tally.loop_lags))
         flooded: asyncio.Future[Any] | None = None
+        flooding = None
         if flooder is not None:
-            flooded = asyncio.ensure_future(
-                flood(base, args.flood, flooder, args.flood_at_once, warm, until)
+            flooding = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            flooded = asyncio.get_running_loop().run_in_executor(
+                flooding, flood_process, base, args.flood, flooder, args.flood_at_once, warm, until
             )
         await asyncio.gather(*jobs)
         flood_result = None if flooded is None else await flooded
+        if flooding is not None:
+            flooding.shutdown()
         elapsed = min(time.monotonic(), until) - warm  # the counted window
         wind_down = time.monotonic() - until  # connections closed
         client_cpu = time.process_time() - own_cpu

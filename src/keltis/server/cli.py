@@ -158,9 +158,9 @@ def _add_client_options(serve: argparse.ArgumentParser) -> None:
     serve.add_argument(
         "--password-rate",
         type=_positive,
-        default=2.0,
+        default=1.0,
         metavar="R",
-        help="password checks a second on average, 10 at once, whoever asks (2): beyond, "
+        help="password checks a second on average, 10 at once, whoever asks (1): beyond, "
         "503 at once, so a flood of guesses takes no more CPU than that",
     )
     serve.add_argument(

@@ -67,7 +67,7 @@ class ServerConfig:
     hash); never the database's threads."""
     password_queue: int = 8
     """Password checks that may wait for those threads; more are refused at once (``503``)."""
-    password_rate: float = 2.0
+    password_rate: float = 1.0
     """Password checks a second on average (burst 10), whatever routes and addresses ask:
     beyond, ``503`` at once — a flood from many addresses takes no more CPU than this."""
     signup_rate: float = 1.0

@@ -91,7 +91,7 @@ class PasswordWork:
     a flood of guesses from many addresses can take no more of the machine's CPU than that.
     Beyond either a request is refused at once (``503`` ``account.busy``)."""
 
-    def __init__(self, threads: int, waiting: int, rate: float = 2.0, burst: int = 10) -> None:
+    def __init__(self, threads: int, waiting: int, rate: float = 1.0, burst: int = 10) -> None:
         self.capacity = threads + waiting
         self.busy = 0
         self.rate = rate
