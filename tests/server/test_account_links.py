@@ -22,7 +22,6 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from aiosmtpd.controller import Controller
 from alembic import command
 from alembic.config import Config
 from websockets.exceptions import ConnectionClosed
@@ -44,6 +43,7 @@ from .test_mail import (
     link_token,
     mail_kind,
     play_until_seat,
+    serving,
 )
 
 NEW_PASSWORD = "a brand new password"
@@ -57,13 +57,8 @@ ASKED = {"requested": True, "minutes": RESET_MINUTES}
 @pytest.fixture
 def inbox() -> Iterator[Inbox]:
     """A real SMTP server on this machine, keeping what it receives."""
-    box = Inbox(free_port())
-    controller = Controller(box, hostname="127.0.0.1", port=box.port)
-    controller.start()
-    try:
+    with serving(Inbox(free_port())) as box:
         yield box
-    finally:
-        controller.stop()
 
 
 def mailing(servers: Callable[..., Server], inbox: Inbox, *options: str) -> Server:

@@ -6,6 +6,7 @@ address: the accounts here confirm theirs first (``test_account_links.py`` tests
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import re
@@ -14,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -91,16 +92,25 @@ def confirm_address(server: Server, inbox: Inbox, address: str, count: int = 1) 
     assert answer.json()["email"] == address
 
 
-@pytest.fixture
-def inbox() -> Iterator[Inbox]:
-    """A real SMTP server on this machine, keeping what it receives."""
-    box = Inbox(free_port())
+B = TypeVar("B", bound="Inbox")
+
+
+@contextlib.contextmanager
+def serving(box: B) -> Iterator[B]:
+    """``box`` as a real SMTP server on this machine (its port) while the block runs."""
     controller = Controller(box, hostname="127.0.0.1", port=box.port)
     controller.start()
     try:
         yield box
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    """A real SMTP server on this machine, keeping what it receives."""
+    with serving(Inbox(free_port())) as box:
+        yield box
 
 
 @dataclass

@@ -15,12 +15,11 @@ from email.message import EmailMessage
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from keltis.server.mail import plain_name
 
 from .harness import Server, free_port, join
-from .test_mail import CORRESPONDENCE, PERSON, Inbox, account_id, mail_kind, sign_up
+from .test_mail import CORRESPONDENCE, PERSON, Inbox, account_id, mail_kind, serving, sign_up
 
 #: A guest's name that a mail program would show as a link, were it sent as it is.
 LINK_NAME = "http://evil.example/reset"
@@ -48,13 +47,8 @@ class RawInbox(Inbox):
 @pytest.fixture
 def inbox() -> Iterator[RawInbox]:
     """A real SMTP server on this machine, keeping what it receives, byte for byte."""
-    box = RawInbox(free_port())
-    controller = Controller(box, hostname="127.0.0.1", port=box.port)
-    controller.start()
-    try:
+    with serving(RawInbox(free_port())) as box:
         yield box
-    finally:
-        controller.stop()
 
 
 def header_lines(raw: bytes) -> list[str]:

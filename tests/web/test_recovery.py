@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from playwright.sync_api import expect
 
 from keltis.i18n import LANGUAGES, Translator
 from keltis.server.recovery import RESET_MINUTES
 from server.harness import Server, free_port
-from server.test_mail import Inbox, link_token
+from server.test_mail import Inbox, link_token, serving
 from web.conftest import WEB_SERVER_OPTIONS
 from web.helpers import describe_violations
 
@@ -39,13 +38,8 @@ NO_LINK = "A" * 32
 @pytest.fixture(scope="module")
 def inbox() -> Iterator[Inbox]:
     """A real SMTP server on this machine, keeping what it receives."""
-    box = Inbox(free_port())
-    controller = Controller(box, hostname="127.0.0.1", port=box.port)
-    controller.start()
-    try:
+    with serving(Inbox(free_port())) as box:
         yield box
-    finally:
-        controller.stop()
 
 
 @pytest.fixture(scope="module")
