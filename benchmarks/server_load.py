@@ -1035,16 +1035,20 @@ async def flood(
         sent = 0
         while time.monotonic() < until:
             sent += 1
-            if route == "password":
-                body = {"old": wrong["password"], "new": "another password"}
-                answer = await http.post("/api/me/password", json=body, headers=person.headers)
-            elif route == "delete":
-                answer = await http.request("DELETE", "/api/me", json=wrong, headers=person.headers)
-            else:
-                name = f"nobody{worker}x{sent}"
-                answer = await http.post("/api/sessions", json={"name": name, **wrong})
-            key = str(answer.status_code)
+            try:
+                key = str((await send(http, worker, sent)).status_code)
+            except httpx.TransportError as error:  # a connection the server closed (a 413's)
+                key = type(error).__name__
             statuses[key] = statuses.get(key, 0) + 1
+
+    async def send(http: httpx.AsyncClient, worker: int, sent: int) -> httpx.Response:
+        if route == "password":
+            body = {"old": wrong["password"], "new": "another password"}
+            return await http.post("/api/me/password", json=body, headers=person.headers)
+        if route == "delete":
+            return await http.request("DELETE", "/api/me", json=wrong, headers=person.headers)
+        name = f"nobody{worker}x{sent}"
+        return await http.post("/api/sessions", json={"name": name, **wrong})
 
     limits = httpx.Limits(max_connections=at_once, max_keepalive_connections=at_once)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
