@@ -72,7 +72,8 @@ def mail_kind(mail: EmailMessage) -> str:
 
 
 #: A link of an e-mail to the client's page that sets a new password or confirms an address.
-LINK = re.compile(r"/#/(reset|confirm)/([A-Za-z0-9_-]{32})\b")
+# (a token may end in "-": no word boundary after it, so "not one more token character")
+LINK = re.compile(r"/#/(reset|confirm)/([A-Za-z0-9_-]{32})(?![A-Za-z0-9_-])")
 
 
 def link_token(mail: EmailMessage, kind: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from server.harness import Server
-from web.pages import click_a_move, ply, wait_moved, wait_my_turn
+from web.pages import click_a_move, hold_seat, ply, wait_moved, wait_my_turn
 from web.test_community import PASSWORD, held_token, server, sign_up, unique
 
 __all__ = ["server"]  # the module's server fixture, with its limits for accounts
@@ -29,6 +29,9 @@ def test_a_page_goes_on_with_the_new_token_after_a_password_change(
     )
     assert made.status == 201, made.text()
     match_id = made.json()["id"]
+    # the seat as the page keeps an account's seat (GET /api/me/matches would give it too,
+    # but a poll already under way when the match was made may not have it yet)
+    hold_seat(page, match_id, 0, made.json()["token"], account=name)
     page.goto(f"/#/match/{match_id}")
     expect(page.locator(".hand")).to_be_visible()
     old = held_token(page, match_id)

@@ -34,6 +34,7 @@ def add_serve_parser(sub: Any) -> None:
     )
     _add_play_options(serve)
     _add_client_options(serve)
+    _add_password_options(serve)
     _add_lobby_options(serve)
     _add_mail_options(serve)
     serve.add_argument(
@@ -141,29 +142,6 @@ def _add_client_options(serve: argparse.ArgumentParser) -> None:
         help="live connections the process holds at once (default: its open-file limit less 100)",
     )
     serve.add_argument(
-        "--password-threads",
-        type=number(int, 1),
-        default=1,
-        metavar="N",
-        help="threads that hash and check passwords, apart from the database's (1: argon2id "
-        "uses several cores for each check)",
-    )
-    serve.add_argument(
-        "--password-queue",
-        type=_count,
-        default=8,
-        metavar="N",
-        help="password checks that may wait for those threads; more are refused at once (8)",
-    )
-    serve.add_argument(
-        "--password-rate",
-        type=_positive,
-        default=1.0,
-        metavar="R",
-        help="password checks a second on average, 10 at once, whoever asks (1): beyond, "
-        "503 at once, so a flood of guesses takes no more CPU than that",
-    )
-    serve.add_argument(
         "--forwarded-allow-ips",
         default="",
         metavar="ADDRESSES",
@@ -190,6 +168,33 @@ def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
         help="changes to the lobby's seeks (open, join, leave, cancel) one account may make "
         "per minute on average, half as many at once, at least 5 (10); one address three "
         "times as many",
+    )
+
+
+def _add_password_options(serve: argparse.ArgumentParser) -> None:
+    """Password hashes, apart from the database's work (docs/server.md, "Log-in limits")."""
+    serve.add_argument(
+        "--password-threads",
+        type=number(int, 1),
+        default=1,
+        metavar="N",
+        help="threads that hash and check passwords, apart from the database's (1: argon2id "
+        "uses several cores for each check)",
+    )
+    serve.add_argument(
+        "--password-queue",
+        type=_count,
+        default=8,
+        metavar="N",
+        help="password checks that may wait for those threads; more are refused at once (8)",
+    )
+    serve.add_argument(
+        "--password-rate",
+        type=_positive,
+        default=1.0,
+        metavar="R",
+        help="password checks a second on average, 10 at once, whoever asks (1): beyond, "
+        "503 at once, so a flood of guesses takes no more CPU than that",
     )
 
 

@@ -244,35 +244,7 @@ class Moderation:
             raise RefusedError("report.text_needed", status=400)
         when = now()
         with self.engine.begin() as connection:
-            if chat_id is not None:
-                line = connection.execute(
-                    sa.select(db.chat.c.match_id, db.chat.c.account_id).where(
-                        db.chat.c.id == chat_id
-                    )
-                ).first()
-                if line is None or (match_id is not None and line.match_id != match_id):
-                    raise RefusedError("report.no_line", status=404)
-                if line.account_id != reported.id:
-                    raise RefusedError("report.not_theirs", status=400, name=reported.name)
-                match_id = str(line.match_id)
-            elif match_id is not None:
-                found = connection.execute(
-                    sa.select(db.matches.c.id).where(db.matches.c.id == match_id)
-                ).first()
-                if found is None:
-                    raise RefusedError("server.no_match", status=404)
-                took_part = connection.execute(
-                    sa.select(
-                        sa.exists().where(
-                            db.seats.c.match_id == match_id, db.seats.c.account_id == reported.id
-                        )
-                        | sa.exists().where(
-                            db.chat.c.match_id == match_id, db.chat.c.account_id == reported.id
-                        )
-                    )
-                ).scalar_one()
-                if not took_part:
-                    raise RefusedError("report.not_in_match", status=400, name=reported.name)
+            match_id = _reported_place(connection, reported, match_id, chat_id)
             # the reporter's row locked (PostgreSQL; SQLite's insert takes the write lock
             # before the counts): reports sent at once are counted one after the other
             connection.execute(
@@ -292,30 +264,7 @@ class Moderation:
                     status="open",
                 )
             )
-            since = when - REPORT_WINDOW
-            r = db.reports.c
-            recent = [
-                (_aware(row.at), str(row.reported_id))
-                for row in connection.execute(
-                    sa.select(r.at, r.reported_id)
-                    .where(r.reporter_id == reporter.id, r.at > since)
-                    .order_by(r.at)
-                )
-            ]
-            about = [at for at, whom in recent if whom == reported.id]
-            for counted, limit in (
-                (about, REPORTS_ABOUT_ONE),
-                ([at for at, _ in recent], REPORTS_PER_DAY),
-            ):
-                if len(counted) > limit:
-                    oldest = counted[-limit - 1] or when
-                    wait = max(1.0, (oldest + REPORT_WINDOW - when).total_seconds())
-                    raise ReportLimitError(
-                        wait,
-                        day=REPORTS_PER_DAY,
-                        about=REPORTS_ABOUT_ONE,
-                        name=reported.name,
-                    )
+            _check_report_limits(connection, reporter, reported, when)
             key = inserted.inserted_primary_key
             assert key is not None
             return int(key[0])
@@ -758,3 +707,70 @@ def _logged(
             match_id=match_id,
         )
     )
+
+
+def _reported_place(
+    connection: sa.Connection, reported: Account, match_id: str | None, chat_id: int | None
+) -> str | None:
+    """The match a report is about, checked: its chat line is the reported account's (and of
+    that match), or the reported account took part in the match (refusals as
+    :meth:`Moderation.report` says)."""
+    if chat_id is not None:
+        line = connection.execute(
+            sa.select(db.chat.c.match_id, db.chat.c.account_id).where(db.chat.c.id == chat_id)
+        ).first()
+        if line is None or (match_id is not None and line.match_id != match_id):
+            raise RefusedError("report.no_line", status=404)
+        if line.account_id != reported.id:
+            raise RefusedError("report.not_theirs", status=400, name=reported.name)
+        match_id = str(line.match_id)
+    elif match_id is not None:
+        found = connection.execute(
+            sa.select(db.matches.c.id).where(db.matches.c.id == match_id)
+        ).first()
+        if found is None:
+            raise RefusedError("server.no_match", status=404)
+        took_part = connection.execute(
+            sa.select(
+                sa.exists().where(
+                    db.seats.c.match_id == match_id, db.seats.c.account_id == reported.id
+                )
+                | sa.exists().where(
+                    db.chat.c.match_id == match_id, db.chat.c.account_id == reported.id
+                )
+            )
+        ).scalar_one()
+        if not took_part:
+            raise RefusedError("report.not_in_match", status=400, name=reported.name)
+    return match_id
+
+
+def _check_report_limits(
+    connection: sa.Connection, reporter: Account, reported: Account, when: datetime
+) -> None:
+    """Over :data:`REPORTS_ABOUT_ONE` reports about one account or :data:`REPORTS_PER_DAY`
+    in all within :data:`REPORT_WINDOW` (the new one counted): :class:`ReportLimitError`."""
+    since = when - REPORT_WINDOW
+    r = db.reports.c
+    recent = [
+        (_aware(row.at), str(row.reported_id))
+        for row in connection.execute(
+            sa.select(r.at, r.reported_id)
+            .where(r.reporter_id == reporter.id, r.at > since)
+            .order_by(r.at)
+        )
+    ]
+    about = [at for at, whom in recent if whom == reported.id]
+    for counted, limit in (
+        (about, REPORTS_ABOUT_ONE),
+        ([at for at, _ in recent], REPORTS_PER_DAY),
+    ):
+        if len(counted) > limit:
+            oldest = counted[-limit - 1] or when
+            wait = max(1.0, (oldest + REPORT_WINDOW - when).total_seconds())
+            raise ReportLimitError(
+                wait,
+                day=REPORTS_PER_DAY,
+                about=REPORTS_ABOUT_ONE,
+                name=reported.name,
+            )
