@@ -162,18 +162,7 @@ class AccountStore:
             .where(db.accounts.c.id == account_id)
             .values(seat_epoch=db.accounts.c.seat_epoch + 1)
         )
-        seats = connection.execute(
-            sa.select(db.seats.c.match_id, db.seats.c.seat).where(
-                db.seats.c.account_id == account_id
-            )
-        ).all()
-        for match_id, number in seats:
-            # the digest of a secret nobody was given (the column is unique)
-            connection.execute(
-                db.seats.update()
-                .where(db.seats.c.match_id == match_id, db.seats.c.seat == number)
-                .values(token_hash=digest(secrets.token_urlsafe(24)))
-            )
+        _forget_seat_tokens(connection, account_id)
 
     def derived_seat(self, match_id: str, token: str) -> int | None:
         """The seat of ``match_id`` an account plays whose token in the account's current
@@ -492,18 +481,12 @@ def _erase(connection: sa.Connection, account_id: str) -> list[str]:
         connection.execute(
             db.matches.update().where(db.matches.c.id == match_id).values(header=header)
         )
-    seats = connection.execute(
-        sa.select(db.seats.c.match_id, db.seats.c.seat).where(db.seats.c.account_id == account_id)
-    ).all()
-    for match_id, number in seats:
-        # the seat opens to no token any more: the digest of a secret nobody was given
-        connection.execute(
-            db.seats.update()
-            .where(db.seats.c.match_id == match_id, db.seats.c.seat == number)
-            .values(
-                name=DELETED_NAME, account_id=None, token_hash=digest(secrets.token_urlsafe(24))
-            )
-        )
+    _forget_seat_tokens(connection, account_id)  # its seats open to no token any more
+    connection.execute(
+        db.seats.update()
+        .where(db.seats.c.account_id == account_id)
+        .values(name=DELETED_NAME, account_id=None)
+    )
     connection.execute(
         db.chat.update()
         .where(db.chat.c.account_id == account_id)
@@ -551,6 +534,20 @@ def _muted(value: Any) -> datetime | None:
     """A stored ``muted_until`` if it is still to come."""
     until = _aware(value)
     return until if until is not None and until > now() else None
+
+
+def _forget_seat_tokens(connection: sa.Connection, account_id: str) -> None:
+    """Every seat the account plays forgets its stored token: each gets the digest of a
+    secret nobody was given (the column is unique), so no old token opens it."""
+    seats = connection.execute(
+        sa.select(db.seats.c.match_id, db.seats.c.seat).where(db.seats.c.account_id == account_id)
+    ).all()
+    for match_id, number in seats:
+        connection.execute(
+            db.seats.update()
+            .where(db.seats.c.match_id == match_id, db.seats.c.seat == number)
+            .values(token_hash=digest(secrets.token_urlsafe(24)))
+        )
 
 
 def _account(values: Any) -> Account:

@@ -315,16 +315,6 @@ class Store:
             ).first()
         return None if found is None else int(found.seat)
 
-    def account_seats(self, match_id: str) -> list[tuple[int, str]]:
-        """The seats of ``match_id`` that accounts play: ``(seat, account)``."""
-        with self.engine.connect() as connection:
-            rows = connection.execute(
-                sa.select(db.seats.c.seat, db.seats.c.account_id).where(
-                    db.seats.c.match_id == match_id, db.seats.c.account_id.is_not(None)
-                )
-            ).all()
-        return [(int(r.seat), str(r.account_id)) for r in rows]
-
     def seat_for_invite(self, match_id: str, invite: str) -> int | None:
         """The open seat whose invite code is ``invite``, or ``None``."""
         with self.engine.connect() as connection:
