@@ -9,11 +9,8 @@ accessibility violation."""
 from __future__ import annotations
 
 import re
-import secrets
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,36 +21,15 @@ from keltis.server import db
 from keltis.server.store import now
 from server.harness import WAIT, Server, play_together, player
 from server.people import PASSWORD, Member, signup
-from web.conftest import WEB_SERVER_OPTIONS
 from web.helpers import describe_violations
 from web.pages import CARDS_SHORT
+from web.test_community import server, unique
+
+__all__ = ["server"]  # the community tests' server: their options, many accounts
 
 LANGS = ["en", "de", "cs", "sk", "hu", "pl", "es"]
 #: A message key the page would show for a message the catalogs lack.
 KEY = re.compile(r"\b(?:web|report|block|moderation|chat)\.[a-z_]+(?:\.[a-z_]+)*\b")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server for these tests: the browser tests' options, and as many accounts and
-    log-ins from one address as the tests make."""
-    folder: Path = tmp_path_factory.mktemp("moderation-server")
-    running = Server(
-        f"sqlite:///{folder / 'server.sqlite3'}",
-        *WEB_SERVER_OPTIONS,
-        "--signup-rate",
-        "1000",
-        "--login-rate",
-        "1000",
-    ).start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}_{secrets.token_hex(4)}"
 
 
 def grant(server: Server, name: str) -> None:
