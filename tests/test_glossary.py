@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from keltis.catalogs import (
+    ONE_SEX_ADDRESS,
     REPLACED_TERMS,
     TRANSLATED,
     Replaced,
+    address_problems,
     glossary_problems,
     read_catalog,
 )
@@ -66,6 +68,17 @@ STRAYS = [
     ("es", "la fila {row:f}"),
     ("es", "Solo hay un movimiento posible"),
     ("es", "elegiste en el movimiento {expected}"),
+    # issue 40: one verb for drawing a card in Slovak and in Polish
+    ("sk", "Potiahnutie kariet"),
+    ("sk", "a potom si jednu potiahneš"),
+    ("sk", "Teraz si potiahni kartu"),
+    ("sk", "keď si niekto potiahne poslednú kartu"),
+    ("pl", "Pociągnij kartę"),
+    ("pl", "a potem ciągniesz jedną"),
+    ("pl", "gdy gracz pociągnie ostatnią kartę"),
+    ("pl", "nikt nie ciągnie karty"),
+    ("pl", "Zagraj prawdziwą grę albo przeczytaj zasady."),
+    ("pl", "zagraj grę"),
 ]
 
 # … and the same concepts in the glossary's terms, or a word that only looks alike, not.
@@ -93,6 +106,14 @@ KEPT = [
     ("es", "*7>G en tu hilera verde"),
     ("es", "una piedra de deseo"),
     ("es", "Solo hay una jugada posible"),
+    ("sk", "Vezmi si kartu z hracieho balíčka."),
+    ("sk", "Po získaní kameňa želaní si vezmeš dve karty"),
+    ("pl", "Dobierz kartę"),
+    ("pl", "Brak hello w ciągu {seconds} s"),  # "w ciągu": within
+    ("pl", "Przeciąganie gry: nie wykonuje ruchu"),  # stalling
+    ("pl", "Rozegraj prawdziwą partię albo przeczytaj zasady."),
+    ("pl", "Zagraj w prawdziwą grę"),
+    ("pl", "Zagraj kartę"),
 ]
 
 
@@ -141,6 +162,7 @@ def test_the_glossary_has_a_table_per_language() -> None:
 
 CONCEPTS = [
     "card",
+    "to draw",
     "card row (card game)",
     "path (board game)",
     "row (board game)",
@@ -198,3 +220,81 @@ def test_hungarian_puts_no_case_ending_on_a_number() -> None:
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         for text in strings:
             assert not re.search(numbers + r"-[^\W\d_]", text or ""), (message.context, text)
+
+
+# -- speaking to a player of either sex (Czech, Slovak, Polish) --------------------------------
+
+ONE_SEX = [  # the lessons' forms before issue 40, and the like
+    ("cs", "Poznal jsi každý druh tahu."),
+    ("cs", "Dohrál jsi svou první hru!"),
+    ("cs", "Teď si lízni kartu, abys měl zase osm"),
+    ("cs", "Vylož zelenou 6, kterou sis vzal."),
+    ("cs", "Kartu, kterou jsi právě odhodil, si nesmíš vzít zpět"),
+    ("cs", "jinak by mohl tah proběhnout, aniž bys hrál."),
+    ("cs", "(vybíral jsi u tahu {expected}"),
+    ("sk", "Spoznal si každý druh ťahu."),
+    ("sk", "Dohral si svoju prvú hru!"),
+    ("sk", "Teraz si vezmi kartu, aby si mal zase osem"),
+    ("sk", "Vylož zelenú 6, ktorú si si vzal."),
+    ("sk", "Kartu, ktorú si práve odložil, si nesmieš vziať späť"),
+    ("pl", "Ukończyłeś swoją pierwszą grę!"),
+    ("pl", "Wyłóż zieloną 6, którą wziąłeś."),
+    ("pl", "karty, którą właśnie odrzuciłaś"),
+    ("pl", "gdybyś mógł"),
+    ("pl", "(wybierałeś przy ruchu {expected}"),
+    ("pl", "będziesz miał osiem kart"),
+]
+
+EITHER_SEX = [
+    ("cs", "Teď si lízni kartu, abys měl(a) zase osm"),
+    ("cs", "Kartu, kterou jsi právě odhodil(a), si nesmíš vzít zpět"),
+    ("cs", "Připojil(a) ses k nabídce."),
+    ("cs", "První hru máš za sebou!"),
+    ("cs", "Už znáš každý druh tahu. Hraj dál, jak chceš."),
+    ("cs", "Keltis ti pošle e-mail, když jsi na tahu"),
+    ("sk", "Teraz si vezmi kartu, aby si mal(a) zase osem"),
+    ("sk", "Vylož zelenú 6, ktorú si si vzal(a)."),
+    ("sk", "Pripojil(a) si sa k ponuke."),
+    ("sk", "Keď si na ťahu, Keltis ti pošle e-mail."),
+    ("sk", "Prvú hru máš za sebou!"),
+    ("pl", "Pierwsza gra za tobą!"),
+    ("pl", "Nie możesz wziąć z powrotem właśnie odrzuconej karty"),
+    ("pl", "Wyłóż wziętą zieloną 6."),
+    ("pl", "Gracz pociągnął kartę? Nie: dobrał."),  # the third person is no address
+]
+
+
+def _one_sex(lang: str, text: str) -> bool:
+    return bool(re.search(ONE_SEX_ADDRESS[lang], text, re.IGNORECASE))
+
+
+@pytest.mark.parametrize("lang", sorted(ONE_SEX_ADDRESS))
+def test_no_catalog_speaks_to_one_sex_only(lang: str) -> None:
+    assert address_problems(read_catalog(lang), lang) == []
+
+
+@pytest.mark.parametrize(("lang", "text"), ONE_SEX)
+def test_a_form_for_one_sex_is_found(lang: str, text: str) -> None:
+    assert _one_sex(lang, text), text
+
+
+@pytest.mark.parametrize(("lang", "text"), EITHER_SEX)
+def test_a_form_for_either_sex_is_not_flagged(lang: str, text: str) -> None:
+    assert not _one_sex(lang, text), text
+
+
+def test_the_checker_reports_a_form_for_one_sex() -> None:
+    catalog = read_catalog("cs")
+    entry = catalog.get("You finished your first game!", context="tutorial.done.title")
+    assert entry is not None
+    entry.string = "Dohrál jsi svou první hru!"
+    assert address_problems(catalog, "cs") == [
+        "tutorial.done.title: 'Dohrál jsi' fits a player of one sex only"
+    ]
+
+
+def test_the_conventions_are_written_in_the_guide() -> None:
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    assert "ONE_SEX_ADDRESS" in text
+    for example in ("odhodil(a)", "odložil(a)", "Pierwsza gra za tobą!"):
+        assert example in text, example

@@ -117,6 +117,7 @@ REPLACED_TERMS: Final[Mapping[str, tuple[Replaced, ...]]] = {
         Replaced("to discard", "odložiť", ("odhodiť", "odhodenie"), r"\bodhod\w*|\bodhadz\w*"),
         Replaced("board game", "stolová hra", ("dosková hra",), r"\bdoskov\w*"),
         Replaced("you (one player)", "ty", ("ste", "napíšte"), r"\bste\b|\bnapíšte\b"),
+        Replaced("to draw", "vziať si", ("potiahnuť", "potiahnutie"), r"\bpotiah\w*"),
     ),
     "hu": (
         Replaced("figure", "figura", ("bábu",), r"\bbábu\w*"),
@@ -139,6 +140,12 @@ REPLACED_TERMS: Final[Mapping[str, tuple[Replaced, ...]]] = {
             ("rząd",),
             rf"\b{_COLOURS_PL}\s+rz[ąę]d\w*|\brz[ąę]d\w*\s+(?:kart|{_COLOURS_PL})"
             r"|\btw\w+\s+rz[ąę]d\w*|\}\s*rz[ąę]d\w*",
+        ),
+        # "w ciągu" (within) and "przeciągać" (to drag on) are other words
+        Replaced("to draw", "dobierać", ("pociągnąć", "ciągnąć"), r"\b(?:po)?ciągn\w*"),
+        # "zagrać grę" lacks its "w": "zagrać w grę", or "rozegrać partię"
+        Replaced(
+            "to play a game", "rozegrać partię", ("zagrać grę",), r"\bzagra\w*\s+(?:\w+\s+)?grę\b"
         ),
     ),
     "es": (
@@ -172,6 +179,43 @@ def glossary_problems(catalog: Catalog, lang: str) -> list[str]:
                         f"{message.context}: {match.group(0)!r} – the glossary's word for "
                         f"{replaced.concept} is {replaced.term!r}"
                     )
+    return found
+
+
+# -- speaking to a player of either sex ------------------------------------------------------
+
+#: Czech and Slovak: a past participle of the player ("odhodil", "měl") before or after its
+#: auxiliary ("jsi", "sis", "abys"; Slovak "si", "aby si") in the same clause, without the
+#: "(a)" that makes it fit a woman too.
+_PARTICIPLE: Final = r"\b\w+l\b(?!\(a\))"
+_CLAUSE: Final = r"[^.,;:!?–()\n]*?"
+
+#: Per language, the pattern that finds a form that fits one sex only where a message speaks
+#: to the player (docs/translating.md, "Glossary": Czech and Slovak write "(a)" forms or
+#: neutral words, Polish neutral words only).
+ONE_SEX_ADDRESS: Final[Mapping[str, str]] = {
+    "cs": rf"{_PARTICIPLE}\s+(?:jsi|sis|ses)\b"
+    rf"|\b(?:jsi|sis|ses|abys|bys|kdybys)\b{_CLAUSE}{_PARTICIPLE}",
+    "sk": rf"{_PARTICIPLE}\s+si\b|\b(?:si|aby\s+si|by\s+si)\b{_CLAUSE}{_PARTICIPLE}",
+    # "ukończyłeś", "wzięłaś", "mógłbyś", "gdybyś mógł", "będziesz miał": each for one sex
+    "pl": r"\b\w+(?:łeś|łaś|łbyś|łabyś)\b|\b(?:\w*byś|będziesz)\s+\w+ł[ao]?\b",
+}
+
+
+def address_problems(catalog: Catalog, lang: str) -> list[str]:
+    """Every translation of ``catalog`` that speaks to a player of one sex only
+    (:data:`ONE_SEX_ADDRESS`)."""
+    pattern = ONE_SEX_ADDRESS.get(lang)
+    if pattern is None:
+        return []
+    found: list[str] = []
+    for message in catalog:
+        if not message.id:
+            continue
+        for text in _strings(message):
+            for match in re.finditer(pattern, text, re.IGNORECASE):
+                words = " ".join(match.group(0).split())
+                found.append(f"{message.context}: {words!r} fits a player of one sex only")
     return found
 
 
@@ -290,7 +334,8 @@ def problems(catalog: Catalog, template: Catalog, lang: str) -> list[str]:
     """Everything wrong with ``catalog`` (language ``lang``) measured by ``template``: a
     message missing, untranslated, fuzzy or obsolete; a placeholder the English lacks; a
     wrong number of plural forms; a colour form a message asks for but a colour lacks; a
-    word the glossary replaced (:func:`glossary_problems`)."""
+    word the glossary replaced (:func:`glossary_problems`); a form that fits a player of
+    one sex only (:func:`address_problems`)."""
     found: list[str] = []
     expected = get_plural(lang).num_plurals
     if catalog.num_plurals != expected:
@@ -344,6 +389,7 @@ def problems(catalog: Catalog, template: Catalog, lang: str) -> list[str]:
                     missing = sorted(specs - known - {""})
                     found.append(f"{key[0]}: colour form(s) {missing} not given for all colours")
     found.extend(glossary_problems(catalog, lang))
+    found.extend(address_problems(catalog, lang))
     return found
 
 
