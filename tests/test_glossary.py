@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
 
 from keltis.catalogs import (
     ONE_SEX_ADDRESS,
@@ -20,6 +21,7 @@ from keltis.catalogs import (
     address_problems,
     glossary_problems,
     read_catalog,
+    wording_problems,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,3 +300,61 @@ def test_the_conventions_are_written_in_the_guide() -> None:
     assert "ONE_SEX_ADDRESS" in text
     for example in ("odhodil(a)", "odložil(a)", "Pierwsza gra za tobą!"):
         assert example in text, example
+
+
+# -- wording a review found wrong ------------------------------------------------------------
+
+BAD_WORDING = [  # (language, key, text): as the catalogs had them before issue 40
+    ("es", "tutorial.board.big", "Al final puntúa el doble – también sus puntos negativos –, así"),
+    ("es", "tutorial.cards.closing", "Cuando cinco hileras – contando las de todos – tienen"),
+    ("es", "web.phase.board.clover", "una piedra – elige su piedra en el tablero – o pasar."),
+    ("es", "tutorial.board.wish", "Su piedra tiene una piedra de deseo: te la quedas."),
+    ("es", "rules.cards.wishes", "con otra tabla distinta de la del juego de tablero."),
+    ("hu", "tutorial.cards.wish", "és vedd el a 4-es kívánságkövet."),
+    ("hu", "tutorial.cards.wish", "Válaszd ki a sárga 4-est, aztán a kívánságkövet."),
+    ("hu", "rules.cards.claim", "és elveszed az ugyanilyen értékű kívánságkövet"),
+]
+
+GOOD_WORDING = [
+    ("es", "tutorial.board.big", "Al final puntúa el doble —también sus puntos negativos—, así"),
+    ("es", "tutorial.cards.closing", "Cuando cinco hileras (contando las de todos) tienen"),
+    ("es", "saved.line", "{when}  {game} – {players} – {count} jugadas, {state}"),
+    (
+        "es",
+        "help.board",
+        "pila de descartes – pero no la carta que acabas de descartar.",
+    ),
+    ("es", "tutorial.board.wish", "En su piedra hay una piedra de deseo: te la quedas."),
+    ("es", "rules.cards.wishes", "con una tabla distinta de la del juego de tablero."),
+    ("hu", "tutorial.cards.wish", "és vedd el a 4-es kívánságkő kártyát."),
+    ("hu", "rules.cards.last", "Senki sem dob el, nem szerez kívánságkövet és nem húz."),
+    ("hu", "rules.board.wish", "A kívánságkövet elveszed, és magad elé teszed."),  # a stone there
+]
+
+
+def _wording_flags(lang: str, key: str, text: str) -> list[str]:
+    catalog = Catalog(locale=lang)
+    catalog.add("x", text, context=key)
+    return wording_problems(catalog, lang)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_catalog_uses_a_wording_found_wrong(lang: str) -> None:
+    assert wording_problems(read_catalog(lang), lang) == []
+
+
+@pytest.mark.parametrize(("lang", "key", "text"), BAD_WORDING)
+def test_a_wording_found_wrong_is_flagged(lang: str, key: str, text: str) -> None:
+    assert _wording_flags(lang, key, text), text
+
+
+@pytest.mark.parametrize(("lang", "key", "text"), GOOD_WORDING)
+def test_a_good_wording_is_not_flagged(lang: str, key: str, text: str) -> None:
+    assert _wording_flags(lang, key, text) == [], text
+
+
+def test_the_guide_names_the_wording_rules() -> None:
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    assert "WORDING" in text
+    assert "—también sus puntos negativos—" in text
+    assert "kívánságkő kártya" in text

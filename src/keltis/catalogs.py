@@ -182,6 +182,56 @@ def glossary_problems(catalog: Catalog, lang: str) -> list[str]:
     return found
 
 
+# -- wording a review found wrong ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Wording:
+    """A wording of one language that reads wrong (``pattern``, case-insensitive) and what
+    to write instead; ``keys`` (a regular expression of message keys) limits it to some
+    messages."""
+
+    pattern: str
+    instead: str
+    keys: str = ""
+
+
+#: Per language, the wordings no translation may use (``problems`` reports each one found).
+WORDING: Final[Mapping[str, tuple[Wording, ...]]] = {
+    "es": (
+        # a spaced en dash on each side of words (not of fields: "{game} – {players} –")
+        Wording(r"\s–\s[^–{}\n]+?\s–", "an aside between rayas (—así—) or in parentheses"),
+        Wording(r"\btiene\s+una\s+piedra\s+de\s+deseo", "«en su piedra hay una piedra de deseo»"),
+        Wording(r"\botra\s+tabla\s+distinta", "«una tabla distinta de…» (otra says it twice)"),
+    ),
+    "hu": (
+        # the card game's rulebook: "magához veszi … a kívánságkő kártyát"
+        Wording(
+            r"\baz?\s+(?:[\w-]+\s+){0,2}kívánságkövet\b",
+            "«kívánságkő kártyát», as the card game's rulebook says",
+            keys=r"(?:tutorial|rules)\.cards\.|help\.cards$",
+        ),
+    ),
+}
+
+
+def wording_problems(catalog: Catalog, lang: str) -> list[str]:
+    """Every translation of ``catalog`` that uses a wording :data:`WORDING` lists for
+    ``lang``, with what to write instead."""
+    found: list[str] = []
+    for message in catalog:
+        if not message.id:
+            continue
+        for rule in WORDING.get(lang, ()):
+            if rule.keys and not re.match(rule.keys, str(message.context)):
+                continue
+            for text in _strings(message):
+                for match in re.finditer(rule.pattern, text, re.IGNORECASE):
+                    words = " ".join(match.group(0).split())
+                    found.append(f"{message.context}: {words!r} – write {rule.instead}")
+    return found
+
+
 # -- speaking to a player of either sex ------------------------------------------------------
 
 #: Czech and Slovak: a past participle of the player ("odhodil", "měl") before or after its
@@ -335,7 +385,7 @@ def problems(catalog: Catalog, template: Catalog, lang: str) -> list[str]:
     message missing, untranslated, fuzzy or obsolete; a placeholder the English lacks; a
     wrong number of plural forms; a colour form a message asks for but a colour lacks; a
     word the glossary replaced (:func:`glossary_problems`); a form that fits a player of
-    one sex only (:func:`address_problems`)."""
+    one sex only (:func:`address_problems`); a wording found wrong (:func:`wording_problems`)."""
     found: list[str] = []
     expected = get_plural(lang).num_plurals
     if catalog.num_plurals != expected:
@@ -390,6 +440,7 @@ def problems(catalog: Catalog, template: Catalog, lang: str) -> list[str]:
                     found.append(f"{key[0]}: colour form(s) {missing} not given for all colours")
     found.extend(glossary_problems(catalog, lang))
     found.extend(address_problems(catalog, lang))
+    found.extend(wording_problems(catalog, lang))
     return found
 
 
