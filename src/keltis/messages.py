@@ -1308,7 +1308,8 @@ message(
 message(
     "tutorial.board.big",
     "Send your big figure. At the end it scores double – its minus points too – so give it "
-    "the path where you hold the most cards: green.",
+    "the path with the most cards for it: green, with the 5 and the 9 in your hand and the 6 "
+    "on the green discard pile.",
 )
 message(
     "tutorial.board.draw_deck",
@@ -1409,9 +1410,11 @@ message(
 )
 message(
     "tutorial.cards.closing",
-    "A closing card ends a row: lay the green closing card on your green row. After it only "
-    "the second green closing card may follow. Once five rows – counting everyone's – hold a "
-    "closing card, the game ends.",
+    "A closing card ends a row and counts as one more card of it. No other green card is "
+    "left in your hand and the draw pile is nearly empty: lay the green closing card on your "
+    "green row, whose five cards then score 2 points. After it only the second green closing "
+    "card may follow. Once five rows – counting everyone's – hold a closing card, the game "
+    "ends.",
 )
 message(
     "tutorial.cards.last",

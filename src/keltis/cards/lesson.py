@@ -7,7 +7,12 @@ from typing import Final
 
 from keltis.core.lesson import Tutorial, steps
 
-_CARDS_DECK = ["G6", "B5", "Y5", "P8", "R6", "B9", "G8", "Y9", "*7", "R7", "Y3", "P5", "B10", "P10"]
+#: Top card first. The player draws no green card: each green card the lesson lays leaves no
+#: green card in the hand that it makes unplayable (a lesson teaches good play), and the green
+#: row is closed only once the hand holds no more green cards. Thirteen cards: the player's
+#: draw after the closing card takes the last one (Brigid takes a yellow card from a discard
+#: pile once), as the step says (``tests/server/test_tutorials.py`` checks what each step says).
+_CARDS_DECK = ["Y2", "B5", "Y5", "P8", "R6", "B9", "R3", "Y9", "*7", "R7", "Y3", "P5", "B10"]
 
 #: The card game: a green row rising, a point card on it and one in the point row, a wish
 #: stone bought with a pair, a closing card, the end with the last card of the draw pile and
