@@ -361,3 +361,39 @@ def test_the_report_dialog_and_the_moderation_page_in_every_language(
         assert not moderator.page_errors, moderator.page_errors
         page.context.close()
         moderator.context.close()
+
+
+def test_the_lobby_hides_the_seeks_of_players_one_blocked(new_page: Any, server: Server) -> None:
+    """Ann blocked Bea: the lobby shows Ann neither Bea's seek nor one Bea sits in, while
+    Cat sees both; Ann's own seek stays in her list even after Bea took a place in it, and
+    once Ann unblocks Bea her seeks come back."""
+    ann_name, bea_name, cat_name = unique("ann"), unique("bea"), unique("cat")
+    ann, bea, cat = (signup(server, n) for n in (ann_name, bea_name, cat_name))
+    by_bea = bea.post("/api/seeks", json={"game": "cards", "players": 2})
+    assert by_bea.status_code == 201, by_bea.text
+    by_cat = cat.post("/api/seeks", json={"game": "board", "players": 3})
+    assert by_cat.status_code == 201, by_cat.text
+    assert bea.post(f"/api/seeks/{by_cat.json()['id']}/join").status_code == 200
+    by_ann = ann.post("/api/seeks", json={"game": "cards", "players": 3})
+    assert by_ann.status_code == 201, by_ann.text
+    assert bea.post(f"/api/seeks/{by_ann.json()['id']}/join").status_code == 200
+    assert ann.post("/api/me/blocks", json={"name": bea_name}).status_code == 204
+
+    seek = "[data-seek='{}']".format
+    page = new_page(server=server)
+    log_in(page, ann_name, "/#/lobby")
+    expect(page.locator(seek(by_ann.json()["id"]))).to_be_visible()  # her own: shown
+    expect(page.locator(seek(by_bea.json()["id"]))).to_have_count(0)
+    expect(page.locator(seek(by_cat.json()["id"]))).to_have_count(0)  # Bea sits in it
+
+    other = new_page(server=server)
+    log_in(other, cat_name, "/#/lobby")
+    for made in (by_ann, by_bea, by_cat):
+        expect(other.locator(seek(made.json()["id"]))).to_be_visible()
+
+    page.goto(f"/#/player/{bea_name}")
+    page.get_by_test_id("player-actions").get_by_test_id("block").click()  # unblock
+    expect(page.get_by_test_id("block")).to_have_attribute("aria-pressed", "false")
+    page.goto("/#/lobby")
+    expect(page.locator(seek(by_bea.json()["id"]))).to_be_visible()
+    expect(page.locator(seek(by_cat.json()["id"]))).to_be_visible()

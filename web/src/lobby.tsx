@@ -10,6 +10,7 @@ import { errorText, refreshMatches, seeks, useSession } from "./community";
 import type { GameName, Seek, TimeControl } from "./community";
 import { useAnnounce, useT } from "./context";
 import { PlayerLink } from "./ratings";
+import { useBlocks } from "./moderation";
 
 // -- the time control: a choice for forms -------------------------------------------------
 
@@ -301,6 +302,10 @@ export function LobbyPage({ go }: { go: (hash: string) => void }) {
   // just opened or joined (a list may come after the start).
   const mySeeks = useRef(new Set<string>());
   const me = account?.name;
+  // The seeks of players this account blocked are not shown (the server refuses the join
+  // anyway: a block stands between them).
+  const { isBlocked } = useBlocks();
+  const shown = list?.filter((s) => sits(s, me) || !(isBlocked(s.by) || s.seated.some(isBlocked)));
   const meRef = useRef(me);
   meRef.current = me;
   const tRef = useRef(t);
@@ -409,13 +414,13 @@ export function LobbyPage({ go }: { go: (hash: string) => void }) {
       <div class="lobby-grid">
         <section class="panel" aria-labelledby="seeks-title" data-testid="seeks">
           <h2 id="seeks-title">{t.t("web.lobby.seeks")}</h2>
-          {list === null ? (
+          {shown === undefined ? (
             <p role="status">{t.t("web.loading")}</p>
-          ) : list.length === 0 ? (
+          ) : shown.length === 0 ? (
             <p class="muted">{t.t("web.lobby.none")}</p>
           ) : (
             <ul class="seek-list">
-              {list.map((s) => <SeekItem key={s.id} seek={s} me={me} busy={busy} act={act} />)}
+              {shown.map((s) => <SeekItem key={s.id} seek={s} me={me} busy={busy} act={act} />)}
             </ul>
           )}
           {error && <p class="error" role="alert" data-testid="lobby-error">{error}</p>}
