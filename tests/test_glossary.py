@@ -81,6 +81,11 @@ STRAYS = [
     ("pl", "nikt nie ciągnie karty"),
     ("pl", "Zagraj prawdziwą grę albo przeczytaj zasady."),
     ("pl", "zagraj grę"),
+    # German: the Kosmos edition's words, not a later game's (issue 40)
+    ("de", "9 Wunschsteine, 9 Kleeblätter und 7 Punkteplättchen"),
+    ("de", "das Plättchen bleibt liegen"),
+    ("de", "um den Wert des Plättchens"),
+    ("de", "alle auf dem Startstein"),
 ]
 
 # … and the same concepts in the glossary's terms, or a word that only looks alike, not.
@@ -116,6 +121,12 @@ KEPT = [
     ("pl", "Rozegraj prawdziwą partię albo przeczytaj zasady."),
     ("pl", "Zagraj w prawdziwą grę"),
     ("pl", "Zagraj kartę"),
+    ("de", "9 Wunschsteine, 9 Kleeblätter und 7 Punktekärtchen"),
+    ("de", "das Wegekärtchen bleibt liegen"),
+    ("de", "Spieler G Y R P B ◆ Kärtchen Hand Punkte"),
+    ("de", "alle auf dem Startfeld"),
+    ("de", "eine Figur auf ihrem Endstein"),
+    ("de", "Startwert {seed}"),
 ]
 
 
@@ -136,6 +147,17 @@ def test_the_checker_reports_a_replaced_word() -> None:
     entry.string = "Solo hay un movimiento posible: {move} ({label})"
     assert glossary_problems(catalog, "es") == [
         "msg.hint_only: 'movimiento' – the glossary's word for move (a player's) is 'jugada'"
+    ]
+
+
+def test_the_checker_reads_the_header_comment_too() -> None:
+    """The header names the catalog's terms: a replaced word there is reported."""
+    catalog = read_catalog("de")
+    assert glossary_problems(catalog, "de") == []
+    catalog.header_comment += "\n# Punkteplättchen"
+    assert glossary_problems(catalog, "de") == [
+        "header: 'Punkteplättchen' – the glossary's word for point tile (board game) is "
+        "'Punktekärtchen'"
     ]
 
 

@@ -111,7 +111,13 @@ _COLOURS_ES: Final = r"(?:verdes?|amarill[ao]s?|roj[ao]s?|rosas?|azul(?:es)?)"
 
 #: Per language, the words no translation may use (``problems`` reports each one found).
 REPLACED_TERMS: Final[Mapping[str, tuple[Replaced, ...]]] = {
-    "de": (),
+    "de": (
+        Replaced(
+            "point tile (board game)", "Punktekärtchen", ("Punkteplättchen",), r"\bpunkteplättchen"
+        ),
+        Replaced("path tile (board game)", "Wegekärtchen", ("Plättchen",), r"\bplättchen"),
+        Replaced("start (board game)", "Startfeld", ("Startstein",), r"\bstartstein\w*"),
+    ),
     "cs": (Replaced("you (one player)", "ty", ("jste", "napište"), r"\bjste\b|\bnapište\b"),),
     "sk": (
         Replaced("to discard", "odložiť", ("odhodiť", "odhodenie"), r"\bodhod\w*|\bodhadz\w*"),
@@ -167,8 +173,15 @@ REPLACED_TERMS: Final[Mapping[str, tuple[Replaced, ...]]] = {
 
 def glossary_problems(catalog: Catalog, lang: str) -> list[str]:
     """Every translation of ``catalog`` that uses a word :data:`REPLACED_TERMS` lists for
-    ``lang``, with the term to use instead."""
+    ``lang``, with the term to use instead; the header comment, which names the catalog's
+    terms, too (as ``header``)."""
     found: list[str] = []
+    for replaced in REPLACED_TERMS.get(lang, ()):
+        for match in re.finditer(replaced.pattern, catalog.header_comment or "", re.IGNORECASE):
+            found.append(
+                f"header: {match.group(0)!r} – the glossary's word for {replaced.concept} "
+                f"is {replaced.term!r}"
+            )
     for message in catalog:
         if not message.id:
             continue

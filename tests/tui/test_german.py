@@ -54,10 +54,10 @@ def test_the_compact_board_screen_in_german(tmp_path: Path) -> None:
     out = flat(run.output)
     assert "Keltis – das Brettspiel │ Zug 1 │ Nachziehstapel: 64 Karten" in out
     assert "Zielbereich (Reihen 7–9): 0/5" in out
-    assert "Startstein: [1] 1 1 1 1 │ [2] 2 2 2 2" in out
+    assert "Startfeld: [1] 1 1 1 1 │ [2] 2 2 2 2" in out
     assert "Ablagestapel: G –" in out
     assert "aussortiert: 30 Karten" in out
-    assert "Spieler G Y R P B ◆ Plättchen Hand Punkte" in out
+    assert "Spieler G Y R P B ◆ Kärtchen Hand Punkte" in out
     assert "Deine Handkarten:" in out
     assert "Figuren: 2 = eine kleine Figur" in out.split("Hilfe")[1]  # the legend: in help
     lines = run.output.splitlines()
