@@ -1576,6 +1576,9 @@ plural_message(
     "Your account keeps the {count} matches this browser plays as a guest.",
 )
 # TRANSLATORS: a check box on the log-in page
+# TRANSLATORS: on a player's page, the heading of that player's own rating in each game
+# (a number per game), not the leaderboard of web.ratings
+message("web.player.ratings", "Ratings")
 plural_message(
     "web.account.take_seats",
     "Add the {count} match this browser plays as a guest to my account",

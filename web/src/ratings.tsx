@@ -242,7 +242,7 @@ export function PlayerPageView({ name }: { name: string }) {
       </p>
       {data.kind === "account" && <PlayerActions name={data.name} />}
       <section aria-labelledby="player-ratings">
-        <h2 id="player-ratings">{t.t("web.ratings")}</h2>
+        <h2 id="player-ratings">{t.t("web.player.ratings")}</h2>
         {games.length === 0 ? (
           <p class="muted">{t.t("web.player.unrated")}</p>
         ) : (
