@@ -1890,6 +1890,7 @@ message("web.report.reason.offensive_name", "An offensive name")
 message("web.report.reason.stalling", "Stalling: never moving, letting the clock run")
 message("web.report.reason.other", "Something else")
 message("web.report.text", "What happened")
+message("moderation.not_suspended", "{name} is not suspended.")
 message(
     "web.report.text_help",
     "One line, up to {limit} characters; needed for “Something else”.",
@@ -1982,6 +1983,7 @@ message("web.moderation.log", "The moderation log")
 message("web.moderation.no_log", "Nothing has been done yet.")
 message("web.moderation.when", "When")
 message("web.moderation.who", "Who")
+message("web.moderation.unsuspend", "Lift suspension")
 message("web.moderation.what", "Action")
 message("web.moderation.about", "About")
 message("web.moderation.reason", "Why")

@@ -405,6 +405,7 @@ ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("POST", "/api/moderation/warn", {"name": "{target}", "reason": "be kind"}),
     ("POST", "/api/moderation/mute", {"name": "{target}", "minutes": 5, "reason": "cool off"}),
     ("POST", "/api/moderation/suspend", {"name": "{target}", "reason": "spam"}),
+    ("POST", "/api/moderation/unsuspend", {"name": "{target}", "reason": "served"}),
     ("POST", "/api/moderation/void", {"match": "{match}", "reason": "arranged"}),
 ]
 
@@ -636,9 +637,31 @@ def test_moderators_warn_mute_suspend_and_close_reports_each_logged(server: Serv
         "moderation.suspended",
     )
 
+    # lift it: Bea logs in again (her old seat token stays ended), her chat shows again
+    lifted = mod.post("/api/moderation/unsuspend", json={"name": bea.name, "reason": "served"})
+    assert lifted.status_code == 200, lifted.text
+    assert lifted.json() == {"name": bea.name, "action": "unsuspend"}
+    refused(
+        mod.post("/api/moderation/unsuspend", json={"name": bea.name, "reason": "again"}),
+        409,
+        "moderation.not_suspended",
+    )
+    with server.http() as http:
+        assert (
+            http.post("/api/sessions", json={"name": bea.name, "password": PASSWORD}).status_code
+            == 200
+        )
+        seat = http.get(
+            f"/api/matches/{match_id}/view", headers={"Authorization": f"Bearer {bea_token}"}
+        )
+        assert seat.status_code == 403, seat.text
+    assert chat_texts(ann, match_id).count("you are an idiot") == 1
+
     # the log: every action, newest first, who and why
     log = mod.get("/api/moderation/log").json()["log"]
-    done = [(e["action"], e["target"], e["by"], e["reason"], e["report"]) for e in log[:5]]
+    done = [(e["action"], e["target"], e["by"], e["reason"], e["report"]) for e in log[:6]]
+    assert done[0] == ("unsuspend", bea.name, mod.name, "served", None)
+    done = done[1:]
     assert done[0] == ("suspend", bea.name, mod.name, "abuse", None)
     assert done[1] == ("close-report", bea.name, mod.name, "warned", report_id)
     assert done[2][:3] == ("unmute", bea.name, mod.name)
@@ -646,7 +669,7 @@ def test_moderators_warn_mute_suspend_and_close_reports_each_logged(server: Serv
     assert done[3][3].endswith(": cool off")
     assert done[3][4] == report_id
     assert done[4] == ("warn", bea.name, mod.name, "Insults are not allowed here.", report_id)
-    assert all(e["web"] for e in log[:5])
+    assert all(e["web"] for e in log[:6])
     # and keltis admin's log shows them with the moderator's name
     listed = admin(server, "log", "--limit", "5")
     assert listed.returncode == 0, listed.stderr

@@ -397,3 +397,39 @@ def test_the_lobby_hides_the_seeks_of_players_one_blocked(new_page: Any, server:
     page.goto("/#/lobby")
     expect(page.locator(seek(by_bea.json()["id"]))).to_be_visible()
     expect(page.locator(seek(by_cat.json()["id"]))).to_be_visible()
+
+
+def test_a_moderator_suspends_from_a_report_and_lifts_the_suspension(
+    new_page: Any, server: Server
+) -> None:
+    """The report card's Suspend becomes "Lift suspension" once the account is suspended;
+    lifting it lets the account log in again, and both are in the log."""
+    ann_name, bea_name, mod_name = unique("ann"), unique("bea"), unique("mod")
+    ann, bea, _ = (signup(server, n) for n in (ann_name, bea_name, mod_name))
+    grant(server, mod_name)
+    made = ann.post(
+        "/api/reports", json={"name": bea_name, "reason": "other", "text": "spam in the lobby"}
+    )
+    assert made.status_code == 201, made.text
+    moderator = new_page(server=server)
+    log_in(moderator, mod_name, "/#/moderation")
+    card = moderator.locator(f"[data-report='{made.json()['id']}']")
+    card.get_by_test_id("why").fill("Spam.")
+    card.locator("[data-action=suspend]").click()
+    expect(card.locator("[data-state=suspended]")).to_be_visible()
+    expect(card.locator("[data-action=suspend]")).to_have_count(0)
+    with server.http() as http:
+        login = {"name": bea_name, "password": PASSWORD}
+        assert http.post("/api/sessions", json=login).status_code == 403
+        card.get_by_test_id("why").fill("Talked it over.")
+        card.locator("[data-action=unsuspend]").click()
+        expect(card.locator("[data-state=suspended]")).to_have_count(0)
+        expect(card.locator("[data-action=suspend]")).to_be_visible()
+        assert http.post("/api/sessions", json=login).status_code == 200
+    moderator.locator("[data-tab=log]").click()
+    rows = moderator.locator("[data-testid=log] tbody tr")
+    expect(rows.first).to_contain_text("suspension lifted")
+    expect(rows.first).to_contain_text("Talked it over.")
+    assert not moderator.page_errors, moderator.page_errors
+    for member in (ann, bea):
+        member.close()

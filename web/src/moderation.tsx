@@ -104,6 +104,7 @@ export const moderation = {
   mute: (name: string, minutes: number, reason: string, report?: number) =>
     request<unknown>("POST", "/api/moderation/mute", { name, minutes, reason, report }),
   suspend: (name: string, reason: string, report?: number) => request<unknown>("POST", "/api/moderation/suspend", { name, reason, report }),
+  unsuspend: (name: string, reason: string, report?: number) => request<unknown>("POST", "/api/moderation/unsuspend", { name, reason, report }),
   void: (match: string, reason: string, flag?: number) => request<unknown>("POST", "/api/moderation/void", { match, reason, flag }),
 };
 
@@ -501,7 +502,10 @@ function ReportCard({ report, reload }: { report: Report; reload: () => void }) 
                     </select>
                   </label>
                 </span>
-                {!state.suspended && (
+                {state.suspended ? (
+                  <button type="button" class="small-button" disabled={busy} data-action="unsuspend"
+                    onClick={() => act((r) => moderation.unsuspend(report.name, r, report.id))}>{t.t("web.moderation.unsuspend")}</button>
+                ) : (
                   <button type="button" class="small-button danger-button" disabled={busy} data-action="suspend"
                     onClick={() => act((r) => moderation.suspend(report.name, r, report.id))}>{t.t("web.moderation.suspend")}</button>
                 )}

@@ -17,7 +17,7 @@ the open reports — each with the reported chat lines in context —, the flagg
 results (``rating_flags``, :mod:`keltis.server.ratings`) and the log, and act: warn (the
 account sees the warning on its next page, ``warnings``), mute for a time
 (``accounts.muted_until``: its chat refused until then), suspend (as ``keltis admin
-suspend``: no log-in, its sessions and seat tokens end), close a report, resolve a flag,
+suspend``: no log-in, its sessions and seat tokens end) and lift it, close a report, resolve a flag,
 void a rated result (:func:`keltis.server.ratings.void_result`). Every action is written
 to ``admin_log`` in its own transaction: who (the moderator's name and account), what,
 about whom, why, and the report or match it was about.
@@ -461,6 +461,26 @@ class Moderation:
             suspend_account(connection, self.accounts, target.id, text)
             _logged(connection, moderator, "suspend", target.name, text, report_id)
         return target.id, {"name": target.name, "action": "suspend"}
+
+    def unsuspend(
+        self, moderator: Account, name: str, reason: str, report_id: int | None
+    ) -> dict[str, Any]:
+        """Lift the suspension of the account ``name`` (as ``keltis admin unsuspend``): it
+        may log in again and its chat is shown again (``409`` ``moderation.not_suspended``
+        if it is not suspended). Its old sessions and seat tokens stay ended."""
+        text = reason_text(reason)
+        target = self._target(moderator, name)
+        if not target.suspended:
+            raise RefusedError("moderation.not_suspended", status=409, name=target.name)
+        with self.engine.begin() as connection:
+            self._check_report(connection, report_id)
+            connection.execute(
+                db.accounts.update()
+                .where(db.accounts.c.id == target.id)
+                .values(suspended_at=None, suspended_reason=None)
+            )
+            _logged(connection, moderator, "unsuspend", target.name, text, report_id)
+        return {"name": target.name, "action": "unsuspend"}
 
     def close_report(self, moderator: Account, report_id: int, reason: str) -> dict[str, Any]:
         """Close an open report with a note (``409`` ``moderation.closed`` if it is)."""

@@ -5,8 +5,8 @@
 and unblocks accounts (``/api/me/blocks``) and says it read a moderator's warning
 (``/api/me/warnings``). :data:`moderation_router`: everything under ``/api/moderation/`` —
 the report queue with the reported chat lines in context, the flagged rated results, the
-log, and the moderators' actions (warn, mute, suspend, close a report, resolve a flag, void
-a rated result). Every moderation route refuses a request without a session (``401``
+log, and the moderators' actions (warn, mute, suspend and lift it, close a report, resolve
+a flag, void a rated result). Every moderation route refuses a request without a session (``401``
 ``account.no_session``) and one of an account that is not a moderator (``403``
 ``moderation.forbidden``), read from the database at each request; a state-changing one
 also one without the session's ``X-CSRF-Token`` (``403`` ``account.cross_site``). The rules
@@ -265,6 +265,21 @@ async def suspend(
     await master.seats_revoked(account_id)
     seeks = getattr(request.app.state, "seeks", None)
     if seeks is not None:  # its seeks leave the lobby's list
+        seeks.events.changed()
+    return answer
+
+
+@moderation_router.post("/api/moderation/unsuspend", tags=["moderation"])
+async def unsuspend(
+    body: AccountAction, request: Request, moderator: Moderator, master: Master
+) -> Any:
+    """Lift a suspension, as ``keltis admin unsuspend`` does: the account may log in again,
+    its chat and its seeks are shown again."""
+    answer = await asyncio.to_thread(
+        master.moderation.unsuspend, moderator.account, body.name, body.reason, body.report
+    )
+    seeks = getattr(request.app.state, "seeks", None)
+    if seeks is not None:
         seeks.events.changed()
     return answer
 
