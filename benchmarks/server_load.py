@@ -27,7 +27,9 @@ own account, that stay open all through the run. Then:
   (``password``: ``POST /api/me/password``, ``delete``: ``DELETE /api/me``, from one
   address under the server's own ``--login-rate``; ``login``: a new unknown name each time,
   with no limit per address, as many addresses at once would), ``--flood-at-once`` requests
-  in flight all through the counted window, and the answers are counted by status.
+  in flight all through the counted window (``--flood-rate``: at most that many requests a
+  second in all, sent on a fixed schedule: a flood the server must bound while the machine
+  that sends it still leaves the server its cores), and the answers are counted by status.
 
 The first ``--warmup`` seconds, while every client connects and gets its first snapshot,
 are not counted. After ``--seconds`` more it prints one JSON object: matches held,
@@ -43,6 +45,7 @@ load average before, at the start and at the end.
     python benchmarks/server_load.py --accounts 0    # guests only: the earlier benchmark
     python benchmarks/server_load.py --profile stacks.txt
     python benchmarks/server_load.py --flood login --flood-at-once 32
+    python benchmarks/server_load.py --flood login --flood-rate 200
 
 The players' clients run in this process (one asyncio loop), the lobby's clients and the
 badge in a second one; on a small machine both compete with the server for the CPU: the
@@ -774,11 +777,19 @@ class LobbyPlan:
 
 
 def flood_process(
-    base: str, route: str, person: Person, at_once: int, warm: float, until: float
+    base: str,
+    route: str,
+    person: Person,
+    at_once: int,
+    rate: float,
+    warm: float,
+    until: float,
 ) -> dict[str, Any]:
     """The flood (:func:`flood`) in a process of its own: its requests are answered as fast
     as the server can, and the players' clients must not wait for it on their loop."""
-    return asyncio.run(flood(base, route, person, at_once, warm, until))
+    started = time.process_time()
+    result = asyncio.run(flood(base, route, person, at_once, rate, warm, until))
+    return {**result, "flooder_cpu_seconds": round(time.process_time() - started, 2)}
 
 
 def lobby_process(plan: LobbyPlan) -> dict[str, Any]:
@@ -957,7 +968,15 @@ async def run(
         if flooder is not None:
             flooding = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
             flooded = asyncio.get_running_loop().run_in_executor(
-                flooding, flood_process, base, args.flood, flooder, args.flood_at_once, warm, until
+                flooding,
+                flood_process,
+                base,
+                args.flood,
+                flooder,
+                args.flood_at_once,
+                args.flood_rate,
+                warm,
+                until,
             )
         await asyncio.gather(*jobs)
         flood_result = None if flooded is None else await flooded
@@ -1022,18 +1041,25 @@ FLOODS = ("password", "delete", "login")
 
 
 async def flood(
-    base: str, route: str, person: Person, at_once: int, warm: float, until: float
+    base: str, route: str, person: Person, at_once: int, rate: float, warm: float, until: float
 ) -> dict[str, Any]:
     """One account floods ``route`` with ``at_once`` requests in flight from the start of
-    the counted window to its end: the answers by status (issue 39: other players' actions
-    must stay fast meanwhile)."""
+    the counted window to its end (``rate`` > 0: at most ``rate`` a second in all, request
+    ``n`` not before ``n / rate`` seconds into the window): the answers by status (issue 39:
+    other players' actions must stay fast meanwhile)."""
     statuses: dict[str, int] = {}
     wrong = {"password": "not the password at all"}
     await asyncio.sleep(max(0.0, warm - time.monotonic()))
+    begun = time.monotonic()
 
     async def one(http: httpx.AsyncClient, worker: int) -> None:
         sent = 0
         while time.monotonic() < until:
+            if rate > 0:  # this worker's next place in the schedule
+                due = begun + (sent * at_once + worker) / rate
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                if time.monotonic() >= until:
+                    break
             sent += 1
             try:
                 key = str((await send(http, worker, sent)).status_code)
@@ -1053,7 +1079,14 @@ async def flood(
     limits = httpx.Limits(max_connections=at_once, max_keepalive_connections=at_once)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         await asyncio.gather(*(one(http, n) for n in range(at_once)))
-    return {"route": route, "at_once": at_once, "answers_by_status": statuses}
+    sent = sum(statuses.values())
+    return {
+        "route": route,
+        "at_once": at_once,
+        "rate": rate or None,
+        "sent_per_second": round(sent / max(1e-9, until - begun), 1),
+        "answers_by_status": statuses,
+    }
 
 
 def _by_second(moments: list[float], start: float) -> dict[str, int]:
@@ -1202,6 +1235,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--flood-at-once", type=int, default=32, help="the flood's requests in flight (32)"
+    )
+    parser.add_argument(
+        "--flood-rate",
+        type=float,
+        default=0,
+        help="the flood's requests per second at most, on a fixed schedule (0: as fast as "
+        "answered)",
     )
     parser.add_argument(
         "--setup-concurrency", type=int, default=4, help="accounts created at once (4)"
