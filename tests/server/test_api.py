@@ -49,6 +49,24 @@ def test_health_games_and_openapi(server: Server) -> None:
     assert "HTTPValidationError" not in spec["components"]["schemas"]
 
 
+def test_games_send_the_numbers_they_score_by(server: Server) -> None:
+    """The client's rules pages and board show these tables and hold none of their own
+    (issue 40 §4.1): each as RULES.md states it."""
+    with server.http() as http:
+        games = {g["name"]: g for g in http.get("/api/games").json()["games"]}
+    assert games["board"]["tables"] == {
+        "row_values": [0, -4, -3, -2, 1, 2, 3, 6, 7, 10],  # B-2: row 0 is the start stone
+        "wish_points": [-4, -3, 2, 3, 6, 10],  # B-23: 0 … 5 or more
+        "goal_row": 7,  # B-2: rows 7-9
+        "goal_figures": 5,  # B-19
+    }
+    assert games["cards"]["tables"] == {
+        "row_points": [0, -4, -3, -2, 1, 2, 3, 6, 7, 10],  # C-16: 0 … 9 or more cards
+        "wish_points": [-4, -1, 0, 4, 6, 10],  # C-18
+        "wish_stones": [1, 2, 3, 4, 5, 6, 7, 8, 9],  # C-4
+    }
+
+
 def test_create_join_start_list(server: Server) -> None:
     made = create(
         server,

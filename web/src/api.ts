@@ -90,6 +90,8 @@ export interface GameInfo {
   name: "board" | "cards";
   players: number[];
   variant: Record<string, unknown>;
+  /** The numbers the game scores by (tables.ts). */
+  tables: Record<string, unknown>;
 }
 
 export interface GamesAnswer {

@@ -9,8 +9,8 @@ import type { Mark, Marked } from "./marks";
 import { markClass } from "./marks";
 import { COLOURS } from "./types";
 import { PLAYER_MARK, PLAYER_TEXT, SYMBOL, tileAt, tileText } from "./pieces";
+import { scoringTables } from "./tables";
 
-export const ROW_VALUES = [0, -4, -3, -2, 1, 2, 3, 6, 7, 10];
 const COL_X = (i: number) => 105 + i * 92;
 const ROW_Y = (r: number) => 622 - r * 56;
 const STONE_W = 76;
@@ -166,8 +166,10 @@ export function Board({ t, view, names, last, targets, act, marked }: Props) {
       for (let row = Math.max(mark.from + 1, 1); row <= mark.to; row++) put(stoneKey(mark.path, row), mark);
     } else if (mark.kind === "tile" && mark.path && mark.row) put(stoneKey(mark.path, mark.row), mark);
   }
+  // The row values, the goal area and the figures that end the game: the server's numbers.
+  const { row_values: rowValues, goal_row: goalRow, goal_figures: goalFigures } = scoringTables().board;
   const goalTop = ROW_Y(9) - STONE_H / 2 - 8;
-  const goalBottom = (ROW_Y(6) + ROW_Y(7)) / 2;
+  const goalBottom = (ROW_Y(goalRow - 1) + ROW_Y(goalRow)) / 2;
   const figures = (path: Colour, row: number) =>
     view.players
       .map((p, seat) => ({ seat, at: p.positions[path], big: p.big === path }))
@@ -177,10 +179,10 @@ export function Board({ t, view, names, last, targets, act, marked }: Props) {
       <rect x="0" y="0" width="570" height="666" rx="18" class="board-bg" />
       <rect x="52" y={goalTop} width="510" height={goalBottom - goalTop} rx="10" class="goal-area" />
       <text x="307" y={goalTop - 7} class="goal-label">
-        {t.t("board.goal_short", { count: view.goal_count, total: 5 })}
+        {t.t("board.goal_short", { count: view.goal_count, total: goalFigures })}
       </text>
       <line x1="52" x2="562" y1={goalBottom} y2={goalBottom} class="goal-line" />
-      {ROW_VALUES.slice(1).map((value, i) => (
+      {rowValues.slice(1).map((value, i) => (
         <text x="28" y={ROW_Y(i + 1) + 5} class="row-value" aria-hidden="true">
           {value > 0 ? `+${value}` : value}
         </text>
@@ -200,7 +202,7 @@ export function Board({ t, view, names, last, targets, act, marked }: Props) {
             const dark = view.layout.dark[c].includes(row) || row === 9;
             const here = figures(c, row);
             const who = here.map((f) => t.t(f.big ? "web.figure.big" : "web.figure.small", { name: names[f.seat] }));
-            const parts = [t.t("web.stone", { path: c, row, value: ROW_VALUES[row] })];
+            const parts = [t.t("web.stone", { path: c, row, value: rowValues[row] })];
             if (tile) parts.push(tileText(t, tile));
             if (who.length) parts.push(t.t("web.figures_here", { names: who.join(", ") }));
             const marks = onStone.get(key) ?? [];

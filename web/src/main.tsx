@@ -10,6 +10,7 @@ import { CreateMatch, Home, Join, Matches, createAndGo } from "./home";
 import { Translator, browserLanguage, languageNames, loadTranslator } from "./i18n";
 import { Replay } from "./replay";
 import { RulesPage } from "./rules";
+import { loadTables } from "./tables";
 import { LearnStart } from "./tutorial";
 import { Header } from "./header";
 import { loadSession, updateAccount, useSession } from "./community";
@@ -52,8 +53,9 @@ function App() {
   const [names, setNames] = useState<Record<string, string>>({});
   const [spoken, setSpoken] = useState("");
   useEffect(() => {
-    languageNames().then(
-      (found) => {
+    // The scoring tables too (tables.ts): the rules pages and the board show the server's.
+    Promise.all([languageNames(), loadTables()]).then(
+      ([found]) => {
         setNames(found);
         setLang(browserLanguage(Object.keys(found)));
       },

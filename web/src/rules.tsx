@@ -3,25 +3,20 @@
 // reads the rules without leaving the game or its live connection. Every rule of the
 // specification has its block, whose element id is the rule's id (B-1 … B-24, C-1 … C-19).
 // The words are the catalogs' rules.* messages; the pictures are the client's own pieces
-// (cards, stones, tiles, figures, the score track); the tables are built from numbers here.
+// (cards, stones, tiles, figures, the score track); the tables and the stones' values are the
+// server's numbers (tables.ts), never numbers of the client's own.
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ROW_VALUES, ScoreTrack } from "./board";
+import { ScoreTrack } from "./board";
 import { useT } from "./context";
 import type { Translator } from "./i18n";
 import { CardFace, PLAYER_MARK, PLAYER_TEXT, SYMBOL } from "./pieces";
+import { scoringTables } from "./tables";
+import type { Tables } from "./tables";
 import type { Colour } from "./types";
 
 export type RulesGame = "board" | "cards";
 export const RULES_GAMES: RulesGame[] = ["board", "cards"];
-
-/** Points for wish stones by how many a player has (0 … 5 or more): B-23, C-18. */
-const WISH_POINTS: Record<RulesGame, number[]> = {
-  board: [-4, -3, 2, 3, 6, 10],
-  cards: [-4, -1, 0, 4, 6, 10],
-};
-/** Points for a colour row of the card game by its number of cards (1 … 9 or more): C-16. */
-const ROW_POINTS = [-4, -3, -2, 1, 2, 3, 6, 7, 10];
 
 /** Where the page is shown: as a page of its own (links change the address) or in a dialog
  * over a game (links only scroll, the address and the game stay). */
@@ -31,6 +26,8 @@ interface Ctx {
   t: Translator;
   game: RulesGame;
   mode: Mode;
+  /** The numbers both games score by, as the server sends them. */
+  tables: Tables;
 }
 
 function signed(t: Translator, n: number): string {
@@ -163,13 +160,14 @@ function TilePicture({ t, tile }: { t: Translator; tile: TileKind }) {
 
 /** One stone path of the board: the start stone, nine stones with their values beside them,
  * the goal area, tiles on the dark stones and the end stone, and a few figures. */
-function PathPicture({ t, colour }: { t: Translator; colour: Colour }) {
+function PathPicture({ t, colour, tables }: { t: Translator; colour: Colour; tables: Tables["board"] }) {
   const top = 56;
   const pitch = 38;
   const y = (row: number) => top + (9 - row) * pitch;
   const dark: Record<number, TileKind> = { 2: "clover", 4: 2, 6: "wish", 8: 3, 9: "wish" };
+  const values = tables.row_values;
   const goalTop = y(9) - 20;
-  const goalBottom = y(7) + 19;
+  const goalBottom = y(tables.goal_row) + 19;
   const startY = y(0) + 4;
   const figures = [
     { seat: 0, row: 3, big: false },
@@ -182,7 +180,7 @@ function PathPicture({ t, colour }: { t: Translator; colour: Colour }) {
       const tile = dark[row];
       const here = figures.filter((f) => f.row === row)
         .map((f) => t.t(f.big ? "web.figure.big" : "web.figure.small", { name: t.t("name.player", { n: f.seat + 1 }) }));
-      return [t.t("web.stone", { path: colour, row, value: signed(t, ROW_VALUES[row]) }),
+      return [t.t("web.stone", { path: colour, row, value: signed(t, values[row]) }),
         ...(tile !== undefined ? [tileLabel(t, tile)] : []), ...here].join(", ");
     }),
   ].join("; ");
@@ -199,7 +197,7 @@ function PathPicture({ t, colour }: { t: Translator; colour: Colour }) {
           const tile = dark[row];
           return (
             <g key={row}>
-              <text x="26" y={y(row) + 5} class="row-value" aria-hidden="true">{signed(t, ROW_VALUES[row])}</text>
+              <text x="26" y={y(row) + 5} class="row-value" aria-hidden="true">{signed(t, values[row])}</text>
               <g class={`stone${tile !== undefined ? " dark" : ""}`}>
                 <rect x="82" y={y(row) - 15} width="76" height="30" rx="10" class="stone-shape" />
               </g>
@@ -281,8 +279,9 @@ function ValueTable({ caption, head, rows }: { caption: string; head: string[]; 
   );
 }
 
-function WishTable({ t, game }: { t: Translator; game: RulesGame }) {
-  const points = WISH_POINTS[game];
+function WishTable({ ctx }: { ctx: Ctx }) {
+  const { t, game } = ctx;
+  const points = ctx.tables[game].wish_points;
   return (
     <ValueTable caption={t.t("rules.table.wishes")} head={[t.t("rules.table.count"), t.t("rules.table.points")]}
       rows={points.map((p, n) => [n === points.length - 1 ? t.t("rules.table.or_more", { count: n }) : n, signed(t, p)])} />
@@ -296,7 +295,7 @@ function BoardRules({ ctx }: { ctx: Ctx }) {
   const path = (
     <ValueTable caption={t.t("rules.table.path")}
       head={[t.t("rules.table.stone"), t.t("rules.table.small"), t.t("rules.table.big")]}
-      rows={ROW_VALUES.slice(1).map((v, i) => [i + 1, signed(t, v), signed(t, 2 * v)])} />
+      rows={ctx.tables.board.row_values.slice(1).map((v, i) => [i + 1, signed(t, v), signed(t, 2 * v)])} />
   );
   return (
     <>
@@ -308,7 +307,7 @@ function BoardRules({ ctx }: { ctx: Ctx }) {
         <Rule ctx={ctx} id="B-2" title={t.t("rules.board.paths.title")}>
           <p>{t.t("rules.board.paths")}</p>
           <div class="rules-pics">
-            <PathPicture t={t} colour="G" />
+            <PathPicture t={t} colour="G" tables={ctx.tables.board} />
           </div>
         </Rule>
         <Rule ctx={ctx} id="B-3" title={t.t("rules.board.tiles.title")}>
@@ -406,7 +405,7 @@ function BoardRules({ ctx }: { ctx: Ctx }) {
         </Rule>
         <Rule ctx={ctx} id="B-23" title={t.t("rules.wishes.title")}>
           <p>{t.t("rules.board.wishes")}</p>
-          <WishTable t={t} game="board" />
+          <WishTable ctx={ctx} />
           <p>{t.t("rules.score_now")}</p>
         </Rule>
         <Rule ctx={ctx} id="B-24" title={t.t("rules.winner.title")}>
@@ -422,6 +421,8 @@ function BoardRules({ ctx }: { ctx: Ctx }) {
 
 function CardRules({ ctx }: { ctx: Ctx }) {
   const { t } = ctx;
+  // What a row of 1, 2, … cards scores (the table leaves out a row of none).
+  const rowPoints = ctx.tables.cards.row_points.slice(1);
   return (
     <>
       <Part ctx={ctx} place="components" title={t.t("rules.h.components")}>
@@ -439,7 +440,7 @@ function CardRules({ ctx }: { ctx: Ctx }) {
         </Rule>
         <Rule ctx={ctx} id="C-4" title={t.t("rules.wishes.title")}>
           <p>{t.t("rules.cards.wish_cards")}</p>
-          <WishStones t={t} values={[1, 2, 3, 4, 5, 6, 7, 8, 9]} />
+          <WishStones t={t} values={ctx.tables.cards.wish_stones} />
         </Rule>
       </Part>
       <Part ctx={ctx} place="setup" title={t.t("rules.h.setup")}>
@@ -495,14 +496,14 @@ function CardRules({ ctx }: { ctx: Ctx }) {
         <Rule ctx={ctx} id="C-16" title={t.t("rules.cards.rows.title")}>
           <p>{t.t("rules.cards.rows")}</p>
           <ValueTable caption={t.t("rules.table.rows")} head={[t.t("rules.table.cards"), t.t("rules.table.points")]}
-            rows={ROW_POINTS.map((p, i) => [i === ROW_POINTS.length - 1 ? t.t("rules.table.or_more", { count: i + 1 }) : i + 1, signed(t, p)])} />
+            rows={rowPoints.map((p, i) => [i === rowPoints.length - 1 ? t.t("rules.table.or_more", { count: i + 1 }) : i + 1, signed(t, p)])} />
         </Rule>
         <Rule ctx={ctx} id="C-17" title={t.t("rules.cards.point_row.title")}>
           <p>{t.t("rules.cards.point_row")}</p>
         </Rule>
         <Rule ctx={ctx} id="C-18" title={t.t("rules.wishes.title")}>
           <p>{t.t("rules.cards.wishes")}</p>
-          <WishTable t={t} game="cards" />
+          <WishTable ctx={ctx} />
           <p>{t.t("rules.score_now")}</p>
         </Rule>
         <Rule ctx={ctx} id="C-19" title={t.t("rules.winner.title")}>
@@ -554,7 +555,7 @@ const PARTS: Record<RulesGame, [string, string, string, string][]> = {
 /** A game's rules: the introduction, the contents, every part. */
 function RulesContent({ game, mode }: { game: RulesGame; mode: Mode }) {
   const t = useT();
-  const ctx: Ctx = { t, game, mode };
+  const ctx: Ctx = { t, game, mode, tables: scoringTables() };
   const other: RulesGame = game === "board" ? "cards" : "board";
   return (
     <div class={`rules rules-${game}`} data-rules={game}>

@@ -16,7 +16,13 @@ from keltis.core.card_codes import NUM_COLOURS
 from keltis.core.errors import SetupError
 from keltis.core.events import Event
 from keltis.core.protocol import JSON, Game, View
-from keltis.core.scoring import LAST_ROW
+from keltis.core.scoring import (
+    BOARD_ROW_VALUES,
+    BOARD_WISH_POINTS,
+    GOAL_FIGURES,
+    GOAL_ROW,
+    LAST_ROW,
+)
 
 
 class BoardGame(Game):
@@ -75,6 +81,18 @@ class BoardGame(Game):
     def variant_json(self, variant: JSON | None) -> JSON:
         """Every switch of the board game's variant, defaults filled in."""
         return BoardVariant.from_json(variant).to_json()
+
+    def tables(self) -> JSON:
+        """``row_values``: what a figure scores on each row, 0 (the start stone) to 9 (B-2,
+        B-21: the big figure twice that); ``wish_points``: what 0, 1, … wish stones score, the
+        last for that many or more (B-23); the goal area from ``goal_row`` on, and the game
+        ends when ``goal_figures`` figures are in it (B-19)."""
+        return {
+            "row_values": list(BOARD_ROW_VALUES),
+            "wish_points": list(BOARD_WISH_POINTS),
+            "goal_row": GOAL_ROW,
+            "goal_figures": GOAL_FIGURES,
+        }
 
     def max_game_length(self, players: int, turn_cap: int) -> int:
         """A turn has at most four decisions besides figure moves by clover or overflow (lay

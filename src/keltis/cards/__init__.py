@@ -8,12 +8,13 @@ from typing import Any, ClassVar
 from keltis.cards.events import card_events
 from keltis.cards.sample import sample_card_state
 from keltis.cards.setup import CardSetup
-from keltis.cards.state import CardState, CardVariant
+from keltis.cards.state import WISH_VALUES, CardState, CardVariant
 from keltis.cards.view import CardView
 from keltis.core.actions import Action
 from keltis.core.errors import SetupError
 from keltis.core.events import Event
 from keltis.core.protocol import JSON, Game, View
+from keltis.core.scoring import CARD_ROW_POINTS, CARD_WISH_POINTS
 
 
 class CardGame(Game):
@@ -53,6 +54,16 @@ class CardGame(Game):
     def variant_json(self, variant: JSON | None) -> JSON:
         """Every switch of the card game's variant, defaults filled in."""
         return CardVariant.from_json(variant).to_json()
+
+    def tables(self) -> JSON:
+        """``row_points``: what a colour row of 0, 1, … cards scores, the last for that many
+        or more (C-16); ``wish_points``: what 0, 1, … wish stones score, the last for that
+        many or more (C-18); ``wish_stones``: the values of the wish stones (C-4)."""
+        return {
+            "row_points": list(CARD_ROW_POINTS),
+            "wish_points": list(CARD_WISH_POINTS),
+            "wish_stones": list(WISH_VALUES),
+        }
 
     def max_game_length(self, players: int, turn_cap: int) -> int:
         """A turn has at most three decisions (a claim, then two draws); the last lays of

@@ -291,6 +291,11 @@ class Game(ABC):
         return variant
 
     @abstractmethod
+    def tables(self) -> JSON:
+        """The numbers the game scores by, named (``GET /api/games`` sends them): a client
+        shows them on its rules pages and its board and holds no rule numbers of its own."""
+
+    @abstractmethod
     def max_game_length(self, players: int, turn_cap: int) -> int:
         """An upper bound on the actions of any game of ``players`` under ``turn_cap``."""
 

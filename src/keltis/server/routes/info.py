@@ -27,7 +27,8 @@ router = APIRouter()
 
 @router.get("/api/games", tags=["games"])
 async def games() -> dict[str, Any]:
-    """The games, their player counts, variant switches (with defaults) and bot levels."""
+    """The games, their player counts, variant switches (with defaults), the numbers they
+    score by (``tables``: what the client's rules pages and board show) and bot levels."""
     out = []
     for name in GAME_NAMES:
         rules = get_game(name)
@@ -36,6 +37,7 @@ async def games() -> dict[str, Any]:
                 "name": name,
                 "players": list(range(rules.min_players, rules.max_players + 1)),
                 "variant": rules.variant_json(None),
+                "tables": rules.tables(),
                 "info": {
                     str(n): rules.info(n, None).to_json()
                     for n in range(rules.min_players, rules.max_players + 1)

@@ -1,0 +1,92 @@
+"""One source for what the client shows (issue 40 §4): the scoring tables of the rules pages
+and the board are the server's (``GET /api/games``, each game's ``tables``), never numbers of
+the client's own.
+
+To tell the client's own numbers from the server's, these tests hand the page other tables
+than the real server sends: whatever the page shows then came from the answer, not from the
+client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.harness import Server
+from web.pages import BOARD_SHORT, open_match, wait_my_turn
+
+AGAINST_A_BOT = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
+
+#: Tables no rulebook has: a page showing these shows what the server said.
+OTHER_TABLES: dict[str, dict[str, Any]] = {
+    "board": {
+        "row_values": [0, -5, -4, -1, 1, 2, 4, 5, 8, 12],
+        "wish_points": [-6, -2, 1, 3, 7, 11],
+        "goal_row": 7,
+        "goal_figures": 6,
+    },
+    "cards": {
+        "row_points": [0, -6, -5, -1, 1, 3, 4, 5, 9, 13],
+        "wish_points": [-5, -2, 1, 5, 8, 12],
+        "wish_stones": [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    },
+}
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def serve_other_tables(page: Any) -> None:
+    """The page's ``GET /api/games`` answered with :data:`OTHER_TABLES` as the tables."""
+
+    def handle(route: Any) -> None:
+        response = route.fetch()
+        body = response.json()
+        for game in body["games"]:
+            game["tables"] = OTHER_TABLES[game["name"]]
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/games", handle)
+
+
+def last_cells(rows: Any) -> list[str]:
+    return [str(text).split()[-1] for text in rows.all_inner_texts()]
+
+
+def test_the_rules_pages_show_the_servers_tables(new_page: Any) -> None:
+    page = new_page()
+    serve_other_tables(page)
+    page.goto("/#/rules/board")
+    page.locator('[id="B-21"] table').wait_for()
+    board = OTHER_TABLES["board"]
+    values = board["row_values"][1:]
+    # the path's stones and their values (B-2), and what a figure scores there (B-21)
+    assert page.locator('[id="B-2"] .row-value').all_text_contents() == [signed(v) for v in values]
+    path = page.locator('[id="B-21"] table tbody tr').all_inner_texts()
+    assert [row.split()[1:] for row in path] == [[signed(v), signed(2 * v)] for v in values]
+    assert last_cells(page.locator('[id="B-23"] table tbody tr')) == [
+        signed(p) for p in board["wish_points"]
+    ]
+    page.goto("/#/rules/cards")
+    page.locator('[id="C-16"] table').wait_for()
+    cards = OTHER_TABLES["cards"]
+    assert last_cells(page.locator('[id="C-16"] table tbody tr')) == [
+        signed(p) for p in cards["row_points"][1:]
+    ]
+    assert last_cells(page.locator('[id="C-18"] table tbody tr')) == [
+        signed(p) for p in cards["wish_points"]
+    ]
+    assert not page.page_errors
+
+
+def test_the_board_shows_the_servers_row_values_and_goal(new_page: Any, web_server: Server) -> None:
+    page = new_page()
+    serve_other_tables(page)
+    open_match(page, web_server, game="board", seats=AGAINST_A_BOT, setup=BOARD_SHORT)
+    wait_my_turn(page)
+    values = OTHER_TABLES["board"]["row_values"]
+    assert page.locator(".board .row-value").all_text_contents() == [signed(v) for v in values[1:]]
+    # each stone's name for a screen reader says its value too
+    stone = str(page.locator("[data-stone=G8]").get_attribute("aria-label"))
+    assert f"(value {values[8]})" in stone
+    assert str(page.locator(".board .goal-label").text_content()).endswith("0/6")
+    assert not page.page_errors
