@@ -230,15 +230,21 @@ class Translator:
         be read, in this language. ``seat_name`` names the seat in ``owner`` (else
         ``name.player``); an error without a worded ``key`` keeps its English text. In
         English this is ``str(error)`` (unless ``seat_name`` names the owner)."""
+        text = self.reason(error, seat_name)
+        return f"{error.rule}: {text}" if isinstance(error, IllegalActionError) else text
+
+    def reason(self, error: KeltisError, seat_name: Callable[[int], str] | None = None) -> str:
+        """:meth:`refusal` without the rule's id: the reason alone, for a client that shows
+        the rule apart (a link to it); the same text as :meth:`refusal` for an error that
+        names no rule."""
         key = f"refuse.{error.key}"
         if not error.key or key not in MESSAGES:
-            return str(error)
+            return error.detail if isinstance(error, IllegalActionError) else str(error)
         values = self._named_colours(error.params)
         owner = values.get("owner")
         if isinstance(owner, int):
             values["owner"] = seat_name(owner) if seat_name else self("name.player", n=owner + 1)
-        text = self(key, **values)
-        return f"{error.rule}: {text}" if isinstance(error, IllegalActionError) else text
+        return self(key, **values)
 
     def event(self, event: Event) -> str:
         """One :mod:`keltis.describe` event as a phrase (its label, translated)."""

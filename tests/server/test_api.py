@@ -226,6 +226,8 @@ def test_refusals_are_clear_and_translated(server: Server) -> None:
         error = illegal.json()["error"]
         assert error["code"].startswith("refuse.")
         assert error["message"].startswith("B-")  # the rule's id, then the German reason
+        # the rule and the reason apart too: a client shows each without cutting the text
+        assert error["message"] == f"{error['rule']}: {error['reason']}"
         # nothing of all that was stored, and the server still answers
         assert http.get(f"/api/matches/{match_id}").json()["version"] == 0
         assert http.get("/api/health").status_code == 200

@@ -184,6 +184,9 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(servers: Callable[..., 
         # the rule that refused it, the anchor of its section on the rules page
         assert illegal["rule"].startswith("B-")
         assert illegal["message"].startswith(f"{illegal['rule']}: ")
+        # and the reason as a field of its own, which no client has to cut out of the message
+        assert illegal["reason"] == illegal["message"].removeprefix(f"{illegal['rule']}: ")
+        assert not illegal["reason"].startswith("B-")
         unreadable = refused({"type": "act", "version": version, "action": "xyz"})
         assert unreadable["code"] == "refuse.not_an_action"
         assert "rule" not in unreadable  # not a rule's refusal: the move could not be read

@@ -1,15 +1,19 @@
 """One source for what the client shows (issue 40 §4): the scoring tables of the rules pages
 and the board are the server's (``GET /api/games``, each game's ``tables``), never numbers of
-the client's own.
+the client's own; a refused move shows the wire's ``reason`` beside its rule, not a message
+the client cuts ``"B-10: "`` from.
 
 To tell the client's own numbers from the server's, these tests hand the page other tables
-than the real server sends: whatever the page shows then came from the answer, not from the
-client."""
+(and another reason) than the real server sends: whatever the page shows then came from the
+answer, not from the client."""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
+from keltis.catalogs import catalog_json
 from server.harness import Server
 from web.pages import BOARD_SHORT, open_match, wait_my_turn
 
@@ -89,4 +93,46 @@ def test_the_board_shows_the_servers_row_values_and_goal(new_page: Any, web_serv
     stone = str(page.locator("[data-stone=G8]").get_attribute("aria-label"))
     assert f"(value {values[8]})" in stone
     assert str(page.locator(".board .goal-label").text_content()).endswith("0/6")
+    assert not page.page_errors
+
+
+def test_a_refused_move_shows_the_wires_reason_beside_its_rule(
+    new_page: Any, web_server: Server
+) -> None:
+    """The reason shown is the wire's ``reason``: here the server's answer is given another
+    one, and another text after the rule's id in ``message``; the page shows the field."""
+    page = new_page(lang="pl")
+    polish = catalog_json("pl", "Polski")["messages"]
+    told: list[dict[str, Any]] = []
+
+    def route(socket: Any) -> None:
+        server = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "error" and data.get("rule"):
+                told.append(dict(data))
+                data["message"] = f"{data['rule']}: a message no client cuts"
+                data["reason"] = f"{data['reason']} (reason)"
+            socket.send(json.dumps(data))
+
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/api/matches/[^/]+/live$"), route)
+    open_match(page, web_server, game="board", seats=AGAINST_A_BOT, setup=BOARD_SHORT)
+    wait_my_turn(page)
+    field = page.get_by_test_id("type-move")
+    field.fill("B10")  # not in the hand: B-10
+    field.press("Enter")
+    error = page.get_by_test_id("error")
+    error.locator("[data-rule-link]").wait_for()
+    reason = polish["refuse.not_in_hand"].replace("{card}", "B10")
+    # what the server sent: the rule, the reason alone, and the two together in the message
+    assert told[0]["rule"] == "B-10"
+    assert told[0]["reason"] == reason
+    assert told[0]["message"] == f"B-10: {reason}"
+    # what the page shows: the reason field, then the link to the rule
+    link = error.locator("[data-rule-link]")
+    assert link.get_attribute("data-rule-link") == "B-10"
+    assert error.inner_text() == f"{reason} (reason) {link.inner_text()}"
     assert not page.page_errors

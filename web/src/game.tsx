@@ -83,8 +83,9 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const [conn, setConn] = useState<LiveState>("connecting");
   const [wasLost, setWasLost] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // The rule that refused the last move (its section on the rules page), while `error` says it.
-  const [errorRule, setErrorRule] = useState<string | null>(null);
+  // The rule that refused the last move (its section on the rules page) and its reason, the
+  // wire's `rule` and `reason`: while `error` is that reason, the rule is linked beside it.
+  const [errorRule, setErrorRule] = useState<{ rule: string; reason: string } | null>(null);
   const [hints, setHints] = useState<Hint[] | null>(null);
   const [thinking, setThinking] = useState(false);
   // The card chosen in the hand: its place in the sorted hand (two equal cards are two cards).
@@ -169,8 +170,8 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           if (chatRef.current.refused((message as { ref?: unknown }).ref, message.message)) break;
           setBusy(false);
           setThinking(false);
-          setError(message.message);
-          setErrorRule(message.rule ?? null);
+          setError(message.rule && message.reason ? message.reason : message.message);
+          setErrorRule(message.rule && message.reason ? { rule: message.rule, reason: message.reason } : null);
           announce(message.message);
           // An account's seat whose token changed (its password changed, it logged out
           // everywhere): the account's matches give the new token, and the page opens again.
@@ -262,7 +263,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   }, [playing, turns.length]);
   const legal = myTurn && !busy && view ? view.legal : [];
   // A refusal by a rule is said in words (without the rule's id) and links to its section.
-  const refusedBy = errorRule && error?.startsWith(`${errorRule}: `) ? errorRule : null;
+  const refusedBy = errorRule && error === errorRule.reason ? errorRule.rule : null;
   const label = (l: Legal) => t.label(l.label);
 
   const send = (action: string) => {
@@ -539,7 +540,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
               )}
               {error && (
                 <p class="error" role="alert" data-testid="error">
-                  {refusedBy ? error.slice(refusedBy.length + 2) : error}
+                  {error}
                   {refusedBy && <>{" "}<RuleLink game={view.game} rule={refusedBy} /></>}
                 </p>
               )}

@@ -129,6 +129,10 @@ export type LiveMessage =
        * a move refused by a rule: the rule's id, the anchor of its section on the rules page (docs/web.md)
        */
       rule?: string;
+      /**
+       * a move refused by a rule: the message without the rule's id ("B-13: "), for a client that shows the rule apart
+       */
+      reason?: string;
     };
 export type Seat = number;
 /**

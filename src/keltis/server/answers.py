@@ -2,7 +2,8 @@
 WebSocket alike.
 
 A refusal is ``{"code": …, "message": …}`` (under ``"error"`` in an HTTP answer, with
-``"type": "error"`` on the WebSocket); a move refused by a rule adds the rule's id. The match
+``"type": "error"`` on the WebSocket); a move refused by a rule adds the rule's id (``rule``)
+and the message without it (``reason``), so that no client cuts the id off the text. The match
 service raises :class:`RefusedError` with the message key, and the layer that answers words it
 for its client (:func:`refusal_json`).
 """
@@ -61,7 +62,8 @@ def worded(error: Exception, translate: Translator) -> str:
 
 def refusal_json(error: Exception, lang: str) -> dict[str, Any]:
     """The ``code`` and ``message`` of a refused request or move; a move refused by a rule
-    adds the rule's id (``rule``: ``B-13``), where the rules page explains it."""
+    adds the rule's id (``rule``: ``B-13``), where the rules page explains it, and the
+    reason alone (``reason``: ``message`` without ``"B-13: "``)."""
     translate = Translator(lang)
     if isinstance(error, RefusedError):
         return {"code": error.key, "message": error.text(translate)}
@@ -70,6 +72,7 @@ def refusal_json(error: Exception, lang: str) -> dict[str, Any]:
         out = {"code": code, "message": translate.refusal(error)}
         if isinstance(error, IllegalActionError):
             out["rule"] = error.rule  # the rules page's anchor for the rule that refused it
+            out["reason"] = translate.reason(error)
         return out
     return {"code": "server.bad_request", "message": translate("server.bad_request", detail=error)}
 

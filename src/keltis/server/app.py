@@ -207,6 +207,11 @@ ERROR_SCHEMA: dict[str, Any] = {
             "properties": {
                 "code": {"type": "string", "description": "server.*, refuse.* (a move)"},
                 "message": {"type": "string", "description": "in the Accept-Language"},
+                "rule": {"type": "string", "description": "a move refused by a rule: its id"},
+                "reason": {
+                    "type": "string",
+                    "description": "with a rule: the message without the rule's id",
+                },
             },
             "required": ["code", "message"],
         }
