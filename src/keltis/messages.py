@@ -1035,8 +1035,7 @@ message("rules.board.places.title", "Dark stones")
 message(
     "rules.board.places",
     "Each path has four dark stones. A tile lies on every dark stone and on every end stone: "
-    "25 places for the 25 tiles. Which stones of the printed board are dark could not be "
-    "checked, so keltis uses a reconstruction; the board in the game shows them.",
+    "25 places for the 25 tiles. The board in the game shows which stones are dark.",
 )
 message("rules.board.pieces.title", "Figures and the score track")
 message(

@@ -1,7 +1,8 @@
-"""One source for what the client shows (issue 40 §4): the scoring tables of the rules pages
-and the board are the server's (``GET /api/games``, each game's ``tables``), never numbers of
-the client's own; a refused move shows the wire's ``reason`` beside its rule, not a message
-the client cuts ``"B-10: "`` from.
+"""One source for what the client shows (issue 40 §4, §2.7): the scoring tables of the rules
+pages and the board are the server's (``GET /api/games``, each game's ``tables``), never
+numbers of the client's own; a refused move shows the wire's ``reason`` beside its rule, not
+a message the client cuts ``"B-10: "`` from; the rules pages say what a player needs and
+leave our notes on sources to docs/rules.
 
 To tell the client's own numbers from the server's, these tests hand the page other tables
 (and another reason) than the real server sends: whatever the page shows then came from the
@@ -12,6 +13,8 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+
+import pytest
 
 from keltis.catalogs import catalog_json
 from server.harness import Server
@@ -136,3 +139,19 @@ def test_a_refused_move_shows_the_wires_reason_beside_its_rule(
     assert link.get_attribute("data-rule-link") == "B-10"
     assert error.inner_text() == f"{reason} (reason) {link.inner_text()}"
     assert not page.page_errors
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "cs", "sk", "hu", "pl", "es"])
+def test_the_dark_stones_rule_says_what_a_player_needs_not_our_sources(
+    new_page: Any, lang: str
+) -> None:
+    """B-4 on the rules page: the dark stones, without the note that our board is a
+    reconstruction (that stays in docs/rules/board.md)."""
+    page = new_page(lang=lang)
+    page.goto("/#/rules/board/B-4")
+    rule = page.locator('[id="B-4"] p')
+    rule.wait_for()
+    text = rule.inner_text()
+    assert text == catalog_json(lang, lang)["messages"]["rules.board.places"]
+    assert "keltis" not in text.lower()
+    assert not re.search(r"re[ck]onstru|Rekonstru|rekonštru", text), text
