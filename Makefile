@@ -20,6 +20,10 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 # The install compiles the hot modules with mypyc (setup.py; docs/performance.md); they are
 # compiled again when their sources change (keltis runs pure Python, not stale compiled code).
 COMPILED := $(VENV)/.compiled
+# Every install runs pip verbose under tools/install_progress.py: pip's whole output goes to
+# .venv/install.log, the terminal gets each step and, while the C compiler works for a
+# minute or more without a word, a line at least every 8 seconds.
+PROGRESS := $(BIN)/python tools/install_progress.py $(VENV)/install.log
 # (keltis._native.COMPILED lists the modules; a test checks this list against it.)
 NATIVE_SOURCES := setup.py src/keltis/_native.py \
 	$(patsubst %,src/keltis/core/%.py,actions card_codes scoring setup gamestate policy) \
@@ -35,23 +39,24 @@ CHECK_MARKERS := not slow and not browser and not postgres and not ray and not t
 .PHONY: play test check install install-test lint bench clean web
 
 $(BIN)/python:
-	@echo "Setting up keltis in $(VENV): the first time takes a few minutes (a Python"
-	@echo "environment, the packages keltis needs, and its game engine compiled to C)."
+	@echo "Setting up keltis in $(VENV): the first time takes 2 to 5 minutes (a Python"
+	@echo "environment, the packages keltis needs, and its game engine compiled to C, the"
+	@echo "longest step); each step is said as it begins, the whole log is $(VENV)/install.log."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(INSTALLED): pyproject.toml Makefile | $(BIN)/python
-	@echo "Installing keltis and compiling its engine (a minute or two)…"
-	$(BIN)/python -m pip install --quiet -e .
+	@echo "Installing keltis and compiling its engine (2 to 5 minutes)…"
+	@$(PROGRESS) -- $(BIN)/python -m pip install -v -e .
 	@touch $@ $(COMPILED)
 
 $(INSTALLED_SERVER): pyproject.toml Makefile | $(BIN)/python
-	@echo "Installing keltis with its game server and compiling its engine (a minute or two)…"
-	$(BIN)/python -m pip install --quiet -e '.[server]'
+	@echo "Installing keltis with its game server and compiling its engine (2 to 5 minutes)…"
+	@$(PROGRESS) -- $(BIN)/python -m pip install -v -e '.[server]'
 	@touch $@ $(INSTALLED) $(COMPILED)
 
 $(INSTALLED_TEST): pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
+	@$(PROGRESS) -- $(BIN)/python -m pip install -v -e '.[$(TEST_EXTRAS)]'
 	@touch $@ $(INSTALLED) $(INSTALLED_SERVER) $(COMPILED)
 
 $(WEB_TOOLS): web/package-lock.json
@@ -59,8 +64,8 @@ $(WEB_TOOLS): web/package-lock.json
 	@touch $@
 
 $(COMPILED): $(NATIVE_SOURCES) | $(INSTALLED)
-	@echo "The engine's sources changed: compiling it again (a minute or two)…"
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@echo "The engine's sources changed: compiling it again (1 to 3 minutes)…"
+	@$(PROGRESS) -- $(BIN)/python -m pip install -v --no-deps -e .
 	@touch $@
 
 install: $(INSTALLED) $(COMPILED)
