@@ -1291,6 +1291,10 @@ message(
 )
 message("tutorial.restart", "Start the lesson again")
 message("tutorial.leave", "Leave the lesson")
+# TRANSLATORS: tutorial.fold, tutorial.unfold: a small button beside the lesson's heading
+# that hides its words (to see the whole board) and shows them again
+message("tutorial.fold", "Hide")
+message("tutorial.unfold", "Show")
 message(
     "tutorial.free",
     "You have met every kind of move. Play on as you like until the game ends.",

@@ -124,7 +124,7 @@ function MyMatches({ list }: { list: MyMatch[] }) {
                     <span key={s.seat}>
                       {i > 0 && ", "}
                       {names[s.seat]}
-                      {s.seat === seat && <span class="you"> ({t.t("web.you")})</span>}
+                      {s.seat === seat && names[s.seat] !== t.t("name.you") && <span class="you"> ({t.t("web.you")})</span>}
                     </span>
                   ))}
                 </span>

@@ -177,7 +177,7 @@ export function Players({ t, view, names, seats, me, last, clock, canStandIn, st
               <SeatBadge seat={seat} />
               <h3>
                 {names[seat]}
-                {seat === me && <span class="you"> ({t.t("web.you")})</span>}
+                {seat === me && names[seat] !== t.t("name.you") && <span class="you"> ({t.t("web.you")})</span>}
               </h3>
               {status && <span class="status">{status}</span>}
               <ScoreButton t={t} view={view} seat={seat} name={names[seat] ?? ""} />

@@ -38,13 +38,16 @@ export function LearnStart({ name, go }: { name: string; go: (hash: string) => v
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const who = playerName().trim();
+    // The player under the name they gave, else the language's "you" (an account's name
+    // replaces it on the server): never the server's default "Player", which the final
+    // scores would show.
+    const who = playerName().trim() || t.t("name.you");
     api
       .create({
         game: name === "cards" ? "cards" : "board",
         seats: [{ kind: "person" }, { kind: "bot", level: "easy" }],
         tutorial: name,
-        ...(who ? { name: who } : {}),
+        name: who,
         public: false,
         hints: false,
         undo: false,
@@ -71,22 +74,29 @@ export function LearnStart({ name, go }: { name: string; go: (hash: string) => v
   );
 }
 
+/** A move as the engine reads its notation (keltis.core.actions.parse_action): any case,
+ * spaces around a card or a `>` or `-`, a claim's two cards in either order and apart by
+ * spaces, commas or `+`, `stop` for `pass`; one string per move. */
+function canonical(move: string): string {
+  const text = move.trim().toUpperCase();
+  if (text === "STOP" || text === "PASS") return "PASS";
+  if (text.startsWith("WISH")) return `WISH ${text.slice(4).trim().split(/[\s,+]+/).filter(Boolean).sort().join(" ")}`;
+  if (text.startsWith("DRAW")) return `DRAW ${text.slice(4).trim()}`.trim();
+  return text.replace(/\s+/g, "");
+}
+
 function same(a: string, b: string): boolean {
-  const norm = (s: string) => {
-    const words = s.trim().toUpperCase().split(/\s+/);
-    // a claim's two cards in either order
-    return words[0] === "WISH" ? `WISH ${words.slice(1).sort().join(" ")}` : words.join(" ");
-  };
-  return norm(a) === norm(b);
+  return canonical(a) === canonical(b);
 }
 
 export interface Tutor {
   name: string;
   /** The script, once it has come (`undefined` until then, `null` if it could not be had). */
   script: TutorialScript | null | undefined;
-  /** The move refused last (its notation), said until the next move. */
+  /** The move held back last (its notation), said until the next move. */
   wrong: string | null;
-  /** Whether the move is off the script (then it is not sent, and the panel says why). */
+  /** Whether the move is a legal one off the script (then it is not sent, and the panel says
+   * why); a move the rules refuse is sent, for the engine's refusal as in a real game. */
   veto: (action: string, view: View) => boolean;
 }
 
@@ -108,7 +118,11 @@ export function useTutor(name: string | null | undefined): Tutor | null {
     veto: (action, view) => {
       if (script === undefined) return true; // a moment before the script has come: wait
       const step = script?.steps.find((s) => s.ply === view.ply);
-      if (!step || view.over || same(action, step.move)) {
+      // Not the lesson's to judge: no step here, the lesson's move, or no move in this position
+      // (a card not held, a pile just discarded to): the server refuses the last with the
+      // rule's words and its link, as in a real game, and never plays it.
+      const legal = view.legal.some((l) => same(l.notation, action));
+      if (!step || view.over || same(action, step.move) || !legal) {
         setWrong(null);
         return false;
       }
@@ -163,6 +177,12 @@ export function TutorialPanel({ tutor, view, myTurn, names, selected, matchId, g
   const lastPly = steps.length ? steps[steps.length - 1].ply : 0;
   const selectors = step ? targets(step, view, selected) : [];
   const key = selectors.join(",");
+  // The lesson's words may be folded away to its heading line (the board and the hand seen
+  // together on a phone); a move held back opens them again, since they say why.
+  const [open, setOpen] = useState(true);
+  useEffect(() => {
+    if (tutor.wrong) setOpen(true);
+  }, [tutor.wrong]);
 
   // Mark the pieces: again after every render and whenever the game's elements change.
   useLayoutEffect(() => {
@@ -182,22 +202,27 @@ export function TutorialPanel({ tutor, view, myTurn, names, selected, matchId, g
       document.querySelectorAll("[data-tutor]").forEach((el) => el.removeAttribute("data-tutor"));
     };
   });
-  // A new step brings its piece into view (below the panel, which stays at the top).
+  // A new step brings its piece into view below the panel, which stays at the top (and again
+  // when the panel opens, which may cover it).
   useEffect(() => {
     if (!key) return;
     const all = Array.from(document.querySelectorAll(key));
     const first = all[0];
     if (!first) return;
-    const panel = document.querySelector(".tutor")?.getBoundingClientRect();
-    const top = panel && getComputedStyle(document.querySelector(".tutor")!).position === "sticky" ? panel.bottom : 0;
+    const tutorBox = document.querySelector(".tutor");
+    const panel = tutorBox?.getBoundingClientRect();
+    const top = panel && getComputedStyle(tutorBox!).position === "sticky" ? panel.bottom : 0;
     const seen = (el: Element) => {
       const box = el.getBoundingClientRect();
       return box.top >= top && box.bottom <= window.innerHeight;
     };
     if (all.some(seen)) return;
     const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    first.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
-  }, [key, view.ply]);
+    // the middle of the room the panel leaves
+    const box = first.getBoundingClientRect();
+    const y = window.scrollY + box.top + box.height / 2 - (top + window.innerHeight) / 2;
+    window.scrollTo({ top: Math.max(0, y), behavior: still ? "auto" : "smooth" });
+  }, [key, view.ply, open]);
 
   const restart = () => {
     letGo(matchId);
@@ -216,26 +241,34 @@ export function TutorialPanel({ tutor, view, myTurn, names, selected, matchId, g
   else text = t.t("tutorial.free");
   const shownStep = done ? steps.length : index >= 0 ? index + 1 : steps.filter((s) => s.ply < view.ply).length;
   return (
-    <section class={`tutor${done ? " done" : ""}`} aria-labelledby="tutor-title" data-testid="tutor"
+    <section class={`tutor${done ? " done" : ""}${open ? "" : " folded"}`} aria-labelledby="tutor-title" data-testid="tutor"
       data-step={step ? index + 1 : undefined} data-done={done ? "true" : undefined} data-free={!done && !step && myTurn && script !== undefined ? "true" : undefined}>
-      <h2 id="tutor-title">
-        {done ? t.t("tutorial.done.title") : t.t("tutorial.heading")}
-        {steps.length > 0 && !done && (
-          <span class="tutor-progress"> · {t.t("tutorial.progress", { step: Math.max(1, shownStep), count: steps.length })}</span>
+      <div class="tutor-head">
+        <h2 id="tutor-title">
+          {done ? t.t("tutorial.done.title") : t.t("tutorial.heading")}
+          {steps.length > 0 && !done && (
+            <span class="tutor-progress"> · {t.t("tutorial.progress", { step: Math.max(1, shownStep), count: steps.length })}</span>
+          )}
+        </h2>
+        <button type="button" class="small-button tutor-toggle" aria-expanded={open} aria-controls="tutor-body"
+          data-testid="tutor-toggle" onClick={() => setOpen(!open)}>
+          {t.t(open ? "tutorial.fold" : "tutorial.unfold")}
+        </button>
+      </div>
+      <div id="tutor-body" class="tutor-body" hidden={!open}>
+        {tutor.wrong && step && !done && (
+          <p class="tutor-wrong" role="alert" data-testid="tutor-wrong">
+            {t.t("tutorial.off_script", { move: words(tutor.wrong), wanted: words(step.move) })}
+          </p>
         )}
-      </h2>
-      {tutor.wrong && step && !done && (
-        <p class="tutor-wrong" role="alert" data-testid="tutor-wrong">
-          {t.t("tutorial.off_script", { move: words(tutor.wrong), wanted: words(step.move) })}
+        <p class="tutor-text" aria-live="polite" data-testid="tutor-text">{text}</p>
+        <p class="tutor-buttons">
+          {done && <a class="button primary" href="#/" data-testid="tutor-home">{t.t("web.home")}</a>}
+          {done && <a class="button" href={`#/rules/${view.game}`}>{t.t("web.how_to_play")}</a>}
+          <button type="button" class="small-button" data-testid="tutor-restart" onClick={restart}>{t.t("tutorial.restart")}</button>
+          {!done && <a class="button small-button" href="#/" data-testid="tutor-leave">{t.t("tutorial.leave")}</a>}
         </p>
-      )}
-      <p class="tutor-text" aria-live="polite" data-testid="tutor-text">{text}</p>
-      <p class="tutor-buttons">
-        {done && <a class="button primary" href="#/" data-testid="tutor-home">{t.t("web.home")}</a>}
-        {done && <a class="button" href={`#/rules/${view.game}`}>{t.t("web.how_to_play")}</a>}
-        <button type="button" class="small-button" data-testid="tutor-restart" onClick={restart}>{t.t("tutorial.restart")}</button>
-        {!done && <a class="button small-button" href="#/" data-testid="tutor-leave">{t.t("tutorial.leave")}</a>}
-      </p>
+      </div>
     </section>
   );
 }
