@@ -247,7 +247,7 @@ def test_a_card_game_refusal_from_the_engine_in_czech() -> None:
         ("wish G10 Y10", "pl", "kartą G10 nie można wziąć kamienia życzeń"),
         ("G7>Y", "hu", "más színű sorba csak pontkártya illeszthető (*7>G)"),
         (">Q", "cs", "„Q“ není barva: použij G, Y, R, P nebo B"),
-        ("wish G5", "pl", "kamień życzeń bierze się za dwie karty, np. wish G5 *5"),
+        ("wish G5", "pl", "kamień życzeń bierze się za dwie karty, np. życzenie G5 *5"),
         ("", "hu", "nem írtál be semmit"),
         ("xyz", "de", "kein Zug: gib eine Karte zum Auslegen ein (G7)"),
         ("wish G5 Y6", "de", "die beiden Karten für einen Wunschstein müssen denselben Wert"),

@@ -40,6 +40,8 @@ from keltis.messages import COLOUR_KEYS, MESSAGES, Phrase
 
 #: Event and refusal parameters that hold a colour index (or ``"*"``: the point-card pile).
 _COLOUR_PARAMS: Final = ("onto", "path", "pile", "colour")
+#: The words of the notation a player may also type in their language (``move.word.*``).
+MOVE_WORDS: Final = ("draw", "pass", "big", "small", "wish")
 
 
 class _PerLanguage(Mapping[str, Any]):
@@ -225,6 +227,30 @@ class Translator:
         -1 gives an empty name."""
         return self._names[index] if 0 <= index < len(self._names) else self._nameless
 
+    def move_words(self) -> dict[str, tuple[str, ...]]:
+        """The words this language's players may type for each word of the notation
+        (``draw``, ``pass``, ``big``, ``small``, ``wish``: the ``move.word.*`` messages), the
+        first the one shown; the notation's own word is always read too."""
+        return {word: tuple(self(f"move.word.{word}").split()) or (word,) for word in MOVE_WORDS}
+
+    def typed_move(self, text: str) -> str:
+        """A move typed in this language's words as the notation reads it: its first word
+        (``dobierz G``, ``duży``) becomes the notation's (``draw G``, ``big``); cards and
+        colour letters stay as they are, and so does anything else."""
+        head, space, rest = text.strip().partition(" ")
+        low = head.casefold()
+        for word, ours in self.move_words().items():
+            if low == word or low in (w.casefold() for w in ours):
+                return f"{word}{space}{rest}"
+        return text
+
+    def move_in_words(self, notation: str) -> str:
+        """A move's notation with its word in this language (``draw G`` → ``dobierz G``), as a
+        refusal repeats it: the words the player reads are the language's."""
+        head, space, rest = notation.strip().partition(" ")
+        ours = self.move_words().get(head.casefold())
+        return f"{ours[0]}{space}{rest}" if ours else notation
+
     def refusal(self, error: KeltisError, seat_name: Callable[[int], str] | None = None) -> str:
         """Why a move was refused (``"B-13: …"``, with the rule id) or typed input could not
         be read, in this language. ``seat_name`` names the seat in ``owner`` (else
@@ -244,6 +270,9 @@ class Translator:
         owner = values.get("owner")
         if isinstance(owner, int):
             values["owner"] = seat_name(owner) if seat_name else self("name.player", n=owner + 1)
+        action = values.get("action")
+        if isinstance(action, str):  # the refused move, its word in this language
+            values["action"] = self.move_in_words(action)
         return self(key, **values)
 
     def event(self, event: Event) -> str:

@@ -291,7 +291,15 @@ class Match:
             )
         if seat != self.to_move:
             raise NotYourTurnError(key="not_your_turn", params={"owner": self.to_move})
-        return self._accept(to_action(action))
+        try:
+            chosen = to_action(action)
+        except NotationError as error:
+            if error.key != "not_an_action":
+                raise
+            # Not a move of either game: say the moves of this one (the notation is both's).
+            cards = self.game == "cards"
+            raise NotationError(key="not_a_move.cards" if cards else "not_a_move.board") from None
+        return self._accept(chosen)
 
     def play_bot(self) -> Step:
         """Let the bot of the seat to decide choose and apply one action. Raises

@@ -271,6 +271,9 @@ message("end.goal", "Game over: the fifth figure entered the goal area")
 message("end.deck", "Game over: the last card of the draw pile was drawn")
 message("end.closed", "Game over: five rows hold a closing card")
 message("end.truncated", "Game stopped: the turn limit was reached")
+# TRANSLATORS: the player named may be a man or a woman: use a form
+# that fits both (a verb rather than a noun: "gana", "wygrywa", not
+# "ganador", "zwycięzca")
 message("end.winner", "Winner: {names}")
 message("end.winners", "Shared victory: {names}")
 
@@ -388,16 +391,23 @@ message("msg.undo_nothing", "There is no move of yours to take back.")
 message("msg.undo_refused", "{other} does not agree: nothing was taken back.")
 plural_message("msg.undone", "{count} move taken back.", "{count} moves taken back.")
 message("cmd.undo", "take back your last move (in hot-seat, if the others agree)")
-message(
-    "input.not_a_move.board",
-    "not a move: type a card to lay it (G7), -G7 to discard it, big or small, >G to move a "
-    "figure, pass, draw or draw G",
-)
-message(
-    "input.not_a_move.cards",
-    "not a move: type a card to lay it (G7; closing card GX; point card *7, or *7>G onto your "
-    "green row), wish G5 *5 for a wish stone, -G7 to discard, pass, draw, draw G or draw *",
-)
+# TRANSLATORS: move.word.*: the word a player types for a move, in
+# your language (one word, lower case), which the terminal and the
+# browser read as the notation's English word, and which every message
+# about moves says where the English says "draw", "pass", "big",
+# "small" or "wish"; more words separated by spaces are read too (the
+# first is the one shown), e.g. the same word without diacritics.
+# Here: take a card (draw, draw G: from the green discard pile)
+message("move.word.draw", "draw")
+# TRANSLATORS: see move.word.draw; here: let an optional move go, lay
+# no more cards after the end
+message("move.word.pass", "pass")
+# TRANSLATORS: see move.word.draw; here: the big figure enters a path
+message("move.word.big", "big")
+# TRANSLATORS: see move.word.draw; here: a small figure enters a path
+message("move.word.small", "small")
+# TRANSLATORS: see move.word.draw; here: claim a wish stone (wish G5 *5)
+message("move.word.wish", "wish")
 message("err.option_board_only", "{option} is for the board game only")
 message("err.no_saved_game", "There is no unfinished saved game in {folder}.")
 message("err.resume_other_game", "{path} is a record of {game}: leave out --game to resume it")
@@ -448,6 +458,9 @@ message("replay.explicit", "explicit set-up")
 # record
 message("replay.seat", "seat {seat}: {name} ({kind})")
 message("replay.unfinished", "The record stops before the end of the game; standings so far:")
+# TRANSLATORS: the player named may be a man or a woman: use a form
+# that fits both (a verb rather than a noun: "gana", "wygrywa", not
+# "ganador", "zwycięzca")
 message("replay.winner", "winner")
 # TRANSLATORS: the interactive replay, before its first move
 plural_message(
@@ -719,6 +732,10 @@ message("web.matches.open", "Waiting for players")
 message("web.matches.running", "Being played")
 message("web.matches.finished", "Finished")
 message("web.matches.none", "No matches here yet.")
+# TRANSLATORS: the heading of the matches page's lists of the matches
+# their hosts listed for everyone (to join, watch or replay), below the
+# player's own matches
+message("web.matches.public", "Public matches")
 # TRANSLATORS: the start page's list of the matches this browser holds a
 # seat in (running, waiting for players, finished), each with "Continue"
 message("web.my_matches", "Your matches")
@@ -771,7 +788,8 @@ message("web.undo", "Take back")
 plural_message("web.undone", "{count} move taken back:", "{count} moves taken back:")
 # TRANSLATORS: a button beside a hint: play the move the hint suggests
 message("web.hint.play", "Play it")
-# TRANSLATORS: a field where a move is typed in the notation of the terminal game
+# TRANSLATORS: a field where a move is typed in the notation of the
+# terminal game; "draw" as your move.word.draw says
 message("web.type_move", "Or type a move (G7, -G7, draw G …)")
 message("web.type_move.button", "Play")
 message("web.log", "Game log")
@@ -862,19 +880,24 @@ plural_message(
     "{name}: refill your hand – {count} cards to draw, from the draw pile or the top of a "
     "discard pile, but not a pile you discarded to this turn.",
 )
-# TRANSLATORS: under the box to type a move in; keep the moves (G7, -G7, >G,
-# draw, draw G) exactly as they are: they are what the box accepts
+# TRANSLATORS: under the box to type a move in: every move the box
+# accepts. Keep the cards and colour letters (G7, -G7, >G, G) as they
+# are; write draw, pass, big, small as your move.word.* messages say
+# (the first word of each): that is what the box reads
 message(
     "web.type_move.help.board",
-    "For example: G7 lays green 7, -G7 discards it, >G moves your figure on the green path, "
-    "draw takes the top card of the draw pile, draw G the top card of the green discard pile.",
+    "For example: G7 lays green 7, -G7 discards it, big or small chooses the figure that "
+    "enters a path, >G moves your figure on the green path, pass lets that move go, draw takes "
+    "the top card of the draw pile, draw G the top card of the green discard pile.",
 )
-# TRANSLATORS: see web.type_move.help.board; keep the moves as they are
+# TRANSLATORS: see web.type_move.help.board (draw, pass, wish as your
+# move.word.* messages say)
 message(
     "web.type_move.help.cards",
     "For example: G7 lays green 7, GX the green closing card, *7 a point card (*7>G onto your "
     "green row), wish G5 *5 claims wish stone 5 with two fives, -G7 discards, draw takes the "
-    "top card of the draw pile, draw G (or draw *) the top card of a discard pile.",
+    "top card of the draw pile, draw G (or draw *) the top card of a discard pile, pass lays "
+    "no more cards after the end.",
 )
 # TRANSLATORS: the label of a small "?" beside a term of the game (closing
 # card, point card, wish stone, the big figure) that opens the rules there
@@ -898,6 +921,9 @@ message("web.tiles", "Tiles – points: {points}, wish stones: {wishes}")
 message("web.closed_rows", "Rows with a closing card: {count} of {total}")
 message("web.last_move", "last move")
 message("web.final", "Final scores")
+# TRANSLATORS: the player named may be a man or a woman: use a form
+# that fits both (a verb rather than a noun: "gana", "wygrywa", not
+# "ganador", "zwycięzca")
 message("web.winner", "winner")
 message("web.play_again", "Play again")
 # TRANSLATORS: after a match between people, when another player has asked to play

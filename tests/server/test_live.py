@@ -188,7 +188,7 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(servers: Callable[..., 
         assert illegal["reason"] == illegal["message"].removeprefix(f"{illegal['rule']}: ")
         assert not illegal["reason"].startswith("B-")
         unreadable = refused({"type": "act", "version": version, "action": "xyz"})
-        assert unreadable["code"] == "refuse.not_an_action"
+        assert unreadable["code"] == "refuse.not_a_move.board"  # this game's moves
         assert "rule" not in unreadable  # not a rule's refusal: the move could not be read
         assert refused({"type": "act", "version": version, "action": 99999})["code"] == (
             "refuse.no_action_index"

@@ -64,12 +64,14 @@ def test_the_compact_board_screen_in_german(tmp_path: Path) -> None:
     assert all(len(line) <= 80 for line in lines if str(run.record) not in line)
 
 
-def test_a_refused_move_is_explained_in_german(tmp_path: Path) -> None:
-    run = play(["--seats", "human,greedy", "--seed", "3", "--lang", "de"], ["draw"], tmp=tmp_path)
+@pytest.mark.parametrize("typed", ["draw", "ziehen", "Ziehen"])
+def test_a_refused_move_is_explained_in_german(tmp_path: Path, typed: str) -> None:
+    # The German word is read as the notation's, and the refusal repeats the move in German.
+    run = play(["--seats", "human,greedy", "--seed", "3", "--lang", "de"], [typed], tmp=tmp_path)
     out = flat(run.output)
     assert (
         "Dieser Zug ist hier nicht erlaubt: B-10: spiele zuerst eine Karte aus "
-        "(auslegen oder abwerfen), nicht draw"
+        "(auslegen oder abwerfen), nicht ziehen"
     ) in out
 
 

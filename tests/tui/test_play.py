@@ -105,7 +105,7 @@ def test_a_refused_move_is_explained_in_the_players_language(tmp_path: Path) -> 
         ["--seats", "human,random", "--seed", "1", "--lang", "cs"], ["draw", "1"], tmp=tmp_path
     )
     assert (
-        "Tento tah tu není dovolen: B-10: nejdřív zahraj kartu (vylož ji, nebo odhoď), ne draw"
+        "Tento tah tu není dovolen: B-10: nejdřív zahraj kartu (vylož ji, nebo odhoď), ne lízni"
         in " ".join(run.output.split())
     )
     record, _ = GameRecord.load(run.record)

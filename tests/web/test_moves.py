@@ -37,7 +37,7 @@ def test_a_typed_move_that_breaks_a_rule_is_refused_with_its_reason_in_the_playe
     field.press("Enter")
     error = page.get_by_test_id("error")
     polish = catalog_json("pl", "Polski")["messages"]
-    assert error.inner_text() == polish["refuse.not_an_action"]
+    assert error.inner_text() == polish["refuse.not_a_move.board"]
     # A card that is not in the hand (B-10): the rule's id and its Polish reason.
     field.fill("B10")
     field.press("Enter")
@@ -162,7 +162,7 @@ def test_switching_language_mid_game_words_the_servers_answers_anew(
     page.get_by_test_id("type-move").fill("Q9")
     page.get_by_test_id("type-move").press("Enter")
     page.get_by_test_id("error").wait_for()
-    assert page.get_by_test_id("error").inner_text() == polish["refuse.not_an_action"]
+    assert page.get_by_test_id("error").inner_text() == polish["refuse.not_a_move.board"]
     sent = [m for m in ws_messages(page, "sent") if m["type"] == "hello"]
     assert len(sent) == hellos + 1
     assert sent[-1]["lang"] == "pl"

@@ -276,8 +276,9 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   const act = (l: Legal) => send(l.notation);
   const submitTyped = (event: Event) => {
     event.preventDefault();
-    // Sent as typed: the server checks it and answers with the rule's reason if it is no move.
-    if (typed.trim()) send(typed.trim());
+    // Sent as typed (the language's words for the notation's read as those): the server
+    // checks it and answers with the rule's reason if it is no move.
+    if (typed.trim()) send(t.typedMove(typed));
     setTyped("");
   };
   const askHint = () => {
@@ -571,7 +572,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                   {options.map((l, i) => (
                     <li key={l.notation}>
                       <button type="button" class="option" data-action={l.notation} onClick={() => act(l)}>
-                        <kbd aria-hidden="true">{i + 1}</kbd> <code>{l.notation}</code> {label(l)}
+                        <kbd aria-hidden="true">{i + 1}</kbd> <code>{t.moveInWords(l.notation)}</code> {label(l)}
                         {l.preview.score !== 0 && <span class="delta"> ({t.number(l.preview.score, { signDisplay: "exceptZero" })})</span>}
                       </button>
                     </li>

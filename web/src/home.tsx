@@ -481,10 +481,15 @@ export function Join({ id, invite, go }: { id: string; invite: string; go: (hash
   );
 }
 
+/** The matches page: this browser's own matches — the start page's list, from the same source
+ * (useMyMatches), "Play now" ones too — then the public ones by state, without those already
+ * listed as this player's. */
 export function Matches({ go }: { go: (hash: string) => void }) {
   const t = useT();
   const [lists, setLists] = useState<Record<string, MatchInfo[]> | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const mine = useMyMatches() ?? [];
+  const own = new Set(mine.map((m) => m.id));
   useEffect(() => {
     Promise.all((["open", "running", "finished"] as const).map((s) => api.list(s).then((r) => [s, r.matches] as const)))
       .then((entries) => setLists(Object.fromEntries(entries)), (e) => setError(errorText(t, e)));
@@ -492,17 +497,19 @@ export function Matches({ go }: { go: (hash: string) => void }) {
   return (
     <main id="main" class="matches">
       <h1>{t.t("web.matches")}</h1>
+      {mine.length > 0 && <MyMatches list={mine} />}
+      <h2 class="public-title">{t.t("web.matches.public")}</h2>
       {error && <p class="error" role="alert">{error}</p>}
       {!lists && !error && <p role="status">{t.t("web.loading")}</p>}
       {lists &&
-        (["open", "running", "finished"] as const).map((status) => (
-          <section key={status} aria-labelledby={`list-${status}`}>
-            <h2 id={`list-${status}`}>{t.t(`web.matches.${status}`)}</h2>
-            {lists[status].length === 0 ? (
+        (["open", "running", "finished"] as const).map((status) => ({ status, list: lists[status].filter((m) => !own.has(m.id)) })).map(({ status, list }) => (
+          <section key={status} aria-labelledby={`list-${status}`} data-testid={`public-${status}`}>
+            <h3 id={`list-${status}`}>{t.t(`web.matches.${status}`)}</h3>
+            {list.length === 0 ? (
               <p class="muted">{t.t("web.matches.none")}</p>
             ) : (
               <ul class="match-list">
-                {lists[status].map((m) => (
+                {list.map((m) => (
                   <li key={m.id}>
                     <span>{t.t(`title.${m.game}`)}: {seatNames(t, m).join(", ")}</span>{" "}
                     {status === "finished" ? (

@@ -98,6 +98,9 @@ function pluralRule(expr: string): (n: number) => number {
 
 export type Params = Record<string, string | number | boolean | null | undefined>;
 
+/** The words of the notation a player may also type in their language (move.word.*). */
+const MOVE_WORDS = ["draw", "pass", "big", "small", "wish"];
+
 /** Label parameters that hold a card in notation (keltis.core.labels.CARD_PARAMS). */
 const CARD_PARAMS = new Set(["card", "first", "second"]);
 
@@ -177,6 +180,32 @@ export class Translator {
     if (colour === "*") return this.t("web.point_card", { value });
     if (value === "X") return this.t("web.closing_card", { colour });
     return `${this.colour(colour as Colour)} ${value}`;
+  }
+
+  /** A move typed in this language's words as the notation reads it: its first word, one of
+   * the language's words for the notation's (move.word.*: "dobierz G", "duży"), becomes the
+   * notation's ("draw G", "big"); cards, colour letters and anything else stay as typed
+   * (keltis.i18n.Translator.typed_move reads the same). */
+  typedMove(text: string): string {
+    const typed = text.trim();
+    const space = typed.search(/\s/);
+    const head = (space < 0 ? typed : typed.slice(0, space)).toLocaleLowerCase(this.lang);
+    const rest = space < 0 ? "" : typed.slice(space);
+    for (const word of MOVE_WORDS) {
+      const ours = this.t(`move.word.${word}`).toLocaleLowerCase(this.lang).split(/\s+/);
+      if (head === word || ours.includes(head)) return word + rest;
+    }
+    return typed;
+  }
+
+  /** A move's notation with its word in this language ("draw G" → "dobierz G"): what the
+   * player may type for it (keltis.i18n.Translator.move_in_words). */
+  moveInWords(notation: string): string {
+    const space = notation.indexOf(" ");
+    const head = space < 0 ? notation : notation.slice(0, space);
+    if (!MOVE_WORDS.includes(head)) return notation;
+    const ours = this.t(`move.word.${head}`).split(/\s+/)[0] || head;
+    return ours + (space < 0 ? "" : notation.slice(space));
   }
 
   pileName(pile: Pile): string {

@@ -80,6 +80,17 @@ refusal(
     "not a move: type a card to lay it (G7), -G7 to discard it, big or small, >G to move a "
     "figure, pass, draw or draw G",
 )
+# The same, said by a match, which knows its game: only that game's moves.
+refusal(
+    "refuse.not_a_move.board",
+    "not a move: type a card to lay it (G7), -G7 to discard it, big or small, >G to move a "
+    "figure, pass, draw or draw G",
+)
+refusal(
+    "refuse.not_a_move.cards",
+    "not a move: type a card to lay it (G7; closing card GX; point card *7, or *7>G onto your "
+    "green row), wish G5 *5 for a wish stone, -G7 to discard, pass, draw, draw G or draw *",
+)
 refusal("refuse.no_action_index", "{index} is not an action number: they run from 0 to 535")
 
 # -- both games ------------------------------------------------------------------------

@@ -493,13 +493,13 @@ class PlaySession:
                 return view.legal[number - 1]
             self.say(self.t("err.number", number=number, count=len(view.legal)), ERROR_STYLE)
             return None
-        try:
-            return parse_action(text)
+        try:  # the language's words for the notation's (dobierz G: draw G) are read too
+            return parse_action(self.t.typed_move(text))
         except NotationError as error:
             if error.key == "not_an_action":  # say which moves this game has
-                reason = self.t(f"input.not_a_move.{self.match.game}")
-            else:
-                reason = self.t.refusal(error)
+                cards = self.match.game == "cards"
+                error = NotationError(key="not_a_move.cards" if cards else "not_a_move.board")
+            reason = self.t.refusal(error)
             self.say(self.t("err.notation", text=text, reason=reason), ERROR_STYLE)
             return None
 
