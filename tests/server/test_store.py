@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from keltis.server import db
 from keltis.server.db import make_engine, migrate
-from keltis.server.store import ConflictError, Store
+from keltis.server.store import ConflictError, FirstMove, Store
+
+from .conftest import postgres_database
 
 
 def test_migrations_create_the_schema_once(database: str) -> None:
@@ -72,6 +75,80 @@ def test_racing_appends_exactly_one_lands(database: str) -> None:
     with pytest.raises(ConflictError):  # a gap is refused too
         store.append_action("m1", 22, 0, "G1", 1, None)
     engine.dispose()
+
+
+def _two_seats(store: Store, match_id: str) -> None:
+    store.create_match(
+        match_id,
+        "cards",
+        {"game": "cards"},
+        {},
+        "host",
+        True,
+        [
+            {"kind": "person", "name": "A", "token": "a"},
+            {"kind": "person", "name": "B", "token": "b"},
+        ],
+    )
+    assert store.start(match_id, 0)
+
+
+def _moved(engine: sa.Engine, match_id: str) -> list[tuple[int, bool, str | None]]:
+    with engine.connect() as connection:
+        rows = connection.execute(
+            sa.select(db.seats.c.seat, db.seats.c.moved, db.seats.c.address)
+            .where(db.seats.c.match_id == match_id)
+            .order_by(db.seats.c.seat)
+        ).all()
+    return [(int(r.seat), bool(r.moved), r.address) for r in rows]
+
+
+def test_a_first_move_is_marked_with_its_action_and_only_if_stored(database: str) -> None:
+    """A person's first move marks the seat ``moved`` (and keeps its address) in the same
+    write as the action (on PostgreSQL one statement); an action refused as stale marks
+    nothing."""
+    engine = make_engine(database)
+    migrate(engine)
+    store = Store(engine)
+    _two_seats(store, "m1")
+    store.append_action("m1", 1, 0, "G1", 1, None, FirstMove(0, "203.0.113.7"))
+    assert _moved(engine, "m1") == [(0, True, "203.0.113.7"), (1, False, None)]
+    with pytest.raises(ConflictError):  # ply 1 again: stale, seat 1 not marked
+        store.append_action("m1", 1, 1, "B2", 0, None, FirstMove(1, "198.51.100.1"))
+    assert _moved(engine, "m1") == [(0, True, "203.0.113.7"), (1, False, None)]
+    store.append_action("m1", 2, 1, "B2", 0, None, FirstMove(1, None))  # address unknown
+    store.append_action("m1", 3, 0, "G2", 1, None)
+    assert _moved(engine, "m1") == [(0, True, "203.0.113.7"), (1, True, None)]
+    assert [a.notation for a in store.actions_since("m1", 0)] == ["G1", "B2", "G2"]
+    engine.dispose()
+
+
+def test_a_postgresql_connection_closed_while_resting_is_replaced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool pings a connection that rested (``db.PING_AFTER``) before handing it out:
+    one whose server process ended meanwhile (a restart, an idle timeout) is replaced;
+    without the ping the first request after it would fail."""
+    for url in postgres_database():
+        engine = make_engine(url)
+
+        def end_pooled_backend() -> None:
+            with engine.connect() as connection:  # the pool's one connection
+                pid = connection.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
+            with engine.pool._creator() as killer:  # type: ignore[attr-defined]
+                killer.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+        try:
+            end_pooled_backend()
+            monkeypatch.setattr(db, "PING_AFTER", 1e9)  # rested too little to be pinged
+            with pytest.raises(sa.exc.OperationalError), engine.connect() as connection:
+                connection.execute(sa.text("SELECT 1"))
+            end_pooled_backend()
+            monkeypatch.setattr(db, "PING_AFTER", 0.0)  # pinged: replaced unseen
+            with engine.connect() as connection:
+                assert connection.execute(sa.text("SELECT 1")).scalar_one() == 1
+        finally:
+            engine.dispose()
 
 
 def test_sqlite_writers_take_turns_without_sleeping(tmp_path: Path) -> None:

@@ -334,7 +334,7 @@ class AccountStore:
             .where(db.login_sessions.c.token_hash == digest(secret))
         )
         if connection is None:
-            with self.engine.connect() as own:
+            with db.reading(self.engine) as own:
                 row = own.execute(query).first()
         else:
             row = connection.execute(query).first()

@@ -44,10 +44,18 @@ _APPEND_POSTGRESQL = sa.text(
         INSERT INTO actions (match_id, ply, seat, notation, created_at)
         SELECT id, :ply, :seat, :notation, :now FROM moved
         RETURNING match_id
+    ), marked AS (
+        UPDATE seats SET moved = TRUE, address = COALESCE(CAST(:address AS VARCHAR), address)
+        WHERE CAST(:first_seat AS INTEGER) IS NOT NULL
+            AND match_id IN (SELECT id FROM moved) AND seat = CAST(:first_seat AS INTEGER)
     )
     SELECT count(*) FROM stored CROSS JOIN LATERAL (SELECT pg_notify(:channel, :payload)) AS n
     """
 )
+"""Store an action on PostgreSQL in one statement, and so in one round trip when the
+connection commits by itself: the guarded update of the match, the action's row, the mark of
+a person's first move (``:first_seat``, ``NULL`` for none) and the notice; ``1`` if stored,
+``0`` if the match was no longer at ``ply - 1``."""
 
 
 class ConflictError(Exception):
@@ -430,8 +438,10 @@ class Store:
         in the same transaction (:meth:`_mark_moved`). Raises :class:`ConflictError` if
         another action for this ply was stored first."""
         when = now()
-        if self.notifies and first_move is None:
-            self._append_postgresql(match_id, ply, seat, notation, to_move, result, when)
+        if self.notifies:
+            self._append_postgresql(
+                match_id, ply, seat, notation, to_move, result, when, first_move
+            )
             return when
         try:
             with self.engine.begin() as connection:
@@ -474,9 +484,13 @@ class Store:
         to_move: int,
         result: dict[str, Any] | None,
         when: datetime,
+        first_move: FirstMove | None,
     ) -> None:
-        """:meth:`append_action` on PostgreSQL: the same guarded update, insert and notice as
-        one statement (one round trip instead of three: on a busy machine each one waits)."""
+        """:meth:`append_action` on PostgreSQL: the same guarded update, insert, first move's
+        mark and notice as one statement (:data:`_APPEND_POSTGRESQL`), run on a connection
+        that commits by itself — a single statement is atomic on its own —, so one round
+        trip instead of three (``BEGIN``, the statement, ``COMMIT``): on a busy machine each
+        one waits for the database's process to be scheduled."""
         values = {
             "id": match_id,
             "ply": ply,
@@ -488,12 +502,17 @@ class Store:
             "result": json.dumps(result) if result is not None else None,
             "channel": CHANNEL,
             "payload": f"{match_id}:{ply}:{self.origin}",
+            "first_seat": None if first_move is None else first_move.seat,
+            "address": None
+            if first_move is None or first_move.address is None
+            else first_move.address[:64],
         }
         try:
-            with self.engine.begin() as connection:
+            with self.engine.connect() as connection:
+                connection = connection.execution_options(isolation_level="AUTOCOMMIT")
                 stored = connection.execute(_APPEND_POSTGRESQL, values).scalar_one()
-                if stored != 1:
-                    raise ConflictError(f"match {match_id} is no longer at ply {ply - 1}")
+            if stored != 1:
+                raise ConflictError(f"match {match_id} is no longer at ply {ply - 1}")
         except IntegrityError as error:
             raise ConflictError(f"action {ply} of match {match_id} was stored first") from error
 

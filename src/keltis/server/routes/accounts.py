@@ -16,7 +16,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from keltis.server import describe, guards
+from keltis.server import db, describe, guards
 from keltis.server.accounts import (
     SESSION_DAYS,
     Account,
@@ -267,7 +267,7 @@ async def my_matches(request: Request, master: Master) -> dict[str, Any]:
 def _mine(master: MatchMaster, secret: str) -> tuple[Account, list[tuple[MatchRow, int]]] | None:
     """The account of the session ``secret`` and its open and running matches (``None``:
     no such session), read through one connection."""
-    with master.store.engine.connect() as connection:
+    with db.reading(master.store.engine) as connection:
         logged = master.accounts.session(secret, connection)
         if logged is None:
             return None
