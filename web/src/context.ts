@@ -15,3 +15,8 @@ export function useT(): Translator {
 type Announce = (text: string) => void;
 export const Announcer = createContext<Announce>(() => undefined);
 export const useAnnounce = (): Announce => useContext(Announcer);
+/** Take back an announcement that belongs to a page being left (a match's last event): the
+ * live region is emptied if it still says that text, so that a screen reader does not read
+ * it again on the next page. */
+export const Retractor = createContext<Announce>(() => undefined);
+export const useRetract = (): Announce => useContext(Retractor);

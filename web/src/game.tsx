@@ -11,7 +11,7 @@ import { ChatPanel, useChat } from "./chat";
 import { clockBank, matchRated, matchTime, refreshMatches, seatBank, seatIsAccount, useSession } from "./community";
 import type { ChatMessage } from "./community";
 import type { HeldClock } from "./clock";
-import { useAnnounce, useT } from "./context";
+import { useAnnounce, useRetract, useT } from "./context";
 import type { Translator } from "./i18n";
 import { instruction, moveWords } from "./labels";
 import { Live } from "./live";
@@ -75,7 +75,16 @@ interface Props {
 
 export function Game({ id, watch, lang, go, playAgain }: Props) {
   const t = useT();
-  const announce = useAnnounce();
+  // What this match said last in the live region is taken back when the page is left, so
+  // that the next match's page does not begin with this one's last event.
+  const announceAll = useAnnounce();
+  const retract = useRetract();
+  const said = useRef("");
+  const announce = (text: string) => {
+    said.current = text;
+    announceAll(text);
+  };
+  useEffect(() => () => retract(said.current), []);
   const mine: Held | null = useMemo(() => held(id), [id]);
   // A guided first game: its tutor vetoes off-script moves and points at the piece to play.
   const tutor = useTutor(mine?.tutorial);

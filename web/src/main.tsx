@@ -1,10 +1,10 @@
 // The Keltis browser client: routes (in the address's #, so an invitation's secret never
 // reaches a server log), the language, and the page's frame.
 import { render } from "preact";
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { setApiLanguage } from "./api";
 import type { CreateRequest } from "./api";
-import { Announcer, I18n } from "./context";
+import { Announcer, I18n, Retractor } from "./context";
 import { Game, MatchRoute } from "./game";
 import { CreateMatch, Home, Join, Matches, createAndGo } from "./home";
 import { Translator, browserLanguage, languageNames, loadTranslator } from "./i18n";
@@ -75,10 +75,25 @@ function App() {
       () => setFailed(true),
     );
   }, [lang]);
+  // The text about to be said (set after a moment), so that it can be taken back before.
+  const pending = useRef<{ text: string; timer: number } | null>(null);
   const announce = useCallback((text: string) => {
     // The same text twice is still announced: clear, then set.
     setSpoken("");
-    window.setTimeout(() => setSpoken(text), 30);
+    if (pending.current) window.clearTimeout(pending.current.timer);
+    const timer = window.setTimeout(() => {
+      pending.current = null;
+      setSpoken(text);
+    }, 30);
+    pending.current = { text, timer };
+  }, []);
+  const retract = useCallback((text: string) => {
+    if (!text) return;
+    if (pending.current?.text === text) {
+      window.clearTimeout(pending.current.timer);
+      pending.current = null;
+    }
+    setSpoken((now) => (now === text ? "" : now));
   }, []);
   if (!t || lang === null) {
     return (
@@ -171,10 +186,12 @@ function App() {
   return (
     <I18n.Provider value={t}>
       <Announcer.Provider value={announce}>
-        <Header hash={hash} lang={lang} names={names} chooseLang={chooseLang} go={go} />
-        <WarningsBanner />
-        {page}
-        <div class="sr-only" aria-live="polite" role="status" data-testid="announce">{spoken}</div>
+        <Retractor.Provider value={retract}>
+          <Header hash={hash} lang={lang} names={names} chooseLang={chooseLang} go={go} />
+          <WarningsBanner />
+          {page}
+          <div class="sr-only" aria-live="polite" role="status" data-testid="announce">{spoken}</div>
+        </Retractor.Provider>
       </Announcer.Provider>
     </I18n.Provider>
   );
