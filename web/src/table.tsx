@@ -2,7 +2,7 @@
 // draw pile (buttons when drawing from them is a legal move), the card game's table, and the
 // final scores.
 import type { ComponentChildren } from "preact";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Translator } from "./i18n";
 import type { CardsView, Colour, Legal, Outcome, Pile, View } from "./types";
 import { COLOURS } from "./types";
@@ -99,6 +99,14 @@ function laidRow(step: Step | null | undefined): Pile | null {
  * that −4 at the start explains itself. */
 function ScoreButton({ t, view, seat, name }: { t: Translator; view: View; seat: number; name: string }) {
   const [open, setOpen] = useState(false);
+  // Opened near the window's bottom edge (a phone, a panel low on the page), the breakdown
+  // would hang below it: it is scrolled into view, as little as needed.
+  const parts = useRef<HTMLDListElement>(null);
+  useEffect(() => {
+    if (!open || !parts.current) return;
+    const still = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    parts.current.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+  }, [open]);
   const score = view.players[seat].score;
   const signed = (n: number) => t.number(n, { signDisplay: "exceptZero" });
   const lines: [string, number][] = [];
@@ -120,8 +128,8 @@ function ScoreButton({ t, view, seat, name }: { t: Translator; view: View; seat:
     }
     lines.push([t.t("score.point_row"), p.parts.point_row]);
   }
-  const parts = view.players[seat].parts;
-  lines.push([t.t("web.parts.wishes", { count: parts.wish_count }), parts.wishes]);
+  const wishes = view.players[seat].parts;
+  lines.push([t.t("web.parts.wishes", { count: wishes.wish_count }), wishes.wishes]);
   const id = `parts-${seat}`;
   return (
     <span class="score-wrap">
@@ -131,7 +139,7 @@ function ScoreButton({ t, view, seat, name }: { t: Translator; view: View; seat:
         {score}
       </button>
       {open && (
-        <dl class="parts" id={id} data-testid="parts">
+        <dl class="parts" id={id} data-testid="parts" ref={parts}>
           {lines.map(([what, points], i) => (
             <div key={i}>
               <dt>{what}</dt>
