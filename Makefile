@@ -39,9 +39,10 @@ CHECK_MARKERS := not slow and not browser and not postgres and not ray and not t
 .PHONY: play test check install install-test lint bench clean web
 
 $(BIN)/python:
-	@echo "Setting up keltis in $(VENV): the first time takes 2 to 5 minutes (a Python"
-	@echo "environment, the packages keltis needs, and its game engine compiled to C, the"
-	@echo "longest step); each step is said as it begins, the whole log is $(VENV)/install.log."
+	@echo "Setting up keltis in $(VENV): the first time takes 2 to 5 minutes, more on a busy"
+	@echo "machine (a Python environment, the packages keltis needs, and its game engine"
+	@echo "compiled to C, the longest step); each step is said as it begins, pip's whole log"
+	@echo "is $(VENV)/install.log."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 

@@ -49,7 +49,7 @@ STEPS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
         re.compile(r"building '\w+__mypyc' extension"),
         "compile",
-        "Compiling the engine's C code: the longest step, one to three minutes…",
+        "Compiling the engine's C code: the longest step, a minute or more (several when busy)…",
     ),
     (
         re.compile(r"^Installing collected packages: (?P<names>.*)"),
