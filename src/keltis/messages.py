@@ -803,6 +803,10 @@ message("web.since.watch", "Since {name}'s last turn")
 # TRANSLATORS: a button of that panel: play the other players' turns back on the board,
 # one after the other
 message("web.since.again", "Show again")
+# TRANSLATORS: a small button after a one-line summary of the other players'
+# turns, beside the instruction: it goes down to the panel that tells each
+# turn in full
+message("web.since.more", "Details")
 # TRANSLATORS: before the cards another player is known to hold, because they took them
 # from the discard piles (the other cards of their hand stay hidden)
 message("web.known", "Taken from the discard piles:")

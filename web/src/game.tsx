@@ -533,6 +533,10 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           ) : (
             <section class="moves" aria-labelledby="moves-title">
               <h2 id="moves-title">{myTurn ? t.t("web.choose") : status}</h2>
+              {turns.length > 0 && (
+                <SinceLine t={t} names={names} turns={turns}
+                  lead={me !== null ? t.t("web.since.title") : t.t("web.since.watch", { name: names[view.current_player] ?? "" })} />
+              )}
               <p class="instruction" data-testid="instruction">
                 {myTurn
                   ? instruction(t, view, names[view.current_player] ?? "")
@@ -656,6 +660,44 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   );
 }
 
+/** What a turn did, in short: its first event (the card played: laid, discarded, a claim) and
+ * the cards it took from the discard piles — what changed the table; the rest (a figure
+ * chosen, a card drawn unseen) is in the panel. */
+function turnShort(t: Translator, turn: ReturnType<typeof turnsOf>[number]): string {
+  const events = turn.steps.flatMap((s) => s.events);
+  const short = events.filter((e, i) => i === 0 || e.type === "draw_pile");
+  return short.map((e) => t.event(e)).join(", ");
+}
+
+/** The others' turns since this player's last decision in one line, beside the prompt (where
+ * the eye is when a turn starts: on a phone the panel is far below), each after its player's
+ * badge, and a button to the panel with the whole of each turn. */
+function SinceLine({ t, names, turns, lead }: {
+  t: Translator; names: string[]; turns: ReturnType<typeof turnsOf>; lead: string;
+}) {
+  const toPanel = () => {
+    const heading = document.getElementById("since-title");
+    if (!heading) return;
+    const still = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    heading.closest("section")?.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+    heading.focus({ preventScroll: true });
+  };
+  return (
+    <p class="since-line" data-testid="since-line">
+      <strong>{lead}:</strong>{" "}
+      {turns.map((turn, n) => (
+        <span key={turn.steps[0].ply} class="since-turn" data-seat={turn.seat}>
+          {n > 0 && <span aria-hidden="true"> · </span>}
+          <SeatBadge seat={turn.seat} /> <span class="sr-only">{names[turn.seat] ?? "?"}: </span>{turnShort(t, turn)}
+        </span>
+      ))}{" "}
+      <button type="button" class="link-button" data-testid="since-more" aria-controls="since-title" onClick={toPanel}>
+        {t.t("web.since.more")}
+      </button>
+    </p>
+  );
+}
+
 /** "Since your last move": each other player's turn in words (the log's sentences), and a
  * button that plays the turns back on the board one after the other. */
 function SinceLast({ t, names, turns, title, playing, play }: {
@@ -663,7 +705,7 @@ function SinceLast({ t, names, turns, title, playing, play }: {
 }) {
   return (
     <section class="since" aria-labelledby="since-title" data-testid="since" data-playing={playing ?? undefined}>
-      <h2 id="since-title">{title}</h2>
+      <h2 id="since-title" tabIndex={-1}>{title}</h2>
       <ol>
         {turns.map((turn, n) => (
           <li key={turn.steps[0].ply} class={playing === n ? "now" : undefined} data-seat={turn.seat}
