@@ -825,6 +825,14 @@ message("web.mark.taken", "{name} took {card} from here")
 message("web.hand", "Your hand")
 plural_message("web.hand.other", "{name}: {count} card in hand", "{name}: {count} cards in hand")
 message("web.hand.card", "{card}, in your hand")
+# TRANSLATORS: what a card of the player's hand can do now, said after the
+# card's name and beside a ✓ mark on it (in both games; in the card game a
+# point card may also go on the point row)
+message("web.hand.can_lay", "can be laid in one of your rows")
+# TRANSLATORS: the same, beside a ↓ mark: the card can only go onto a discard pile
+message("web.hand.discard_only", "can only be discarded")
+# TRANSLATORS: the same, beside a ✕ mark (the card game's last cards: no discards)
+message("web.hand.not_now", "cannot be played now")
 message("web.board", "The board")
 message("web.path", "{path} path")
 # TRANSLATORS: a stone of a path: {path}: its colour; {row}: 1-9;

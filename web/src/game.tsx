@@ -25,6 +25,13 @@ import type { Hint, Legal, MatchInfo, ServerMessage, Step, View } from "./types"
 import { TutorialPanel, useTutor } from "./tutorial";
 import { ReportButton } from "./moderation";
 
+/** What a card of the hand can do at a decision that plays one: be laid in a row of the
+ * player's, only be discarded (alone or, in the card game, in a claim), nothing now. */
+type Fit = "lay" | "discard" | "none";
+const FITS: Fit[] = ["lay", "discard", "none"];
+const FIT_MARK: Record<Fit, string> = { lay: "✓", discard: "↓", none: "✕" };
+const FIT_WORDS: Record<Fit, string> = { lay: "web.hand.can_lay", discard: "web.hand.discard_only", none: "web.hand.not_now" };
+
 interface Snap {
   match: MatchInfo;
   seat: number | null;
@@ -315,6 +322,14 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     else other.push(l);
   }
   const options: Legal[] = selected ? byCard.get(selected) ?? [] : other;
+  // A decision that plays a card from the hand: each card says what it can do now (laid in a
+  // row of the player's, only discarded, nothing), by a mark of its own shape, not only by
+  // being greyed out.
+  const cardDecision = byCard.size > 0;
+  const fitOf = (card: string): Fit => {
+    const moves = byCard.get(card) ?? [];
+    return moves.some((l) => l.kind === "lay") ? "lay" : moves.length ? "discard" : "none";
+  };
   const drawTargets = new Map<string, { legal: Legal; label: string }>();
   for (const l of legal) {
     if (l.kind !== "draw") continue;
@@ -565,19 +580,32 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                     {hand.map((card, i) => {
                       const playable = byCard.has(card);
                       const isSel = chosen === i;
+                      const fit = cardDecision ? fitOf(card) : null;
+                      const said = [fit && t.t(FIT_WORDS[fit]), hinted.has(i) && t.t("web.hint")].filter(Boolean);
                       return (
                         <li key={`${card}-${i}`}>
                           <button type="button" class={`card-button${playable ? " playable" : ""}${isSel ? " selected" : ""}${hinted.has(i) ? " hinted" : ""}`}
                             disabled={!playable} aria-pressed={playable ? isSel : undefined}
-                            aria-label={hinted.has(i) ? `${t.card(card)} (${t.t("web.hint")})` : t.card(card)} data-card={card}
-                            onClick={() => setChosen(isSel ? null : i)}>
+                            aria-label={said.length ? `${t.card(card)} (${said.join(", ")})` : t.card(card)} data-card={card}
+                            data-fit={fit ?? undefined} onClick={() => setChosen(isSel ? null : i)}>
                             <CardFace card={card} />
+                            {fit && <span class={`fit-mark fit-${fit}`} aria-hidden="true">{FIT_MARK[fit]}</span>}
                           </button>
                         </li>
                       );
                     })}
                   </ul>
                   {myTurn && byCard.size > 0 && !selected && <p class="muted">{t.t("web.choose.card")}</p>}
+                  {cardDecision && (
+                    <p class="muted fit-legend" data-testid="fit-legend">
+                      {FITS.filter((f) => hand.some((c) => fitOf(c) === f)).map((f, n) => (
+                        <span key={f}>
+                          {n > 0 && " · "}
+                          <span class={`fit-mark fit-${f}`} aria-hidden="true">{FIT_MARK[f]}</span> {t.t(FIT_WORDS[f])}
+                        </span>
+                      ))}
+                    </p>
+                  )}
                 </div>
               )}
               {options.length > 0 && (
