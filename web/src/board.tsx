@@ -2,7 +2,7 @@
 // start stone, the goal area (rows 7–9), the tiles, every player's figures, the last move
 // marked. Stones a legal move leads to are buttons (focusable, Enter or Space plays them); a
 // figure never takes a press from the stone it stands on.
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import type { Translator } from "./i18n";
 import type { BoardView, Colour, Legal, Step } from "./types";
 import type { Mark, Marked } from "./marks";
@@ -11,7 +11,8 @@ import { COLOURS } from "./types";
 import { PLAYER_MARK, PLAYER_TEXT, SYMBOL, tileAt, tileText } from "./pieces";
 import { scoringTables } from "./tables";
 
-const COL_X = (i: number) => 105 + i * 92;
+const COL_STEP = 92;
+const COL_X = (i: number) => 105 + i * COL_STEP;
 const ROW_Y = (r: number) => 622 - r * 56;
 const STONE_W = 76;
 const STONE_H = 46;
@@ -35,6 +36,26 @@ function figureSlot(slot: number, count: number): [number, number] {
 /** What gets the focus when a move has taken it away (the stone pressed is no longer a button,
  * the card laid has left the hand): the next decision's first control, in reading order. */
 const NEXT_CONTROL = ".board-prompt button, .pile-button.target, .card-button.playable, .stone.target";
+
+/** The widest a path's heading may be (its symbol and colour name): the distance between two
+ * paths less a gap, so that long names ("≈ niebieski", "✿ rózsaszín") never run into the next
+ * path's. */
+const HEAD_MAX = COL_STEP - 6;
+
+/** Squeeze each path's heading that is wider than HEAD_MAX into it (the browser measures the
+ * text in the page's font; a short name keeps its natural width). */
+function useFittedHeads(svgRef: { current: SVGSVGElement | null }, lang: string) {
+  useLayoutEffect(() => {
+    for (const head of svgRef.current?.querySelectorAll<SVGTextElement>("text.path-head") ?? []) {
+      head.removeAttribute("textLength");
+      head.removeAttribute("lengthAdjust");
+      if (head.getComputedTextLength() > HEAD_MAX) {
+        head.setAttribute("textLength", String(HEAD_MAX));
+        head.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    }
+  }, [lang]);
+}
 
 export interface StoneTarget {
   legal: Legal;
@@ -152,6 +173,7 @@ function useKeptFocus(svgRef: { current: SVGSVGElement | null }) {
 export function Board({ t, view, names, last, targets, act, marked }: Props) {
   const svgRef = useRef<SVGSVGElement>(null);
   useKeptFocus(svgRef);
+  useFittedHeads(svgRef, t.lang);
   const lastStones = new Set<string>();
   for (const e of last?.events ?? []) {
     if (e.type === "moved" && e.path && e.row) lastStones.add(stoneKey(e.path, e.row));
