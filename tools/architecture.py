@@ -44,7 +44,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "match",
         (
-            r"keltis\.(record|match|wire|describe|messages|catalogs|i18n|argtypes)",
+            r"keltis\.(record|match|wire|describe|messages|catalogs|i18n|argtypes|names)",
             r"keltis\.schemas",
         ),
     ),

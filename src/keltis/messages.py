@@ -281,6 +281,9 @@ message("end.winners", "Shared victory: {names}")
 
 message("name.you", "You")
 message("name.player", "Player {n}")
+# TRANSLATORS: shown in place of a player's name once their account was deleted (in match
+# lists, score tables, replays, chat lines): a name-like phrase, in brackets
+message("name.deleted", "(deleted account)")
 # TRANSLATORS: {bot}: the bot's name (Brigid, Fionn …); {n}: its seat
 # number
 message("name.bot", "{bot} bot {n}")
@@ -581,6 +584,12 @@ message(
     "A name must be 1 to {limit} characters of text, without control characters, line "
     "separators or invisible formatting characters (such as direction marks or zero-width "
     "spaces).",
+)
+# TRANSLATORS: a guest or a bot asked for the name "(deleted)", which the server keeps
+# for the accounts that were deleted
+message(
+    "server.reserved_name",
+    "That name stands for deleted accounts: please choose another one.",
 )
 # TRANSLATORS: {limit}: how many brackets deep a message may nest
 message("server.too_deep", "That message is nested too deeply: at most {limit} levels.")
@@ -1650,7 +1659,7 @@ message("web.settings.delete", "Delete the account")
 message(
     "web.settings.delete_detail",
     "Your account, its ratings, mutes and seeks are deleted for good. Finished matches stay, "
-    "with your name replaced by (deleted).",
+    "showing a deleted account in place of your name.",
 )
 message("web.settings.delete_password", "Your password, to confirm")
 message("web.settings.delete_button", "Delete my account")

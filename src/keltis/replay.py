@@ -23,6 +23,7 @@ from keltis.core.errors import RecordError
 from keltis.core.protocol import GameState, Outcome
 from keltis.i18n import Translator
 from keltis.match import Match
+from keltis.names import shown_name
 from keltis.record import GameRecord
 from keltis.tui.replay_view import EXIT_INTERRUPTED, Positions, ReplayViewer, render_position
 
@@ -58,12 +59,12 @@ def replay_file(
         return state
 
     t = Translator(lang)
-    names = [p.name for p in record.players]
+    names = [shown_name(t, p.name) for p in record.players]  # a deleted account's, in words
     width = max(len(n) for n in names)
     setup = t("replay.seed", seed=record.seed) if record.seed is not None else t("replay.explicit")
     out.write(t(f"replay.title.{record.game}", count=len(names), setup=setup) + "\n")
     for seat, player in enumerate(record.players):
-        out.write("  " + t("replay.seat", seat=seat, name=player.name, kind=player.kind) + "\n")
+        out.write("  " + t("replay.seat", seat=seat, name=names[seat], kind=player.kind) + "\n")
     match = Match(dataclasses.replace(record, actions=[], meta=dict(record.meta)))
     for i, text in enumerate(record.actions):
         step = match.replay_action(text, line=lines[i] if i < len(lines) else None)
@@ -151,7 +152,7 @@ def _show(
     output = make_output(out, env)
     # Rich would exit with status 1 on a closed pipe; run_replay ends quietly instead
     output.console.on_broken_pipe = _broken_pipe  # type: ignore[method-assign]
-    screen = make_screen(record.game, t, output, [p.name for p in record.players])
+    screen = make_screen(record.game, t, output, [shown_name(t, p.name) for p in record.players])
     if at is not None:
         output.console.print(render_position(positions, at, screen, t))
         return 0

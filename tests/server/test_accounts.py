@@ -71,6 +71,9 @@ def test_secure_cookie_behind_https(database: str, servers: Callable[..., Server
         ({"name": "ab", "password": PASSWORD}, "account.bad_name", 400),
         ({"name": "has space", "password": PASSWORD}, "account.bad_name", 400),
         ({"name": "bot:hard", "password": PASSWORD}, "account.bad_name", 400),
+        # never a deleted account's name: no parentheses
+        ({"name": "(deleted)", "password": PASSWORD}, "account.bad_name", 400),
+        ({"name": "Ada(1)", "password": PASSWORD}, "account.bad_name", 400),
         ({"name": "Cormac", "password": "short"}, "account.bad_password", 400),
         ({"name": "Cormac", "password": 12345678}, "server.bad_request", 400),
         (
@@ -425,6 +428,33 @@ def test_deleted_account_leaves_no_name_in_its_records(server: Server) -> None:
         fresh.close()
     finally:
         member.close()
+
+
+def test_no_guest_or_bot_takes_a_deleted_accounts_name(server: Server) -> None:
+    """A guest's or a bot's name is free text, but never ``(deleted)``: the browser and the
+    terminal show that one as a deleted account, in the reader's language."""
+    person, bot = {"kind": "person"}, {"kind": "bot", "level": "random"}
+    made = create(server, seats=[person, person], name="Ada (Praha)")  # brackets are fine
+    with server.http() as http:
+        for body in (
+            {"seats": [person, bot], "name": "(deleted)"},
+            {"seats": [person, bot], "name": " (Deleted) "},
+            {"seats": [person, {**bot, "name": "(deleted)"}]},
+        ):
+            refused = http.post("/api/matches", json=body, headers={"Accept-Language": "de"})
+            assert refused.status_code == 400, body
+            error = refused.json()["error"]
+            assert error["code"] == "server.reserved_name"
+            assert "gelöschte Konten" in error["message"]
+        invite = made["invites"][0]["invite"]
+        joined = http.post(
+            f"/api/matches/{made['id']}/join", json={"invite": invite, "name": "(deleted)"}
+        )
+        assert joined.status_code == 400
+        assert joined.json()["error"]["code"] == "server.reserved_name"
+        # the invite is still good, for a name of one's own
+        again = http.post(f"/api/matches/{made['id']}/join", json={"invite": invite, "name": "Bea"})
+        assert again.status_code == 200, again.text
 
 
 def test_mutes_by_name(server: Server) -> None:

@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
-from keltis.server.mail import plain_name
+from keltis.names import DELETED_NAME
+from keltis.server.config import ServerConfig
+from keltis.server.mail import Mailer, TurnMail, plain_name
 
 from .harness import Server, free_port, join
 from .test_mail import CORRESPONDENCE, PERSON, Inbox, account_id, mail_kind, serving, sign_up
@@ -116,6 +118,36 @@ def test_the_unsubscribe_headers_go_out_as_rfc_2369_and_8058_write_them(
 )
 def test_a_name_is_mailed_quoted_and_defanged(name: str, shown: str) -> None:
     assert plain_name(name) == shown
+
+
+class _Accounts:
+    """What composing an e-mail asks of the accounts: the unsubscribe link's secret."""
+
+    def derive(self, purpose: str) -> str:
+        return f"secret-{purpose}"
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("de", "(gelöschtes Konto)"), ("pl", "(usunięte konto)")]
+)
+def test_a_deleted_opponent_is_mailed_in_the_players_language(lang: str, words: str) -> None:
+    mailer = Mailer(None, ServerConfig("sqlite://"), _Accounts(), None)  # type: ignore[arg-type]
+    mail = mailer.compose(
+        TurnMail(
+            account_id="a1",
+            email="ann@example.org",
+            name="Ann",
+            language=lang,
+            match_id="m1",
+            game="cards",
+            opponents=["Bea", DELETED_NAME],
+            deadline=None,
+        )
+    )
+    text, subject = mail.get_content(), str(mail["Subject"])
+    for part in (text, subject):
+        assert f'"Bea", {words}' in part, part
+        assert DELETED_NAME not in part
 
 
 def test_a_guest_named_like_a_link_is_mailed_as_a_plain_name(

@@ -12,6 +12,7 @@ import { useT } from "./context";
 import type { Live } from "./live";
 import { SeatBadge } from "./table";
 import { ReportButton } from "./moderation";
+import { isDeleted, shownName } from "./names";
 
 /** How many messages a page keeps (the oldest go first). */
 const KEEP = 300;
@@ -119,9 +120,11 @@ export function ChatPanel({ state, seat, match }: { state: ChatState; seat: numb
   const log = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
   const isMuted = (name: string) => muted.some((n) => n.toLowerCase() === name.toLowerCase());
-  // The account that wrote a message (a guest's seat has none: it cannot be muted).
+  // The account that wrote a message (a guest's seat has none, nor a deleted account's: it
+  // cannot be muted).
   const authorAccount = (m: ChatMessage): string | null => {
     if (m.account !== undefined) return m.account ?? null;
+    if (isDeleted(m.name)) return null;
     return m.seat === null || m.seat === undefined || seatIsAccount(match, m.seat) ? m.name : null;
   };
   const shown = state.messages.filter((m) => !isMuted(authorAccount(m) ?? ""));
@@ -167,7 +170,7 @@ export function ChatPanel({ state, seat, match }: { state: ChatState; seat: numb
                 <li key={m.id} data-chat={m.id} class={own ? "own" : undefined}>
                   <span class="chat-head">
                     {m.seat !== null && m.seat !== undefined && <SeatBadge seat={m.seat} />}
-                    <strong class="chat-name">{m.name}</strong>
+                    <strong class="chat-name">{shownName(t, m.name)}</strong>
                     <time dateTime={m.at}>{clockTime(t.lang, m.at)}</time>
                     {account && !own && authorAccount(m) && (
                       <button type="button" class="link-button" data-mute={authorAccount(m)} aria-label={t.t("web.chat.mute", { name: m.name })}

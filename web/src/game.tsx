@@ -16,6 +16,7 @@ import type { Translator } from "./i18n";
 import { instruction, moveWords } from "./labels";
 import { Live } from "./live";
 import { batchSince, marksOf, turnsOf } from "./marks";
+import { shownName } from "./names";
 import type { Marked } from "./marks";
 import type { LiveState } from "./live";
 import { CardFace, sortHand } from "./pieces";
@@ -39,8 +40,9 @@ interface Snap {
   log: Step[];
 }
 
+/** Each seat's name as shown (names.ts: a deleted account's in the page's language). */
 export function seatNames(t: Translator, match: MatchInfo): string[] {
-  return match.seats.map((s) => s.name || t.t("name.player", { n: s.seat + 1 }));
+  return match.seats.map((s) => (s.name ? shownName(t, s.name) : t.t("name.player", { n: s.seat + 1 })));
 }
 
 export function stepText(t: Translator, names: string[], step: Step): string {

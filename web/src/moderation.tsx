@@ -8,6 +8,7 @@ import { ApiError, request } from "./api";
 import { errorText, useSession } from "./community";
 import { useAnnounce, useT } from "./context";
 import type { Translator } from "./i18n";
+import { isDeleted, shownName } from "./names";
 
 // -- the API ------------------------------------------------------------------------------
 
@@ -323,7 +324,8 @@ export function ReportButton({ names, match, line, label, className, testid }: {
   const t = useT();
   const { account } = useSession();
   const [open, setOpen] = useState(false);
-  const others = names.filter((n) => !account || n.toLowerCase() !== account.name.toLowerCase());
+  // nobody reports themself, nor a deleted account (there is no one left to act on)
+  const others = names.filter((n) => !isDeleted(n) && (!account || n.toLowerCase() !== account.name.toLowerCase()));
   if (!account || others.length === 0) return null;
   return (
     <>
@@ -440,7 +442,7 @@ function ReportCard({ report, reload }: { report: Report; reload: () => void }) 
   return (
     <li class="panel report-card" data-report={report.id} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>
-        {t.t("web.moderation.reported", { by: report.by, name: report.name })}
+        {t.t("web.moderation.reported", { by: shownName(t, report.by), name: shownName(t, report.name) })}
         {" · "}<span class="tag">{t.t(`web.report.reason.${report.reason}`)}</span>
       </h3>
       <p class="muted">
@@ -468,7 +470,7 @@ function ReportCard({ report, reload }: { report: Report; reload: () => void }) 
             {report.context.map((c) => (
               <li key={c.id} data-line={c.id} class={`${c.reported ? "reported" : ""}${c.by_reported ? " by-reported" : ""}`}>
                 <span class="muted">{timeText(t, c.at)}</span>{" "}
-                <strong>{c.name}</strong>
+                <strong>{shownName(t, c.name)}</strong>
                 {c.channel === "spectators" && <span class="muted"> ({t.t("web.chat.spectators")})</span>}: {c.text}
                 {c.reported && <span class="tag reported-tag"> {t.t("web.moderation.reported_line")}</span>}
               </li>
@@ -535,7 +537,7 @@ function FlagCard({ flag, reload }: { flag: Flag; reload: () => void }) {
   return (
     <li class="panel flag-card" data-flag={flag.id}>
       <h3>
-        {t.t("web.moderation.flag", { names: flag.accounts.join(", "), count: flag.matches.length })}
+        {t.t("web.moderation.flag", { names: flag.accounts.map((n) => shownName(t, n)).join(", "), count: flag.matches.length })}
       </h3>
       <p class="muted">
         {timeText(t, flag.updated)}

@@ -9,6 +9,7 @@ import type { BoardEntry, GameName, GameRating, HistoryPoint, PlayerPage, Recent
 import { useT } from "./context";
 import type { Translator } from "./i18n";
 import { PlayerActions } from "./moderation";
+import { isDeleted, playerWords } from "./names";
 
 const GAMES: GameName[] = ["board", "cards"];
 /** Where every rating starts (openskill's ordinal of mu 25, sigma 25/3). */
@@ -25,15 +26,11 @@ export function dateText(t: Translator, iso: string | null | undefined): string 
   return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(t.lang, { dateStyle: "medium" }).format(date);
 }
 
-/** A player's name as shown: a bot level's by its level's name. */
-export function playerWords(t: Translator, name: string): string {
-  const level = name.startsWith("bot:") ? name.slice(4) : null;
-  if (level && t.has(`web.level.${level}`)) return t.t("web.player.bot", { level: t.t(`web.level.${level}`) });
-  return name;
-}
-
+/** A player's name as a link to their page; a deleted account's is words, no link (it has
+ * no page). */
 export function PlayerLink({ name }: { name: string }) {
   const t = useT();
+  if (isDeleted(name)) return <span class="deleted-name">{playerWords(t, name)}</span>;
   return <a href={`#/player/${encodeURIComponent(name)}`} data-player={name}>{playerWords(t, name)}</a>;
 }
 

@@ -27,20 +27,20 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from keltis.names import DELETED_NAME
 from keltis.server import db
 from keltis.server.answers import RefusedError
 from keltis.server.passwords import Attempts, attempt_key, hash_password
 from keltis.server.store import _aware, digest, now
 
 #: An account's name: 3 to 20 letters, digits, ``_`` or ``-`` (so that it can never be taken
-#: for a bot level's ``bot:…`` or need escaping in an address).
+#: for a bot level's ``bot:…``, or for a deleted account's ``(deleted)``, or need escaping
+#: in an address).
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
 #: Password lengths taken (characters).
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
 #: How long a log-in session lasts.
 SESSION_DAYS = 30
-#: The name that replaces a deleted account's in the matches it played.
-DELETED_NAME = "(deleted)"
 
 
 @dataclass(frozen=True)

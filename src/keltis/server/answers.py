@@ -109,11 +109,13 @@ def printable(text: str, limit: int = 40) -> str:
 def invalid_request(errors: Sequence[Any], lang: str) -> JSONResponse:
     """A request that could not be read into its route's parameters (FastAPI's validation
     ``errors``): ``400`` ``server.bad_name`` where a name was refused
-    (:class:`~keltis.server.textcheck.NameCheck`), else ``server.bad_request`` saying
-    where and what."""
+    (:class:`~keltis.server.textcheck.NameCheck`), ``server.reserved_name`` where a player
+    took a deleted account's name, else ``server.bad_request`` saying where and what."""
     for error in errors:
         if error.get("type") == textcheck.BAD_NAME:
             return error_response(400, "server.bad_name", lang, limit=error["ctx"]["limit"])
+        if error.get("type") == textcheck.RESERVED_NAME:
+            return error_response(400, "server.reserved_name", lang)
     problems = "; ".join(
         f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}" for e in errors
     )

@@ -32,8 +32,10 @@ MAX_ID = 128
 # server.bad_request), never a query with a NUL or a right-to-left override in it.
 
 #: A player's or a bot's name in a match: 1-40 characters, not only spaces, no control,
-#: formatting or separator character.
-PlayerName = Annotated[str, AfterValidator(NameCheck(MAX_NAME)), WithJsonSchema(schema(MAX_NAME))]
+#: formatting or separator character, and not a deleted account's ``(deleted)``.
+PlayerName = Annotated[
+    str, AfterValidator(NameCheck(MAX_NAME, player=True)), WithJsonSchema(schema(MAX_NAME))
+]
 #: An account's name as a request gives it (it may name no account: that is for the route
 #: to say).
 AccountName = Annotated[

@@ -18,6 +18,7 @@ from typing import Any
 from keltis.bots.levels import LEVELS
 from keltis.core.errors import KeltisError
 from keltis.match import Match
+from keltis.names import reserved_name
 from keltis.record import GameRecord, PlayerInfo
 from keltis.server import clocks, textcheck
 from keltis.server.accounts import Account
@@ -100,6 +101,8 @@ def plan_match(body: CreateMatch, allow_setup: bool, creator: Account | None = N
     given = [body.name, *(s.name for s in body.seats if s.name is not None)]
     if not all(name_ok(name) for name in given):
         raise RefusedError("server.bad_name", status=400, limit=MAX_NAME)
+    if any(reserved_name(name) for name in given):
+        raise RefusedError("server.reserved_name", status=400)
     if body.seed is not None and not allow_setup:
         raise RefusedError("server.no_seed", status=403)
     lesson = None

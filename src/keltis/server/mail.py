@@ -54,6 +54,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from keltis.i18n import LANGUAGES, Translator
+from keltis.names import is_deleted, shown_name
 from keltis.server import db
 from keltis.server.accounts import AccountStore
 from keltis.server.config import ServerConfig
@@ -257,13 +258,17 @@ class Mailer:
     def compose(self, mail: TurnMail) -> EmailMessage:
         """The e-mail for ``mail``, in its account's language: subject, text, the link to
         the match and the one-click unsubscribe (RFC 2369, RFC 8058). The opponents' names
-        are quoted and defanged (:func:`plain_name`); the account's own name is letters,
+        are quoted and defanged (:func:`plain_name`), a deleted account's told in words
+        (:func:`keltis.names.shown_name`); the account's own name is letters,
         digits, ``_`` and ``-`` only."""
         translate = Translator(mail.language if mail.language in LANGUAGES else "en")
         base = self.config.public_url
         unsubscribe = f"{base}/api/unsubscribe/{mail.account_id}/{self.token(mail.account_id)}"
         game = translate(f"title.{mail.game}")
-        opponents = ", ".join(plain_name(name) for name in mail.opponents)
+        opponents = ", ".join(
+            shown_name(translate, name) if is_deleted(name) else plain_name(name)
+            for name in mail.opponents  # a deleted account's in words, not as a name
+        )
         deadline = "" if mail.deadline is None else mail.deadline.strftime("%Y-%m-%d %H:%M UTC")
         message = EmailMessage(policy=POLICY)
         message["Subject"] = translate("mail.turn.subject", game=game, opponents=opponents)

@@ -23,6 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from keltis.match import GameOverError, NotYourTurnError, StaleActionError, Step
+from keltis.names import reserved_name
 from keltis.server import clocks, describe, workers
 from keltis.server.accounts import Account, AccountStore
 from keltis.server.answers import RefusedError
@@ -218,6 +219,8 @@ class MatchMaster:
             raise RefusedError("account.rated_needs_account", status=403)
         if not name_ok(name):
             raise RefusedError("server.bad_name", status=400, limit=MAX_NAME)
+        if reserved_name(name):
+            raise RefusedError("server.reserved_name", status=400)
         token = new_secret()
         account_id = None
         if account is not None:

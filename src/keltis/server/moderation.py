@@ -34,8 +34,9 @@ from typing import Any, Literal, get_args
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from keltis.names import DELETED_NAME
 from keltis.server import db
-from keltis.server.accounts import DELETED_NAME, Account, AccountStore
+from keltis.server.accounts import Account, AccountStore
 from keltis.server.answers import RefusedError, printable
 from keltis.server.ratings import NotVoidableError, void_result
 from keltis.server.store import _aware, now

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 from pydantic_core import PydanticCustomError
 
+from keltis.names import reserved_name
+
 #: The Unicode categories no name, id or chat message may hold: control characters (Cc:
 #: U+0000-U+001F, U+007F-U+009F), format characters (Cf: the bidirectional controls U+061C,
 #: U+200E, U+200F, U+202A-U+202E, U+2066-U+2069; the zero-width U+200B-U+200D, U+2060,
@@ -32,6 +34,9 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 BAD_NAME = "bad_name"
 #: The error type of an id refused by :class:`IdCheck` (answered ``server.bad_request``).
 BAD_ID = "bad_id"
+#: The error type of a player's name nobody may take, a deleted account's sentinel
+#: (:func:`keltis.names.reserved_name`; answered ``server.reserved_name``).
+RESERVED_NAME = "reserved_name"
 
 
 def refused(char: str) -> bool:
@@ -65,6 +70,10 @@ class NameCheck:
     the error :data:`BAD_NAME` (``limit`` in its context)."""
 
     limit: int
+    player: bool = False
+    """A player's name in a match (a guest's, a bot's), not an account's to look up: the
+    name a deleted account's seats show (:data:`keltis.names.DELETED_NAME`) is refused too
+    (:data:`RESERVED_NAME`), so that nobody passes for one."""
 
     def __call__(self, value: str) -> str:
         if not name_ok(value, self.limit):
@@ -73,6 +82,10 @@ class NameCheck:
                 "a name is 1 to {limit} characters of text, without control characters, "
                 "invisible formatting characters or line separators",
                 {"limit": self.limit},
+            )
+        if self.player and reserved_name(value):
+            raise PydanticCustomError(
+                RESERVED_NAME, "the name {name} is kept for deleted accounts", {"name": value}
             )
         return value
 
