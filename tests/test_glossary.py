@@ -246,7 +246,7 @@ def test_hungarian_puts_no_case_ending_on_a_number() -> None:
             assert not re.search(numbers + r"-[^\W\d_]", text or ""), (message.context, text)
 
 
-# -- speaking to a player of either sex (Czech, Slovak, Polish) --------------------------------
+# -- speaking to a player of either sex (Czech, Slovak, Polish, Spanish) -----------------------
 
 ONE_SEX = [  # the lessons' forms before issue 40, and the like
     ("cs", "Poznal jsi každý druh tahu."),
@@ -267,6 +267,9 @@ ONE_SEX = [  # the lessons' forms before issue 40, and the like
     ("pl", "gdybyś mógł"),
     ("pl", "(wybierałeś przy ruchu {expected}"),
     ("pl", "będziesz miał osiem kart"),
+    ("es", "Pulsa Intro cuando estés listo."),
+    ("es", "¡Bienvenido a Keltis!"),
+    ("es", "Bienvenida, {name}: tu cuenta está lista."),
 ]
 
 EITHER_SEX = [
@@ -285,6 +288,9 @@ EITHER_SEX = [
     ("pl", "Nie możesz wziąć z powrotem właśnie odrzuconej karty"),
     ("pl", "Wyłóż wziętą zieloną 6."),
     ("pl", "Gracz pociągnął kartę? Nie: dobrał."),  # the third person is no address
+    ("es", "Pulsa Intro cuando quieras."),
+    ("es", "¡Te damos la bienvenida a Keltis!"),
+    ("es", "Tu cuenta está lista."),  # the account's, not the player's
 ]
 
 

@@ -255,13 +255,17 @@ _CLAUSE: Final = r"[^.,;:!?–()\n]*?"
 
 #: Per language, the pattern that finds a form that fits one sex only where a message speaks
 #: to the player (docs/translating.md, "Glossary": Czech and Slovak write "(a)" forms or
-#: neutral words, Polish neutral words only).
+#: neutral words, Polish and Spanish neutral words only).
 ONE_SEX_ADDRESS: Final[Mapping[str, str]] = {
     "cs": rf"{_PARTICIPLE}\s+(?:jsi|sis|ses)\b"
     rf"|\b(?:jsi|sis|ses|abys|bys|kdybys)\b{_CLAUSE}{_PARTICIPLE}",
     "sk": rf"{_PARTICIPLE}\s+si\b|\b(?:si|aby\s+si|by\s+si)\b{_CLAUSE}{_PARTICIPLE}",
     # "ukończyłeś", "wzięłaś", "mógłbyś", "gdybyś mógł", "będziesz miał": each for one sex
     "pl": r"\b\w+(?:łeś|łaś|łbyś|łabyś)\b|\b(?:\w*byś|będziesz)\s+\w+ł[ao]?\b",
+    # "¡Bienvenido!", "cuando estés listo": an adjective for the player (not the noun "la
+    # bienvenida": "Te damos la bienvenida")
+    "es": r"(?<!la )\bbienvenid[oa]s?\b"
+    r"|\b(?:estés|estás|estar|seas|eres)\s+(?:list|preparad|segur|dispuest)[oa]s?\b",
 }
 
 
