@@ -1596,6 +1596,9 @@ message("web.lobby", "Lobby")
 # TRANSLATORS: the leaderboard of a game's ratings (a link in the header, a page's
 # heading)
 message("web.ratings", "Ratings")
+# TRANSLATORS: on a player's page, the heading of that player's own rating in each game
+# (a number per game), not the leaderboard of web.ratings
+message("web.player.ratings", "Ratings")
 message("web.account.log_in", "Log in")
 message("web.account.log_out", "Log out")
 message("web.account.register", "Register")
@@ -1626,9 +1629,6 @@ plural_message(
     "Your account keeps the {count} matches this browser plays as a guest.",
 )
 # TRANSLATORS: a check box on the log-in page
-# TRANSLATORS: on a player's page, the heading of that player's own rating in each game
-# (a number per game), not the leaderboard of web.ratings
-message("web.player.ratings", "Ratings")
 plural_message(
     "web.account.take_seats",
     "Add the {count} match this browser plays as a guest to my account",
@@ -1910,6 +1910,7 @@ message("moderation.no_warning", "You have no such warning to read.")
 message("moderation.closed", "This report is closed already.")
 message("moderation.resolved", "This flag is resolved already.")
 message("moderation.suspended", "{name} is suspended already.")
+message("moderation.not_suspended", "{name} is not suspended.")
 message(
     "moderation.not_voidable",
     "This match has no rated result to void: it is not rated, not over, was aborted, or is "
@@ -1940,7 +1941,6 @@ message("web.report.reason.offensive_name", "An offensive name")
 message("web.report.reason.stalling", "Stalling: never moving, letting the clock run")
 message("web.report.reason.other", "Something else")
 message("web.report.text", "What happened")
-message("moderation.not_suspended", "{name} is not suspended.")
 message(
     "web.report.text_help",
     "One line, up to {limit} characters; needed for “Something else”.",
@@ -2003,6 +2003,7 @@ message("web.moderation.warn", "Warn")
 message("web.moderation.mute", "Mute")
 message("web.moderation.mute_for", "Mute for")
 message("web.moderation.suspend", "Suspend")
+message("web.moderation.unsuspend", "Lift suspension")
 message("web.moderation.close", "Close the report")
 message("web.moderation.done", "Done.")
 # TRANSLATORS: {n}: a number of minutes
@@ -2033,7 +2034,6 @@ message("web.moderation.log", "The moderation log")
 message("web.moderation.no_log", "Nothing has been done yet.")
 message("web.moderation.when", "When")
 message("web.moderation.who", "Who")
-message("web.moderation.unsuspend", "Lift suspension")
 message("web.moderation.what", "Action")
 message("web.moderation.about", "About")
 message("web.moderation.reason", "Why")
