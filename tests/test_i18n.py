@@ -76,8 +76,14 @@ def test_colour_forms_used_by_templates_exist(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", OTHERS)
 def test_translations_are_translated(lang: str) -> None:
+    """At most three messages read as the English (loan words: "Bots", "Chat", "online");
+    a template with no words of its own ("{name}: {what}") has nothing to translate."""
     t, en = Translator(lang), Translator("en")
-    same = [key for key in MESSAGES if t.template(key) == en.template(key)]
+
+    def words(key: str) -> bool:
+        return re.search(r"[^\W\d_]", re.sub(r"\{[^}]*\}", "", en.template(key) or "")) is not None
+
+    same = [key for key in MESSAGES if words(key) and t.template(key) == en.template(key)]
     assert len(same) <= 3, same
 
 
@@ -190,8 +196,9 @@ def test_events_in_natural_words(lang: str, event: Event, expected: str) -> None
 
 def test_game_terms_come_from_the_rulebooks() -> None:
     terms = {
-        "de": ("Wunschstein", "Kleeblatt", "Punkteplättchen", "Nachziehstapel", "Ablagestapel",
-               "Zielbereich", "große Spielfigur", "Schlusskarte", "Punktekarte", "Endstein"),
+        "de": ("Wunschstein", "Kleeblatt", "Punktekärtchen", "Nachziehstapel", "Ablagestapel",
+               "Zielbereich", "große Spielfigur", "Schlusskarte", "Punktekarte", "Endstein",
+               "Wegekärtchen", "Startfeld"),
         "cs": ("kámen přání", "čtyřlístek", "lízací balíček", "odhazovací balíček"),
         "sk": ("kameň želaní", "štvorlístok", "hracieho balíčka", "odkladací balíček"),
         "es": ("piedra de deseo", "trébol", "mazo", "pila de descartes", "zona de meta"),

@@ -15,7 +15,7 @@ from keltis.core.card_codes import CARD_TEXT
 from keltis.core.errors import IllegalActionError, KeltisError, NotationError
 from keltis.core.protocol import EndReason
 from keltis.core.refusals import REFUSALS
-from keltis.games import get_game
+from keltis.games import GAME_NAMES, get_game
 from keltis.i18n import LANGUAGES, Translator, template_fields
 from keltis.messages import MESSAGES
 from support import assert_translated, play
@@ -29,9 +29,11 @@ def _keys(node: ast.expr) -> set[str]:
         return {node.value}
     if isinstance(node, ast.IfExp):
         return _keys(node.body) | _keys(node.orelse)
-    if isinstance(node, ast.JoinedStr):  # f"over_{reason.value}"
+    if isinstance(node, ast.JoinedStr):  # f"over_{reason.value}", f"not_a_move.{game}"
         first = node.values[0]
         assert isinstance(first, ast.Constant), ast.unparse(node)
+        if first.value == "not_a_move.":
+            return {f"not_a_move.{game}" for game in GAME_NAMES}
         assert first.value == "over_", ast.unparse(node)
         return {f"over_{reason.value}" for reason in EndReason}
     raise AssertionError(f"cannot read refusal key {ast.unparse(node)}")

@@ -296,9 +296,9 @@ class Match:
         except NotationError as error:
             if error.key != "not_an_action":
                 raise
-            # Not a move of either game: say the moves of this one (the notation is both's).
-            cards = self.game == "cards"
-            raise NotationError(key="not_a_move.cards" if cards else "not_a_move.board") from None
+            # Not a move of either game: say the moves of this one (the notation is both's;
+            # each game has its refusal not_a_move.<game>).
+            raise NotationError(key=f"not_a_move.{self.game}") from None
         return self._accept(chosen)
 
     def play_bot(self) -> Step:

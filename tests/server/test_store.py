@@ -132,7 +132,7 @@ def test_a_postgresql_connection_closed_while_resting_is_replaced(
     for url in postgres_database():
         engine = make_engine(url)
 
-        def end_pooled_backend() -> None:
+        def end_pooled_backend(engine: sa.Engine = engine) -> None:
             with engine.connect() as connection:  # the pool's one connection
                 pid = connection.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
             with engine.pool._creator() as killer:  # type: ignore[attr-defined]

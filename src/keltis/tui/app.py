@@ -497,8 +497,7 @@ class PlaySession:
             return parse_action(self.t.typed_move(text))
         except NotationError as error:
             if error.key == "not_an_action":  # say which moves this game has
-                cards = self.match.game == "cards"
-                error = NotationError(key="not_a_move.cards" if cards else "not_a_move.board")
+                error = NotationError(key=f"not_a_move.{self.match.game}")
             reason = self.t.refusal(error)
             self.say(self.t("err.notation", text=text, reason=reason), ERROR_STYLE)
             return None
