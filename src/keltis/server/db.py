@@ -562,6 +562,7 @@ def _ping_when_idle(engine: Engine) -> None:
     seconds (SQLAlchemy's ``pool_pre_ping`` pings at every checkout: under load a round
     trip more per request, for connections used a moment ago): one the server closed
     meanwhile (a restart, an idle timeout) is replaced before anyone uses it."""
+
     @sa.event.listens_for(engine, "checkin")
     def _rested_from(_connection: Any, record: Any) -> None:
         record.info["rested_from"] = time.monotonic()
