@@ -170,18 +170,7 @@ def play_a_real_game(
     ("game", "lang", "width", "height"),
     [
         ("board", "pl", 1280, 800),
-        pytest.param(
-            "board",
-            "pl",
-            390,
-            844,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="in the lesson the panel (at most 25% of the screen) sits above the "
-                "board, and the line of the others' moves beside the prompt lies 6-43 px "
-                "below the first screen (issue 40 §1.5 with §2.2: still open)",
-            ),
-        ),
+        ("board", "pl", 390, 844),
         ("cards", "es", 390, 844),
         ("cards", "es", 1280, 800),
     ],

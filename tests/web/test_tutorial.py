@@ -156,10 +156,22 @@ def test_a_newcomer_completes_the_guided_first_game(
     # a player who gave no name is the language's "you", never the server's "Player"
     assert seat_names(page, plain_server)[0] == tr("name.you")
 
+    told: list[int] = []
+
     def shoot(page: Any, n: int) -> None:
         # the panel leaves room for the table: a quarter of the screen at most, and the
         # piece it marks in sight below it
         assert_seen(page)
+        # the bot's moves since the player's last one are told in the lesson's box, where
+        # the eye is, and not again below the board
+        since = page.locator("[data-testid=since-line]")
+        if since.count():
+            assert page.locator("[data-testid=tutor] [data-testid=since-line]").count() == 1
+            assert since.count() == 1
+            assert since.locator(".since-turn[data-seat='1']").count() == 1
+            if not told:
+                screenshot(page, f"tutorial-{name}-{lang}-{width}-since")
+            told.append(n)
         if n == 2:  # folded to its heading line, and open again
             toggle = page.locator("[data-testid=tutor-toggle]")
             toggle.click()
@@ -181,6 +193,7 @@ def test_a_newcomer_completes_the_guided_first_game(
 
     steps = follow(page, shoot)
     assert steps == len(lesson.steps)
+    assert told, "the bot's moves were never told in the lesson's box"
     tutor = page.locator("[data-testid=tutor]")
     assert tutor.get_attribute("data-done") == "true"
     assert tr("tutorial.done.title") in tutor.inner_text()

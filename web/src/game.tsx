@@ -468,6 +468,11 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   // On the board itself: the choice that follows a lay (big or small figure; a clover's or an
   // overflow's move, whose stones are marked, or passing).
   const prompt = view.game === "board" && myTurn && !busy && ["figure", "clover", "overflow"].includes(view.phase);
+  // The others' turns in a line: beside the prompt, or in a lesson's box.
+  const sinceLine = turns.length > 0 && !view.over ? (
+    <SinceLine t={t} names={names} turns={turns}
+      lead={me !== null ? t.t("web.since.title") : t.t("web.since.watch", { name: names[view.current_player] ?? "" })} />
+  ) : null;
 
   return (
     <main id="main" class={`game game-${view.game}`} data-ply={view.ply} data-turn={myTurn ? "mine" : "other"}
@@ -499,7 +504,8 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
         </p>
       )}
       {tutor && (
-        <TutorialPanel tutor={tutor} view={view} myTurn={myTurn} names={names} selected={selected} matchId={id} go={go} />
+        <TutorialPanel tutor={tutor} view={view} myTurn={myTurn} names={names} selected={selected} matchId={id} go={go}
+          since={sinceLine} />
       )}
       <div class="layout">
         <div class="table-area">
@@ -550,10 +556,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           ) : (
             <section class="moves" aria-labelledby="moves-title">
               <h2 id="moves-title">{myTurn ? t.t("web.choose") : status}</h2>
-              {turns.length > 0 && (
-                <SinceLine t={t} names={names} turns={turns}
-                  lead={me !== null ? t.t("web.since.title") : t.t("web.since.watch", { name: names[view.current_player] ?? "" })} />
-              )}
+              {!tutor && sinceLine}
               <p class="instruction" data-testid="instruction">
                 {myTurn
                   ? instruction(t, view, names[view.current_player] ?? "")

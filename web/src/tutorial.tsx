@@ -4,6 +4,7 @@
 // point at and the message that explains it. The game screen asks the tutor before it sends a
 // move (an off-script move is explained, not sent) and shows its panel; the tutor marks the
 // piece with `data-tutor` (styled in style.css, found by the browser tests).
+import type { ComponentChildren } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, held, heldIds, hold, letGo, playerName } from "./api";
 import type { TutorialScript, TutorialStep } from "./api";
@@ -163,11 +164,15 @@ interface PanelProps {
   selected: string | null;
   matchId: string;
   go: (hash: string) => void;
+  /** The others' moves since the player's last one, in a line: in a lesson it stands in the
+   * lesson's box, where the eye is (on a phone the game's own place for it is below the
+   * board, out of the first screen with the box above). */
+  since?: ComponentChildren;
 }
 
 /** The lesson beside the game: the step's words, the off-script explanation, the marks on the
  * piece to play, start again and leave. */
-export function TutorialPanel({ tutor, view, myTurn, names, selected, matchId, go }: PanelProps) {
+export function TutorialPanel({ tutor, view, myTurn, names, selected, matchId, go, since }: PanelProps) {
   const t = useT();
   const script = tutor.script;
   const steps = script?.steps ?? [];
@@ -261,6 +266,7 @@ export function TutorialPanel({ tutor, view, myTurn, names, selected, matchId, g
             {t.t("tutorial.off_script", { move: words(tutor.wrong), wanted: words(step.move) })}
           </p>
         )}
+        {since}
         <p class="tutor-text" aria-live="polite" data-testid="tutor-text">{text}</p>
         <p class="tutor-buttons">
           {done && <a class="button primary" href="#/" data-testid="tutor-home">{t.t("web.home")}</a>}
