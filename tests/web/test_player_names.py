@@ -7,9 +7,6 @@ page's own words are the language's too: "Ratings" is "Wertungen", not "leaderbo
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,36 +14,14 @@ from playwright.sync_api import expect
 
 from server.harness import Server, play_together, player
 from server.people import PASSWORD, Member, signup
-from web.conftest import WEB_SERVER_OPTIONS
 from web.pages import hold_seat
+from web.test_community import server, unique
+
+__all__ = ["server"]  # the community tests' server: their options, many accounts
 
 #: What each language's player reads in place of a deleted account's name.
 DELETED_WORDS = {"de": "(gelöschtes Konto)", "pl": "(usunięte konto)"}
 SENTINEL = "(deleted)"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server for these tests: the browser tests' options, and as many accounts and
-    log-ins from one address as the tests make."""
-    folder: Path = tmp_path_factory.mktemp("names-server")
-    running = Server(
-        f"sqlite:///{folder / 'server.sqlite3'}",
-        *WEB_SERVER_OPTIONS,
-        "--signup-rate",
-        "1000",
-        "--login-rate",
-        "1000",
-    ).start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-def unique(prefix: str) -> str:
-    """A fresh account name (3-20 letters, digits, _ or -)."""
-    return f"{prefix}_{secrets.token_hex(4)}"
 
 
 def played_then_deleted(server: Server) -> tuple[Member, str, dict[str, Any]]:
