@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, request } from "./api";
 import { errorText, useSession } from "./community";
 import { useAnnounce, useT } from "./context";
+import { useModal } from "./modal";
 import type { Translator } from "./i18n";
 import { isDeleted, shownName } from "./names";
 
@@ -206,8 +207,8 @@ export function ReportDialog({ names, match, line, onClose }: {
   onClose: () => void;
 }) {
   const t = useT();
-  const dialog = useRef<HTMLDialogElement>(null);
   const first = useRef<HTMLSelectElement & HTMLInputElement>(null);
+  const { dialog, handlers } = useModal(onClose, () => first.current?.focus());
   const [who, setWho] = useState(names[0] ?? "");
   const [reason, setReason] = useState<ReportReason | null>(line ? "chat_abuse" : null);
   const [text, setText] = useState("");
@@ -215,17 +216,6 @@ export function ReportDialog({ names, match, line, onClose }: {
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const done = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const box = dialog.current;
-    if (!box) return undefined;
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!box.open) box.showModal();
-    first.current?.focus();
-    return () => {
-      if (box.open) box.close();
-      before?.focus({ preventScroll: true });
-    };
-  }, []);
   useEffect(() => {
     if (sent) done.current?.focus();
   }, [sent]);
@@ -249,18 +239,7 @@ export function ReportDialog({ names, match, line, onClose }: {
   };
   const title = names.length === 1 ? t.t("web.report.title", { name: names[0] }) : t.t("web.report.title_match");
   return (
-    <dialog ref={dialog} class="report-dialog" aria-labelledby="report-title" data-testid="report-dialog"
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-      onKeyDown={(event) => {
-        event.stopPropagation();
-        if (event.key === "Escape") {
-          event.preventDefault();
-          onClose();
-        }
-      }}>
+    <dialog ref={dialog} class="report-dialog" aria-labelledby="report-title" data-testid="report-dialog" {...handlers}>
       <h2 id="report-title">{title}</h2>
       {sent ? (
         <div>

@@ -9,6 +9,7 @@ import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ScoreTrack } from "./board";
 import { useT } from "./context";
+import { useModal } from "./modal";
 import type { Translator } from "./i18n";
 import { CardFace, PLAYER_MARK, PLAYER_TEXT, SYMBOL } from "./pieces";
 import { scoringTables } from "./tables";
@@ -627,34 +628,15 @@ export function RulesLinks() {
  * button that opened it. Keys pressed in it never reach the game (1–9 would play a move). */
 function RulesDialog({ game, place, onClose }: { game: RulesGame; place?: string; onClose: () => void }) {
   const t = useT();
-  const dialog = useRef<HTMLDialogElement>(null);
   const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const box = dialog.current;
-    if (!box) return undefined;
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!box.open) box.showModal();
-    // Opened at a rule: that rule in sight and focused (a screen reader reads it); else the
-    // close button, the dialog's first control.
+  // Opened at a rule: that rule in sight and focused (a screen reader reads it); else the
+  // close button, the dialog's first control.
+  const { dialog, handlers } = useModal(onClose, () => {
     if (!place || !showSection(place)) close.current?.focus();
-    return () => {
-      if (box.open) box.close();
-      before?.focus({ preventScroll: true });
-    };
-  }, []);
+  });
   return (
     <dialog ref={dialog} class="rules-dialog" aria-labelledby="rules-dialog-title" data-testid="rules-dialog"
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-      onKeyDown={(event) => {
-        event.stopPropagation();
-        if (event.key === "Escape") {
-          event.preventDefault();
-          onClose();
-        }
-      }}
+      {...handlers}
       onClick={(event) => {
         if (event.target === dialog.current) onClose();
       }}>
