@@ -142,3 +142,58 @@ def play_to_the_end(page: Any, limit: int = 200) -> int:
         made += 1
         wait_my_turn(page, before)
     return made
+
+
+#: What overlaps or is cut on a game's page (issue 40: the newcomer and layout tests), as
+#: "what: element" lines: the page wider than the window; a path's heading overlapping another
+#: or outside the board; in the game's head, the lesson's box, the players' panels, the moves,
+#: the piles, the wish stones and the final scores: an element reaching outside its panel (the
+#: lesson's box scrolls its words inside: below its bottom is allowed), an element that cuts
+#: its own content (overflow hidden), two siblings on top of each other.
+LAYOUT_PROBLEMS = """() => {
+  const problems = [];
+  const say = (text) => problems.push(text);
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth) say(`page ${root.scrollWidth} > ${root.clientWidth}`);
+  const name = (e) => `${e.tagName.toLowerCase()}.${(e.getAttribute('class') || '').trim()}`
+    + ` "${(e.textContent || '').trim().slice(0, 40)}"`;
+  const shown = (e) => {
+    if (e.closest('.sr-only, svg, dl.parts, [hidden]')) return false;
+    const s = getComputedStyle(e);
+    const r = e.getBoundingClientRect();
+    return s.display !== 'none' && s.visibility !== 'hidden' && r.width > 1 && r.height > 1;
+  };
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  // (an inline element that wraps is one box per line: its boxes, not the box around them)
+  const over = (k, l) => [...k.getClientRects()].some(
+    (a) => [...l.getClientRects()].some((b) => meet(a, b)));
+  const board = document.querySelector('svg.board')?.getBoundingClientRect();
+  const heads = board ? [...document.querySelectorAll('svg.board text.path-head')] : [];
+  heads.forEach((e, i) => {
+    const r = e.getBoundingClientRect();
+    if (r.left < board.left - 0.5 || r.right > board.right + 0.5) say(`outside: ${name(e)}`);
+    for (const f of heads.slice(i + 1)) if (over(e, f)) say(`overlap: ${name(e)} / ${name(f)}`);
+  });
+  const panels = '.game-head, .tutor, .player, .moves, .piles, .wish-row, .final-wrap';
+  for (const panel of document.querySelectorAll(panels)) {
+    const p = panel.getBoundingClientRect();
+    const scrolls = panel.classList.contains('tutor');
+    for (const e of panel.querySelectorAll('*')) {
+      if (!shown(e)) continue;
+      const r = e.getBoundingClientRect();
+      if (r.left < p.left - 1 || r.right > p.right + 1
+        || (!scrolls && (r.top < p.top - 1 || r.bottom > p.bottom + 1))) {
+        say(`outside ${name(panel).slice(0, 30)}: ${name(e)}`);
+      }
+      const s = getComputedStyle(e);
+      if (s.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1) say(`cut: ${name(e)}`);
+      const kids = [...e.children].filter(
+        (k) => shown(k) && getComputedStyle(k).position !== 'absolute');
+      kids.forEach((k, i) => {
+        for (const l of kids.slice(i + 1)) if (over(k, l)) say(`overlap: ${name(k)} / ${name(l)}`);
+      });
+    }
+  }
+  return problems;
+}"""

@@ -17,6 +17,7 @@ from web.helpers import artifacts_dir, ws_messages
 from web.pages import (
     BOARD_SHORT,
     CARDS_SHORT,
+    LAYOUT_PROBLEMS,
     ada_and_bob,
     click_a_move,
     open_match,
@@ -178,54 +179,6 @@ def test_every_card_of_the_hand_says_what_it_can_do_at_every_decision(
 
 # -- §2.6 no overlap, no clipping -------------------------------------------------------------
 
-#: What overlaps or is cut on the game's page: the page wider than the window; a path's
-#: heading overlapping another or outside the board; in the game's head, the players' panels,
-#: the moves, the piles and the wish stones: an element reaching outside its panel, an
-#: element that cuts its own content (overflow hidden), two siblings on top of each other.
-LAYOUT = """() => {
-  const problems = [];
-  const say = (text) => problems.push(text);
-  const root = document.documentElement;
-  if (root.scrollWidth > root.clientWidth) say(`page ${root.scrollWidth} > ${root.clientWidth}`);
-  const name = (e) => `${e.tagName.toLowerCase()}.${(e.getAttribute('class') || '').trim()}`
-    + ` "${(e.textContent || '').trim().slice(0, 40)}"`;
-  const shown = (e) => {
-    if (e.closest('.sr-only, svg, dl.parts')) return false;
-    const s = getComputedStyle(e);
-    const r = e.getBoundingClientRect();
-    return s.display !== 'none' && s.visibility !== 'hidden' && r.width > 1 && r.height > 1;
-  };
-  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
-    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  // (an inline element that wraps is one box per line: its boxes, not the box around them)
-  const over = (k, l) => [...k.getClientRects()].some(
-    (a) => [...l.getClientRects()].some((b) => meet(a, b)));
-  const heads = [...document.querySelectorAll('svg.board text.path-head')];
-  const board = document.querySelector('svg.board')?.getBoundingClientRect();
-  heads.forEach((e, i) => {
-    const r = e.getBoundingClientRect();
-    if (r.left < board.left - 0.5 || r.right > board.right + 0.5) say(`outside: ${name(e)}`);
-    for (const f of heads.slice(i + 1)) if (over(e, f)) say(`overlap: ${name(e)} / ${name(f)}`);
-  });
-  for (const panel of document.querySelectorAll('.game-head, .player, .moves, .piles, .wish-row')) {
-    const p = panel.getBoundingClientRect();
-    for (const e of panel.querySelectorAll('*')) {
-      if (!shown(e)) continue;
-      const r = e.getBoundingClientRect();
-      if (r.left < p.left - 1 || r.right > p.right + 1 || r.top < p.top - 1
-        || r.bottom > p.bottom + 1) say(`outside ${name(panel).slice(0, 30)}: ${name(e)}`);
-      const s = getComputedStyle(e);
-      if (s.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1) say(`cut: ${name(e)}`);
-      const kids = [...e.children].filter(
-        (k) => shown(k) && getComputedStyle(k).position !== 'absolute');
-      kids.forEach((k, i) => {
-        for (const l of kids.slice(i + 1)) if (over(k, l)) say(`overlap: ${name(k)} / ${name(l)}`);
-      });
-    }
-  }
-  return problems;
-}"""
-
 
 @pytest.mark.parametrize("width", [1280, 360])
 @pytest.mark.parametrize("game", ["board", "cards"])
@@ -246,7 +199,7 @@ def test_the_board_and_the_panels_fit_in_every_language(
     for lang in LANGUAGES:
         page.select_option("[data-testid=language]", lang)
         page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
-        found += [f"{game} {lang} {width}px: {p}" for p in page.evaluate(LAYOUT)]
+        found += [f"{game} {lang} {width}px: {p}" for p in page.evaluate(LAYOUT_PROBLEMS)]
         if lang == "pl":
             page.screenshot(
                 path=str(artifacts_dir() / f"layout-{game}-pl-{width}.png"), full_page=True

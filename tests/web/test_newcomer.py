@@ -23,7 +23,7 @@ import pytest
 from keltis.i18n import Translator
 from server.harness import Server
 from web.helpers import artifacts_dir, ws_messages
-from web.pages import click_a_move, ply, wait_my_turn
+from web.pages import LAYOUT_PROBLEMS, click_a_move, ply, wait_my_turn
 from web.test_tutorial import follow, start_lesson
 
 #: An English word of the notation (no other language of the client writes one).
@@ -36,48 +36,6 @@ OUTSIDE_THE_BOX = """() => {
   const text = document.querySelector('main').innerText;
   if (box) box.style.display = '';
   return text;
-}"""
-
-#: What overlaps or is cut (see the module's docstring), as "what: element" lines.
-LAYOUT = """() => {
-  const problems = [];
-  const root = document.documentElement;
-  const say = (text) => problems.push(text);
-  if (root.scrollWidth > root.clientWidth) say(`page ${root.scrollWidth} > ${root.clientWidth}`);
-  const name = (e) => `${e.tagName.toLowerCase()}.${(e.getAttribute('class') || '').trim()}`
-    + ` "${(e.textContent || '').trim().slice(0, 40)}"`;
-  const shown = (e) => {
-    if (e.closest('.sr-only, svg, dl.parts, [hidden]')) return false;
-    const s = getComputedStyle(e);
-    const r = e.getBoundingClientRect();
-    return s.display !== 'none' && s.visibility !== 'hidden' && r.width > 1 && r.height > 1;
-  };
-  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
-    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  const over = (k, l) => [...k.getClientRects()].some(
-    (a) => [...l.getClientRects()].some((b) => meet(a, b)));
-  const panels = '.game-head, .tutor, .player, .moves, .piles, .wish-row, .final-wrap';
-  for (const panel of document.querySelectorAll(panels)) {
-    const p = panel.getBoundingClientRect();
-    // the lesson's panel scrolls its words inside: what is below its bottom is scrolled to
-    const scrolls = panel.classList.contains('tutor');
-    for (const e of panel.querySelectorAll('*')) {
-      if (!shown(e)) continue;
-      const r = e.getBoundingClientRect();
-      if (r.left < p.left - 1 || r.right > p.right + 1
-        || (!scrolls && (r.top < p.top - 1 || r.bottom > p.bottom + 1))) {
-        say(`outside ${name(panel).slice(0, 30)}: ${name(e)}`);
-      }
-      const s = getComputedStyle(e);
-      if (s.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1) say(`cut: ${name(e)}`);
-      const kids = [...e.children].filter(
-        (k) => shown(k) && getComputedStyle(k).position !== 'absolute');
-      kids.forEach((k, i) => {
-        for (const l of kids.slice(i + 1)) if (over(k, l)) say(`overlap: ${name(k)} / ${name(l)}`);
-      });
-    }
-  }
-  return problems;
 }"""
 
 #: The seats whose turns the one-line summary of the others' moves tells where it lies within
@@ -127,7 +85,7 @@ class Decisions:
         words = ENGLISH_MOVE_WORD.findall(page.evaluate(OUTSIDE_THE_BOX))
         if words:
             self.found.append(f"{where}: English move words {sorted(set(words))}")
-        self.found += [f"{where}: {problem}" for problem in page.evaluate(LAYOUT)]
+        self.found += [f"{where}: {problem}" for problem in page.evaluate(LAYOUT_PROBLEMS)]
         others = others_since_my_last_decision(page)
         if others:
             told = page.evaluate(OTHERS_IN_FIRST_SCREEN)
