@@ -5,6 +5,7 @@ scores. Every move goes through the page's own buttons, stones and piles."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from server.harness import Server, create, join, start
@@ -196,4 +197,15 @@ LAYOUT_PROBLEMS = """() => {
     }
   }
   return problems;
+}"""
+
+#: An English word of the notation (none of the six other languages writes one).
+ENGLISH_MOVE_WORD = re.compile(r"\b(draw|pass|big|small|wish)\b")
+#: The page's visible text outside the box to type a move in (the box keeps the notation).
+OUTSIDE_THE_BOX = """() => {
+  const box = document.querySelector('form.type-move');
+  if (box) box.style.display = 'none';
+  const text = document.querySelector('main').innerText;
+  if (box) box.style.display = '';
+  return text;
 }"""

@@ -15,6 +15,8 @@ from web.helpers import ws_messages
 from web.pages import (
     BOARD_SHORT,
     CARDS_SHORT,
+    ENGLISH_MOVE_WORD,
+    OUTSIDE_THE_BOX,
     click_a_move,
     open_match,
     ply,
@@ -23,16 +25,6 @@ from web.pages import (
 )
 
 AGAINST_A_BOT = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
-#: An English word of the notation (none of the six other languages writes one).
-ENGLISH_MOVE_WORD = re.compile(r"\b(draw|pass|big|small|wish)\b")
-#: The page's visible text outside the box to type a move in (the box keeps the notation).
-OUTSIDE_THE_BOX = """() => {
-  const box = document.querySelector('form.type-move');
-  if (box) box.style.display = 'none';
-  const text = document.querySelector('main').innerText;
-  if (box) box.style.display = '';
-  return text;
-}"""
 
 
 def messages(lang: str) -> dict[str, Any]:

@@ -15,7 +15,6 @@ medium bot to its final scores, and at every one of their decisions the page
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -23,20 +22,15 @@ import pytest
 from keltis.i18n import Translator
 from server.harness import Server
 from web.helpers import artifacts_dir, ws_messages
-from web.pages import LAYOUT_PROBLEMS, click_a_move, ply, wait_my_turn
+from web.pages import (
+    ENGLISH_MOVE_WORD,
+    LAYOUT_PROBLEMS,
+    OUTSIDE_THE_BOX,
+    click_a_move,
+    ply,
+    wait_my_turn,
+)
 from web.test_tutorial import follow, start_lesson
-
-#: An English word of the notation (no other language of the client writes one).
-ENGLISH_MOVE_WORD = re.compile(r"\b(draw|pass|big|small|wish)\b")
-
-#: The visible text of the page's main part without the box to type a move in.
-OUTSIDE_THE_BOX = """() => {
-  const box = document.querySelector('form.type-move');
-  if (box) box.style.display = 'none';
-  const text = document.querySelector('main').innerText;
-  if (box) box.style.display = '';
-  return text;
-}"""
 
 #: The seats whose turns the one-line summary of the others' moves tells where it lies within
 #: the first screen (the page at its top; none where it lies below), and where it lies; null
