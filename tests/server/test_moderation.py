@@ -637,6 +637,24 @@ def test_moderators_warn_mute_suspend_and_close_reports_each_logged(server: Serv
         "moderation.suspended",
     )
 
+    # lifting it takes the same checks as every action; a refused one lifts nothing
+    lift = "/api/moderation/unsuspend"
+    for reason in ("", "x" * 201, "two\nlines"):
+        refused(
+            mod.post(lift, json={"name": bea.name, "reason": reason}), 400, "moderation.bad_reason"
+        )
+    refused(mod.post(lift, json={"name": "a\u0000b", "reason": "x"}), 400, "server.bad_name")
+    refused(mod.post(lift, json={"name": "nobody_here", "reason": "x"}), 404, "account.no_player")
+    refused(mod.post(lift, json={"name": mod.name, "reason": "x"}), 400, "moderation.self")
+    refused(
+        mod.post(lift, json={"name": bea.name, "reason": "x", "report": 999999}),
+        404,
+        "moderation.no_report",
+    )
+    refused(ann.post(lift, json={"name": bea.name, "reason": "x"}), 403, "moderation.forbidden")
+    with server.http() as http:
+        login = {"name": bea.name, "password": PASSWORD}
+        refused(http.post("/api/sessions", json=login), 403, "account.suspended")
     # lift it: Bea logs in again (her old seat token stays ended), her chat shows again
     lifted = mod.post("/api/moderation/unsuspend", json={"name": bea.name, "reason": "served"})
     assert lifted.status_code == 200, lifted.text
