@@ -1,6 +1,6 @@
 """The wire format: the JSON that a browser, a server and a learner rely on.
 
-Five documents, each described by a JSON Schema (draft 2020-12) shipped in
+Six documents, each described by a JSON Schema (draft 2020-12) shipped in
 ``keltis/schemas/`` and versioned by :data:`~keltis.core.protocol.WIRE_VERSION`:
 
 =============  =========================================================================
@@ -12,6 +12,8 @@ Five documents, each described by a JSON Schema (draft 2020-12) shipped in
 ``live``       a game server's message to a client on the live WebSocket (snapshot, step,
                match, ack, hints, pong, chat, error; ``docs/server.md``); its ``$defs``
                also describe the client's ``chat`` message (``client_chat``)
+``review``     ``Review.to_json()``: a finished game's review (``keltis review --json``,
+               the server's review route; ``docs/bots.md``)
 =============  =========================================================================
 
 ``common`` holds the shared definitions (card, action, preview, event, outcome). Read
@@ -30,7 +32,7 @@ from typing import Any, Final
 from keltis.core.protocol import JSON, WIRE_VERSION
 
 #: The documents with a schema of their own.
-DOCUMENTS: Final = ("view", "step", "game-info", "record", "live")
+DOCUMENTS: Final = ("view", "step", "game-info", "record", "live", "review")
 #: Every schema file, the shared definitions included.
 SCHEMAS: Final = ("common", *DOCUMENTS)
 

@@ -42,6 +42,7 @@ const DOCUMENT_NAMES = {
   "game-info": "GameInfo",
   "record": "GameRecord", // not `Record`, TypeScript's own
   "live": "LiveMessage",
+  "review": "Review",
 };
 
 const HEADER = `// Generated from src/keltis/schemas/*.schema.json by web/scripts/gen-types.mjs

@@ -2,7 +2,7 @@
 // (json-schema-to-typescript): do not edit. After changing a schema: cd web && npm run types
 // (docs/web.md). tests/web/test_wire_types.py fails while this file is not what that writes.
 
-export type WireDocument = GameInfo | LiveMessage | GameRecord | Step | View;
+export type WireDocument = GameInfo | LiveMessage | GameRecord | Review | Step | View;
 /**
  * What keltis serve sends on /api/matches/{id}/live (docs/server.md). Every message names the match's version, except an error before the match is known.
  */
@@ -258,6 +258,16 @@ export type Card = string;
 export type Cards = Card[];
 export type Pile = "G" | "Y" | "R" | "P" | "B" | "*";
 export type Colour = "G" | "Y" | "R" | "P" | "B";
+export type ReviewSeat = number;
+export type ReviewChance = number;
+export type ReviewMark = "best" | "good" | "inaccuracy" | "mistake" | "blunder";
+/**
+ * one win chance per seat
+ *
+ * @minItems 2
+ * @maxItems 4
+ */
+export type ReviewChances = ReviewChance[];
 
 /**
  * Game.info(players, variant).to_json(), after OpenSpiel's GameType and GameInfo.
@@ -776,4 +786,145 @@ export interface GameRecord {
   };
   result?: Outcome;
   actions: string[];
+}
+/**
+ * keltis.review.Review.to_json(): `keltis review --json`, the server's GET /api/matches/{id}/review. Win chances are shares of 0…1 (a shared victory counts in part); docs/bots.md defines the marks, the accuracy and the luck.
+ */
+export interface Review {
+  format: "keltis-review";
+  version: 1;
+  game: "board" | "cards";
+  /**
+   * @minItems 2
+   * @maxItems 4
+   */
+  players: string[];
+  /**
+   * the seats reviewed
+   *
+   * @minItems 1
+   * @maxItems 4
+   */
+  seats: ReviewSeat[];
+  budget: {
+    iterations: number;
+    width: number;
+    luck_playouts: number;
+    seed: number;
+  };
+  /**
+   * the least loss of win chance of each mark
+   */
+  thresholds: {
+    inaccuracy: ReviewChance;
+    mistake: ReviewChance;
+    blunder: ReviewChance;
+  };
+  /**
+   * how many actions the record holds
+   */
+  actions: number;
+  /**
+   * @minItems 2
+   * @maxItems 4
+   */
+  scores: number[];
+  /**
+   * @minItems 1
+   * @maxItems 4
+   */
+  winners: ReviewSeat[];
+  summaries: ReviewSummary[];
+  decisions: ReviewDecision[];
+  luck: ReviewLuck[];
+  cpu_seconds: number;
+}
+export interface ReviewSummary {
+  seat: ReviewSeat;
+  decisions: number;
+  /**
+   * moves with one legal choice (not judged)
+   */
+  forced: number;
+  accuracy: number;
+  marks: {
+    best: number;
+    good: number;
+    inaccuracy: number;
+    mistake: number;
+    blunder: number;
+  };
+  /**
+   * the sum of the losses beyond the search's error
+   */
+  loss: number;
+  /**
+   * the sum of every deal's and draw's swing of this seat's all-seeing win chance
+   */
+  luck: number;
+}
+/**
+ * a decision of a reviewed seat: the position after `index` actions
+ */
+export interface ReviewDecision {
+  index: number;
+  turn: number;
+  seat: ReviewSeat;
+  played: ReviewCandidate;
+  best: ReviewCandidate;
+  /**
+   * best.win - played.win
+   */
+  loss: number;
+  /**
+   * the search's own 95% error of loss
+   */
+  error: number;
+  mark: ReviewMark;
+  accuracy: number;
+  /**
+   * every move searched, the best first
+   *
+   * @minItems 1
+   */
+  candidates: ReviewCandidate[];
+}
+/**
+ * a move the search tried from the seat's own view
+ */
+export interface ReviewCandidate {
+  /**
+   * the move in notation (docs/notation.md)
+   */
+  action: string;
+  win: ReviewChance;
+  /**
+   * expected final score minus the best other player's
+   */
+  margin: number;
+  /**
+   * half the width of the 95% interval of win
+   */
+  spread: number;
+  playouts: number;
+}
+/**
+ * how the deal or a draw from the draw pile moved each seat's all-seeing win chance
+ */
+export interface ReviewLuck {
+  kind: "deal" | "draw";
+  index: number;
+  turn: number;
+  /**
+   * who drew (null for the deal)
+   */
+  seat: ReviewSeat | null;
+  before: ReviewChances;
+  after: ReviewChances;
+  /**
+   * @minItems 2
+   * @maxItems 4
+   */
+  swing: number[];
+  playouts: number;
 }

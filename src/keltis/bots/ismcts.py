@@ -158,6 +158,9 @@ class ActionStats:
     """The heuristic's own score of the action."""
     dropped: bool
     """Whether the search stopped looking at it because it was clearly worse."""
+    wins: tuple[float, ...] = ()
+    """The win of each deal it was tried on, in the order of the deals: every action still in
+    the race sees the same deals, so two actions' wins pair up (a review's paired error)."""
 
 
 @dataclass
@@ -218,13 +221,14 @@ class HeuristicJudge:
 class _Arm:
     """One root action: its subtree and the reward of each deal it was tried on."""
 
-    __slots__ = ("action", "alive", "heuristic", "margin", "node", "rewards", "win")
+    __slots__ = ("action", "alive", "heuristic", "margin", "node", "rewards", "win", "wins")
 
     def __init__(self, action: Action, heuristic: float) -> None:
         self.action = action
         self.heuristic = heuristic
         self.node = Node()
         self.rewards: list[float] = []
+        self.wins: list[float] = []
         self.win = 0.0
         self.margin = 0.0
         self.alive = True
@@ -244,6 +248,7 @@ def search(
     *,
     judge: Judgement | None = None,
     rank: Ranking | None = None,
+    include: tuple[Action, ...] = (),
 ) -> SearchResult:
     """Search from ``view`` (the searching player's own view, with legal actions) and return
     the statistics of every root action looked at, the recommended one first.
@@ -256,7 +261,8 @@ def search(
 
     ``judge`` replaces the heuristic's judgement of the playouts' last states and ``rank``
     the heuristic's choice of the root actions (a learned judgement does both:
-    ``keltis.learn.search``).
+    ``keltis.learn.search``). The legal actions in ``include`` are searched whatever their
+    rank, beside the ``width`` best (a review searches the move that was played).
     """
     if view.viewer is None or not view.legal:
         raise ValueError("search needs the view of the player to move (with legal actions)")
@@ -271,7 +277,8 @@ def search(
 
     probe = game.sample_state(view, rng)
     scored = {a: s for s, a in policies.scores(probe)}
-    arms = _ranked_arms(view, config, rank(view, probe) if rank is not None else scored, scored)
+    order = rank(view, probe) if rank is not None else scored
+    arms = _ranked_arms(view, config, order, scored, include)
     deadline = start + config.seconds if config.seconds is not None else math.inf
     limit = config.iterations if config.iterations is not None else 2**62
     rounds_per_player = config.playout_rounds
@@ -304,6 +311,7 @@ def search(
                 n_.visits += 1
                 n_.total += rewards[p_]
             arm.rewards.append(rewards[me])
+            arm.wins.append(wins[me])
             arm.win += wins[me]
             arm.margin += margins[me]
         if race and deals >= config.min_rounds and len(alive) > 1:
@@ -318,13 +326,20 @@ def search(
 
 
 def _ranked_arms(
-    view: View, config: SearchConfig, order: dict[Action, float], scored: dict[Action, float]
+    view: View,
+    config: SearchConfig,
+    order: dict[Action, float],
+    scored: dict[Action, float],
+    include: tuple[Action, ...] = (),
 ) -> list[_Arm]:
-    """The root actions to race, best by ``order`` first (``config.width`` of them), each
-    with the heuristic's score (``scored``)."""
+    """The root actions to race, best by ``order`` first (``config.width`` of them, and the
+    legal ones of ``include`` after them), each with the heuristic's score (``scored``)."""
     ranked = sorted(view.legal, key=lambda a: -order.get(a, -math.inf))
     if config.width is not None:
         ranked = ranked[: config.width]
+    for action in include:
+        if action in view.legal and action not in ranked:
+            ranked.append(action)
     return [_Arm(a, scored.get(a, -math.inf)) for a in ranked]
 
 
@@ -408,6 +423,7 @@ def _arm_stats(arms: list[_Arm]) -> list[ActionStats]:
             value=sum(arm.rewards) / len(arm.rewards),
             heuristic=arm.heuristic,
             dropped=not arm.alive,
+            wins=tuple(arm.wins),
         )
         for arm in arms
         if arm.rewards
