@@ -307,7 +307,7 @@ Progress = Callable[[int, int], None]
 
 def move_accuracy(loss: float) -> float:
     """A move's accuracy, 0…100, from its loss of win chance (0…1): lichess's curve,
-    ``103.17 × exp(−0.04354 × loss in points) − 3.17``; 100 for no loss, about 65 for a loss of
+    ``103.17 × exp(−0.04354 × loss in points) − 3.17``; 100 for no loss, about 64 for a loss of
     10 points, 0 from about 80 points."""
     value = 103.1668100711649 * math.exp(-0.04354415386753951 * loss * 100) - 3.166924740191411
     return max(0.0, min(100.0, value))
