@@ -104,8 +104,16 @@ def test_the_luck_of_the_deal_and_of_every_draw_from_the_pile() -> None:
     states, _ = positions(record)
     for event in result.luck[1:]:
         assert event.seat == states[event.index].current_player
+        assert len(event.error) == 2
+        assert all(error >= 0 for error in event.error)
     total = sum(e.swing[0] for e in result.luck)
     assert result.summaries[0].luck == pytest.approx(total, abs=1e-3)
+    spread = sum(e.error[0] ** 2 for e in result.luck) ** 0.5
+    assert result.summaries[0].luck_error == pytest.approx(spread, abs=1e-3)
+    last = result.luck[-1]
+    if last.index == len(record.actions) - 1:  # the game ended by drawing the last card
+        share = 1 / len(result.winners)
+        assert last.after == tuple(share if p in result.winners else 0.0 for p in range(2))
 
 
 def test_reviews_are_the_same_from_their_steps_and_again() -> None:

@@ -61,7 +61,7 @@ class ReviewBudget:
     """Playouts per decision, over every move searched (all of them see the same deals)."""
     width: int = 3
     """The heuristic's best moves searched beside the one played."""
-    luck_playouts: int = 48
+    luck_playouts: int = 128
     """Playouts per all-seeing value (before and after each draw from the pile; four times as
     many for the deal)."""
     seed: int = 0
@@ -205,6 +205,8 @@ class Luck:
     before: tuple[float, ...]
     after: tuple[float, ...]
     playouts: int
+    error: tuple[float, ...] = ()
+    """Each player's 95% error of the swing (paired over the playouts the two sides share)."""
 
     @property
     def swing(self) -> tuple[float, ...]:
@@ -220,6 +222,7 @@ class Luck:
             "before": [round(x, 4) for x in self.before],
             "after": [round(x, 4) for x in self.after],
             "swing": [round(x, 4) for x in self.swing],
+            "error": [round(x, 4) for x in self.error],
             "playouts": self.playouts,
         }
 
@@ -234,6 +237,7 @@ class Luck:
             before=tuple(float(x) for x in data["before"]),
             after=tuple(float(x) for x in data["after"]),
             playouts=int(data["playouts"]),
+            error=tuple(float(x) for x in data["error"]),
         )
 
 
@@ -252,6 +256,8 @@ class SeatSummary:
     """The sum of its decisions' losses of win chance (those beyond the search's error)."""
     luck: float
     """The sum of every deal's and draw's swing of its all-seeing win chance."""
+    luck_error: float = 0.0
+    """The 95% error of ``luck`` (the swings' errors added in quadrature)."""
 
     def to_json(self) -> JSON:
         return {
@@ -262,6 +268,7 @@ class SeatSummary:
             "marks": dict(self.marks),
             "loss": round(self.loss, 4),
             "luck": round(self.luck, 4),
+            "luck_error": round(self.luck_error, 4),
         }
 
 
@@ -565,6 +572,7 @@ def _summary(
         marks=marks,
         loss=loss,
         luck=sum(event.swing[seat] for event in luck),
+        luck_error=math.sqrt(sum(event.error[seat] ** 2 for event in luck if event.error)),
     )
 
 
@@ -606,20 +614,25 @@ def _draw_luck(
         deal.deck, deal.removed = pool[:size], pool[size:]
         deal.apply_legal(draw)
         rows_before.append(_play_out(deal, policy, random.Random(seed)))
+        if seen_after.over:
+            continue
         rest = list(pool)
         rest.remove(drawn)
         known: Any = after.clone()
         known.deck, known.removed = rest[: size - 1], rest[size - 1 :]
         rows_after.append(_play_out(known, policy, random.Random(seed)))
     players = before.num_players
+    if seen_after.over:  # the draw ended the game: after it, the result itself
+        rows_after = [list(_final(after))] * len(rows_before)
     return Luck(
         kind="draw",
         index=index,
         turn=before.turn,
         seat=before.current_player,
         before=_mean(rows_before, players),
-        after=_mean(rows_after, players) if not seen_after.over else _final(after),
+        after=_mean(rows_after, players),
         playouts=budget.luck_playouts,
+        error=_paired_error(rows_before, rows_after, players),
     )
 
 
@@ -664,4 +677,25 @@ def _deal_luck(start: GameState, policy: Policy, budget: ReviewBudget) -> Luck:
         before=_mean(rows_before, players),
         after=_mean(rows_after, players),
         playouts=count,
+        error=tuple(
+            Z95 * math.sqrt(_variance(rows_before, p) / count + _variance(rows_after, p) / count)
+            for p in range(players)
+        ),
     )
+
+
+def _variance(rows: list[list[float]], player: int) -> float:
+    values = [row[player] for row in rows]
+    if len(values) < 2:
+        return 0.0
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+
+
+def _paired_error(
+    before: list[list[float]], after: list[list[float]], players: int
+) -> tuple[float, ...]:
+    """Each player's 95% error of the mean difference after − before over paired playouts."""
+    diffs = [[a[p] - b[p] for p in range(players)] for a, b in zip(after, before, strict=True)]
+    n = len(diffs)
+    return tuple(Z95 * math.sqrt(_variance(diffs, p) / n) if n else 0.0 for p in range(players))

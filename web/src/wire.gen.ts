@@ -862,6 +862,10 @@ export interface ReviewSummary {
    * the sum of every deal's and draw's swing of this seat's all-seeing win chance
    */
   luck: number;
+  /**
+   * the 95% error of luck
+   */
+  luck_error: number;
 }
 /**
  * a decision of a reviewed seat: the position after `index` actions
@@ -926,5 +930,12 @@ export interface ReviewLuck {
    * @maxItems 4
    */
   swing: number[];
+  /**
+   * each seat's 95% error of its swing
+   *
+   * @minItems 2
+   * @maxItems 4
+   */
+  error: number[];
   playouts: number;
 }
