@@ -1,4 +1,5 @@
-"""The ``keltis`` command: ``play``, ``replay``, ``bench``, ``arena`` (``keltis --help``)."""
+"""The ``keltis`` command: ``play``, ``replay``, ``review``, ``bench``, ``arena`` (``keltis
+--help``)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     _add_play_parser(sub)
     _add_replay_parser(sub)
+    _add_review_parser(sub)
     _add_bench_parser(sub)
     if argv is None or _command(argv) == "arena":
         from keltis.arena.cli import add_arena_parser  # a command's modules load when it runs
@@ -167,6 +169,50 @@ def _add_replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     )
 
 
+def _add_review_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``keltis review``: a finished game's decisions judged and its luck measured."""
+    review = sub.add_parser(
+        "review",
+        help="judge each decision of a finished game, and its luck",
+        description="Review a finished game's record: each decision of the players reviewed "
+        "is judged by a search from what that player could see then (their own hand, not the "
+        "others'), with the move played, its chance to win, the better move, the loss and a "
+        "mark (best, good, inaccuracy, mistake, blunder); then each player's accuracy and "
+        "luck, and the draws that moved their chances most. A progress bar goes to standard "
+        "error on a terminal. Exit status: 1 if the record cannot be read or the game is not "
+        "over, 2 for a wrong option, 130 after Ctrl-C.",
+    )
+    review.add_argument("file", help="a finished game's record (.json) written by keltis")
+    who = review.add_mutually_exclusive_group()
+    who.add_argument(
+        "--seat",
+        type=int,
+        action="append",
+        metavar="N",
+        help="review the player in seat N, counted from 1 as the game's screens number the "
+        "players (Ann (1), Bob (2)); repeat it for more (default: the seats people played, "
+        "or every seat of a game of bots)",
+    )
+    who.add_argument("--all", action="store_true", help="review every seat")
+    review.add_argument(
+        "--json",
+        action="store_true",
+        help="print the review as JSON (keltis/schemas/review.schema.json; seats from 0) "
+        "instead of the table",
+    )
+    review.add_argument(
+        "--budget",
+        default="",
+        metavar="TEXT",
+        help="how hard the search looks: iterations=400,width=3,luck_playouts=48,seed=0 "
+        "(the default; give any of them, a bare number is the iterations); more is slower "
+        "and surer",
+    )
+    review.add_argument(
+        "--lang", default=None, help=f"language of the table: {_LANGS} (default: as keltis play)"
+    )
+
+
 def _add_bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``keltis bench``: random playouts per second."""
     bench = sub.add_parser(
@@ -218,6 +264,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from keltis.replay import run_replay  # a command's modules load when it runs
 
             return run_replay(args)
+        if args.command == "review":
+            from keltis.tui.review_table import run_review  # a command's modules load when it runs
+
+            return run_review(args)
         if args.command == "bench":
             from keltis.bench import random_playouts  # a command's modules load when it runs
 

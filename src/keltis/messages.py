@@ -486,6 +486,157 @@ message("replay.at_start", "This is the start of the game: there is no earlier m
 message("replay.no_move", "There is no move {number}: choose from 0 to {total}.")
 message("replay.unknown", "Cannot read “{text}”: type n, b, a move number, f, l or q.")
 
+# -- keltis review: a finished game's decisions judged, and its luck ----------------------
+
+# TRANSLATORS: the first line of a review; {game}: replay.title.*
+# ("board game, 2 players (seed 7)")
+message("review.title", "Review: {game}")
+# TRANSLATORS: {standings}: each player with their score, "Ann (1) 45,
+# winner · Bob (2) 38"
+message("review.result", "Result: {standings}")
+# TRANSLATORS: the review's budget. A playout is one game played to its
+# end in the search; {width}: how many of the best-looking moves were
+# searched beside the one played
+message(
+    "review.budget",
+    "Search: {iterations} playouts per decision, the move played and {width} others; "
+    "{luck} playouts per value of luck; seed {seed}; {seconds} s of CPU time.",
+)
+# TRANSLATORS: {inaccuracy}, {mistake}, {blunder}: the least loss (in
+# points of win chance, 0–100) that earns each mark
+message(
+    "review.thresholds",
+    "Win chances are as the player could judge them, from their own cards. A move is marked "
+    "by the win chance it lost, in points: an inaccuracy from {inaccuracy}, a mistake from "
+    "{mistake}, a blunder from {blunder} — and only where the loss is larger than the "
+    "search's own error (±, 95%).",
+)
+# TRANSLATORS: column headings of the review's table (short: a word or
+# two)
+message("review.col.move", "Move")
+# TRANSLATORS: see review.col.move
+message("review.col.turn", "Turn")
+# TRANSLATORS: see review.col.move
+message("review.col.player", "Player")
+# TRANSLATORS: see review.col.move; the move the player made
+message("review.col.played", "Played")
+# TRANSLATORS: see review.col.move; the chance to win after the move (a
+# percentage)
+message("review.col.win", "Win")
+# TRANSLATORS: see review.col.move; the move the search found better
+message("review.col.better", "Better")
+# TRANSLATORS: see review.col.move; the win chance the move lost, in
+# points, ± the error
+message("review.col.loss", "Loss")
+# TRANSLATORS: see review.col.move; one of the review.mark.* words
+message("review.col.mark", "Mark")
+# TRANSLATORS: the marks of a move, as chess programs give them
+# (lichess): the best move, a good one, an inaccuracy, a mistake, a
+# blunder
+message("review.mark.best", "best")
+# TRANSLATORS: see review.mark.best
+message("review.mark.good", "good")
+# TRANSLATORS: see review.mark.best
+message("review.mark.inaccuracy", "inaccuracy")
+# TRANSLATORS: see review.mark.best
+message("review.mark.mistake", "mistake")
+# TRANSLATORS: see review.mark.best
+message("review.mark.blunder", "blunder")
+message(
+    "review.no_decisions", "The players reviewed had no decision to make: every move was forced."
+)
+# TRANSLATORS: {name}: the player and seat, "Ann (1)"; {accuracy}: a
+# percentage, "87%"
+message("review.accuracy", "{name}: accuracy {accuracy}")
+plural_message("review.decisions", "{count} decision judged", "{count} decisions judged")
+plural_message(
+    "review.forced",
+    "{count} move with no choice, not judged",
+    "{count} moves with no choice, not judged",
+)
+# TRANSLATORS: {marks}: each review.mark.* word with its count, "best 40
+# · good 10 · …"
+message("review.marks", "Marks: {marks}")
+# TRANSLATORS: {points}: with its sign, "+12" or "−5": how much the deal
+# and the draws together moved the player's chance to win, in points
+# (0–100)
+plural_message(
+    "review.luck.total",
+    "Luck: {points} point of win chance from the deal and the draws",
+    "Luck: {points} points of win chance from the deal and the draws",
+    count="points",
+)
+message("review.luck.biggest", "The biggest swings of luck:")
+# TRANSLATORS: a swing of luck, said to the player reviewed; {points}:
+# how much their chance to win rose or fell (0–100)
+plural_message(
+    "review.luck.deal.gain",
+    "The deal of the hands gave you {points} point of win chance.",
+    "The deal of the hands gave you {points} points of win chance.",
+    count="points",
+)
+# TRANSLATORS: see review.luck.deal.gain
+plural_message(
+    "review.luck.deal.cost",
+    "The deal of the hands cost you {points} point of win chance.",
+    "The deal of the hands cost you {points} points of win chance.",
+    count="points",
+)
+# TRANSLATORS: see review.luck.deal.gain; {turn}: the turn's number
+plural_message(
+    "review.luck.own.gain",
+    "Turn {turn}: your draw from the draw pile gave you {points} point of win chance.",
+    "Turn {turn}: your draw from the draw pile gave you {points} points of win chance.",
+    count="points",
+)
+# TRANSLATORS: see review.luck.own.gain
+plural_message(
+    "review.luck.own.cost",
+    "Turn {turn}: your draw from the draw pile cost you {points} point of win chance.",
+    "Turn {turn}: your draw from the draw pile cost you {points} points of win chance.",
+    count="points",
+)
+# TRANSLATORS: see review.luck.own.gain; {name}: the other player who
+# drew, "Bob (2)"
+plural_message(
+    "review.luck.other.gain",
+    "Turn {turn}: {name} drew from the draw pile; that gave you {points} point of win chance.",
+    "Turn {turn}: {name} drew from the draw pile; that gave you {points} points of win chance.",
+    count="points",
+)
+# TRANSLATORS: see review.luck.other.gain
+plural_message(
+    "review.luck.other.cost",
+    "Turn {turn}: {name} drew from the draw pile; that cost you {points} point of win chance.",
+    "Turn {turn}: {name} drew from the draw pile; that cost you {points} points of win chance.",
+    count="points",
+)
+# TRANSLATORS: on standard error while a review runs: how many of its
+# steps (decisions and draws) are done, of how many
+message("review.progress", "Reviewing: {done}/{total}")
+message("review.interrupted", "Review stopped: nothing was printed.")
+# TRANSLATORS: keltis review's errors, after "keltis review: "; {path}:
+# the file as typed
+message("review.no_file", "There is no record at {path}.")
+# TRANSLATORS: {detail}: what is wrong, in English (from the record
+# reader)
+message("review.bad_record", "The record {path} cannot be read: {detail}")
+message(
+    "review.unfinished",
+    "The game in {path} is not over: only a finished game can be reviewed "
+    "(a review of a game in play would be a hint).",
+)
+# TRANSLATORS: {seat}: the number asked for; {count}: the players of the
+# game (seats 1 to {count})
+message("review.no_seat", "There is no seat {seat} in this game: its seats are 1 to {count}.")
+# TRANSLATORS: {text}: the --budget as typed; {detail}: what is wrong,
+# in English
+message(
+    "review.bad_budget",
+    "Cannot read the budget “{text}”: {detail}. Give, e.g., iterations=400,width=3,"
+    "luck_playouts=48,seed=0.",
+)
+
 # -- the game server (keltis serve): what a client is told when a message is refused ------
 
 # TRANSLATORS: the game server's answers to a browser or program; {detail}:
