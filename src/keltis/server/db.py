@@ -7,9 +7,9 @@ last seen, a bot standing in) and ``actions`` (one row per match and ply, primar
 ``(match_id, ply)``: two racing actions for the same ply cannot both land). Then the
 community's: ``accounts``, ``login_sessions``, ``ratings``, ``rating_history`` and
 ``rating_flags``, ``seeks`` and ``seek_players`` (the lobby), ``chat``, ``mutes``,
-``admin_log``, ``mail_log``, ``email_links`` (password resets, confirmed addresses) and
-``server_keys``. Alembic creates and migrates them (:func:`migrate`); the metadata here is
-what the migrations build.
+``admin_log``, ``mail_log``, ``email_links`` (password resets, confirmed addresses),
+``server_keys`` and ``reviews`` (finished matches' reviews, computed step by step). Alembic
+creates and migrates them (:func:`migrate`); the metadata here is what the migrations build.
 """
 
 from __future__ import annotations
@@ -379,6 +379,41 @@ warnings = sa.Table(
     sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
 )
 
+
+# -- reviews of finished matches (docs/server.md, "Reviews") -------------------------------
+
+reviews = sa.Table(
+    "reviews",
+    metadata,
+    # one review per match, of every seat, asked for once it was finished
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+    # "queued" (nobody computed a step yet), "running", "done" or "failed"
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    # the budget it is computed with (keltis.review.ReviewBudget.to_json): the server's when
+    # it was asked for, kept so that a restart with another budget finishes it alike
+    sa.Column("budget", sa.JSON, nullable=False),
+    # its steps (keltis.review.plan) done so far and in all
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    # each step done: its keltis.review.run_step JSON by step ("decision:12", "deal", …),
+    # stored as it comes, so that another process (or a restart) goes on from there
+    sa.Column("results", sa.JSON, nullable=False),
+    # the review (Review.to_json, schema review) once done; why it failed, if it did
+    sa.Column("review", sa.JSON, nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+    # CPU seconds its steps took, summed over the processes that computed them
+    sa.Column("cpu_seconds", sa.Float, nullable=False, server_default="0"),
+    # who asked: the account (None: a guest) and the client address
+    sa.Column("account_id", sa.String(24), nullable=True),
+    sa.Column("address", sa.String(64), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    # the server process computing it (its random name) and until when its claim holds: a
+    # process that dies leaves a claim that runs out, and another one takes the review over
+    sa.Column("lease_owner", sa.String(32), nullable=True),
+    sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
+)
 
 #: The threads that run the server's blocking database work (``asyncio.to_thread``: the
 #: application's lifespan gives the event loop an executor this large); the pools of
