@@ -710,6 +710,22 @@ message("server.not_host", "Only the player who created the match can do that.")
 message("server.seats_empty", "Not everyone has joined yet; free seats: {seats}.")
 message("server.already_started", "The match has already started.")
 message("server.not_finished", "The record is there once the match is over.")
+# TRANSLATORS: {ply}: the position asked for (a number of moves made); {total}:
+# the match's last position
+message(
+    "server.no_ply",
+    "There is no position {ply} in this match: its positions are 0 to {total}.",
+)
+# TRANSLATORS: a player asked for the review of a match still being played (a
+# review shows the best moves, so during play it would be a hint)
+message(
+    "server.review_not_finished",
+    "A match is reviewed once it is over: during play a review would show the best moves.",
+)
+message(
+    "server.review_slow_down",
+    "You have asked for many reviews: wait a while before asking for another one.",
+)
 message(
     "server.again_taken",
     "You have taken your seat in the next match already: it is in the list of your matches.",

@@ -66,8 +66,10 @@ def test_a_position_out_of_range_or_a_running_match_is_refused(plain_server: Ser
             answer = http.get(f"/api/matches/{finished}/replay", params={"ply": ply})
             assert answer.status_code == 400, ply
             error = answer.json()["error"]
-            assert error["code"] == "server.bad_request"
-            assert f"ply {ply} is not a position of this match (0 to {total})" in error["message"]
+            assert error["code"] == "server.no_ply"
+            assert error["message"] == (
+                f"There is no position {ply} in this match: its positions are 0 to {total}."
+            )
         assert http.get(f"/api/matches/{finished}/replay", params={"ply": "x"}).status_code == 400
         early = http.get(f"/api/matches/{running}/replay", headers={"Accept-Language": "pl"})
         assert early.status_code == 409
