@@ -37,6 +37,7 @@ def test_health_games_and_openapi(server: Server) -> None:
         "/api/matches/{match_id}/view",
         "/api/matches/{match_id}/actions",
         "/api/matches/{match_id}/record",
+        "/api/matches/{match_id}/review",
     ):
         assert path in paths, path
     assert "CreateMatch" in spec["components"]["schemas"]

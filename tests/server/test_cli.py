@@ -7,8 +7,10 @@ from typing import get_args
 import pytest
 
 from keltis.cli import build_parser
+from keltis.server.app import create_app
 from keltis.server.bodies import SeatRequest
 from keltis.server.cli import STAND_IN_LEVELS, config_from_args
+from keltis.server.config import ServerConfig
 from keltis.server.db import default_url
 from keltis.server.workers import BOT_LEVELS
 
@@ -49,9 +51,43 @@ def test_every_bot_level_is_offered_for_seats_and_stand_ins() -> None:
     assert config_from_args(args).stand_in_level == "hard"
 
 
+def test_review_options_and_a_bad_budget_refused_with_what_is_wrong() -> None:
+    defaults = config_from_args(build_parser().parse_args(["serve"]))
+    assert (defaults.review_budget, defaults.review_workers) == ("", 1)
+    assert (defaults.review_rate, defaults.review_lease) == (10.0, 60.0)
+    args = build_parser().parse_args(
+        [
+            "serve",
+            "--review-budget",
+            "iterations=800,width=4",
+            "--review-workers",
+            "0",
+            "--review-rate",
+            "3",
+            "--review-lease",
+            "20",
+        ]
+    )
+    config = config_from_args(args)
+    assert config.review_budget == "iterations=800,width=4"
+    assert (config.review_workers, config.review_rate, config.review_lease) == (0, 3, 20)
+    bad = build_parser().parse_args(["serve", "--review-budget", "iterations=800,depth=4"])
+    with pytest.raises(ValueError, match="--review-budget 'iterations=800,depth=4': unknown"):
+        config_from_args(bad)
+    with pytest.raises(ValueError, match="iterations must lie in 16"):
+        create_app(ServerConfig("sqlite://", review_budget="iterations=2"))
+
+
 @pytest.mark.parametrize(
     "options",
-    [["--port", "http"], ["--bot-delay", "-1"], ["--stand-in", "genius"], ["--rate", "0"]],
+    [
+        ["--port", "http"],
+        ["--bot-delay", "-1"],
+        ["--stand-in", "genius"],
+        ["--rate", "0"],
+        ["--review-rate", "0"],
+        ["--review-workers", "-1"],
+    ],
 )
 def test_bad_options_are_refused(options: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:

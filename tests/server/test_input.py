@@ -50,6 +50,8 @@ ROUTES: list[tuple[str, str, Any, bool, str]] = [
     ),
     ("GET", f"/api/matches/{IN_PATH}/record", None, False, BAD_REQUEST),
     ("GET", f"/api/matches/{IN_PATH}/replay", None, False, BAD_REQUEST),
+    ("GET", f"/api/matches/{IN_PATH}/review", None, False, BAD_REQUEST),
+    ("POST", f"/api/matches/{IN_PATH}/review", None, False, BAD_REQUEST),
     ("GET", f"/api/matches/{IN_PATH}/chat", None, True, BAD_REQUEST),
     ("POST", f"/api/matches/{IN_PATH}/chat", {"text": "hi"}, True, BAD_REQUEST),
     ("POST", f"/api/seeks/{IN_PATH}/join", None, True, BAD_REQUEST),

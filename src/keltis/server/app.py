@@ -42,9 +42,11 @@ from keltis.server.master import MatchMaster
 from keltis.server.notifier import Notifier
 from keltis.server.passwords import PasswordWork
 from keltis.server.replays import ReplayCache
+from keltis.server.reviews import ReviewQueue, ReviewStore, server_budget
 from keltis.server.routes import accounts, chat, health, info, live, mail, matches, players, records
 from keltis.server.routes import lobby as seek_routes
 from keltis.server.routes import recovery as recovery_routes
+from keltis.server.routes import reviews as review_routes
 from keltis.server.routes.client import STATIC_DIR, client_router
 from keltis.server.routes.moderation import moderation_router, reports_router
 from keltis.server.seeks import LobbyEvents, Seeks, SeekStore
@@ -67,7 +69,9 @@ SWITCH_INTERVAL = 0.001
 
 
 def create_app(config: ServerConfig) -> FastAPI:
-    """The server's application for ``config`` (the database is migrated at start)."""
+    """The server's application for ``config`` (the database is migrated at start);
+    ``ValueError`` for a review budget that is not one."""
+    server_budget(config.review_budget)  # a bad --review-budget stops the start, saying why
     app = FastAPI(
         title="Keltis server",
         version=__version__,
@@ -102,6 +106,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         info.router,
         matches.router,
         records.router,
+        review_routes.router,
         live.router,
         accounts.router,
         recovery_routes.router,
@@ -121,7 +126,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the server runs: the database, the worker pool, the match service and its
-    background work (presence, the sweep, PostgreSQL's notifications)."""
+    background work (presence, the sweep, the reviews, PostgreSQL's notifications)."""
     config: ServerConfig = app.state.config
     # The imported code's objects never become garbage: out of the collector's way.
     gc.freeze()
@@ -150,6 +155,17 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.seeks = seeks = Seeks(master, seek_store, events)
     background.spawn(events.run())
     background.spawn(SeekFiller(seeks.fill_due, config.lobby_interval).run())
+    app.state.reviews = reviews = ReviewQueue(
+        ReviewStore(engine),
+        pool,
+        master.finished_record,
+        server_budget(config.review_budget),
+        config.review_lease,
+        config.review_interval,
+        config.review_rate,
+    )
+    for _ in range(config.review_workers):
+        background.spawn(reviews.run())
     if store.notifies:
         notifier = Notifier(master.cache, store.origin, background)
         notifier.handlers["lobby"] = events.notified
@@ -161,6 +177,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         events.close()
         await background.close()
+        await reviews.close()
         pool.shutdown()
         app.state.passwords.close()
         engine.dispose()

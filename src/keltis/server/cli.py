@@ -37,6 +37,7 @@ def add_serve_parser(sub: Any) -> None:
     _add_password_options(serve)
     _add_lobby_options(serve)
     _add_mail_options(serve)
+    _add_review_options(serve)
     serve.add_argument(
         "--open",
         action="store_true",
@@ -171,6 +172,41 @@ def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_review_options(serve: argparse.ArgumentParser) -> None:
+    """Reviews of finished matches (docs/server.md, "Reviews")."""
+    serve.add_argument(
+        "--review-budget",
+        default="",
+        metavar="TEXT",
+        help="how hard a review looks, e.g. iterations=400,width=3,luck_playouts=48,seed=0 "
+        "(any of them; default: those)",
+    )
+    serve.add_argument(
+        "--review-workers",
+        type=_count,
+        default=1,
+        metavar="N",
+        help="reviews this process computes at once, each one step at a time in the bot "
+        "workers (1; 0: none here, another process computes them)",
+    )
+    serve.add_argument(
+        "--review-rate",
+        type=_positive,
+        default=10.0,
+        metavar="R",
+        help="new reviews one account may ask for per hour on average, as many at once (10); "
+        "one address three times as many",
+    )
+    serve.add_argument(
+        "--review-lease",
+        type=_positive,
+        default=60.0,
+        metavar="S",
+        help="seconds a process's claim on a review holds without progress: a review whose "
+        "process died is taken over this long after (60)",
+    )
+
+
 def _add_password_options(serve: argparse.ArgumentParser) -> None:
     """Password hashes, apart from the database's work (docs/server.md, "Log-in limits")."""
     serve.add_argument(
@@ -267,9 +303,12 @@ def public_url(text: str) -> str:
 def config_from_args(args: argparse.Namespace, port: int | None = None) -> ServerConfig:
     """The :class:`~keltis.server.config.ServerConfig` of ``keltis serve``'s options
     (``port``: the one it listens on, if not ``--port``; raises ``ValueError`` for a bad
-    ``--public-url`` or database URL)."""
+    ``--public-url``, database URL or ``--review-budget``)."""
     # keltis.server.db loads SQLAlchemy: not for keltis --help, which imports this module
     from keltis.server.db import checked_url, default_url
+    from keltis.server.reviews import server_budget
+
+    server_budget(args.review_budget)  # a ValueError saying what is wrong
 
     workers = args.bot_workers
     if workers is None:
@@ -303,6 +342,10 @@ def config_from_args(args: argparse.Namespace, port: int | None = None) -> Serve
         smtp_user=args.smtp_user or None,
         smtp_password=os.environ.get("KELTIS_SMTP_PASSWORD") or None,
         mail_rate=args.mail_rate,
+        review_budget=args.review_budget,
+        review_workers=args.review_workers,
+        review_rate=args.review_rate,
+        review_lease=args.review_lease,
         public_url=public_url(
             args.public_url
             or os.environ.get("KELTIS_PUBLIC_URL")

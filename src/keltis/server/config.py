@@ -116,3 +116,20 @@ class ServerConfig:
     mail_rate: float = 10.0
     """E-mails one address may ask for — links to set a new password or to confirm an
     address — per hour on average (as many at once; ``--mail-rate``)."""
+
+    # -- reviews of finished matches (docs/server.md, "Reviews") -------------------------
+    review_budget: str = ""
+    """How hard a review looks (``--review-budget``): a :meth:`keltis.review.ReviewBudget.parse`
+    text such as ``"iterations=400,width=3"``; ``""``: the review's defaults."""
+    review_workers: int = 1
+    """Reviews this process computes at once, each one step at a time in the bot workers'
+    pool (``--review-workers``; 0: none — it only takes requests, other processes compute)."""
+    review_rate: float = 10.0
+    """New reviews one account may ask for per hour on average, as many at once; one address
+    three times as many (``--review-rate``)."""
+    review_lease: float = 60.0
+    """Seconds a process's claim on a review holds without a step stored (``--review-lease``):
+    a review whose process died is taken over by another this long after."""
+    review_interval: float = 2.0
+    """How often to look for reviews waiting (asked for on other processes, or left by a
+    process that died)."""

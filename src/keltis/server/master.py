@@ -111,6 +111,14 @@ class MatchMaster:
         there is none."""
         return await self.cache.get(match_id)
 
+    async def finished_record(self, match_id: str) -> dict[str, Any]:
+        """The finished match ``match_id``'s record JSON, as ``GET …/record`` gives it (what
+        its review reviews)."""
+        live = await self.get(match_id)
+        if not live.match.over:
+            raise RefusedError("server.review_not_finished")
+        return live.match.record.to_json()
+
     def summary(self, live: LiveMatch) -> dict[str, Any]:
         """The match's public description (no secrets), with who is connected here."""
         return self.cache.summary(live)
