@@ -45,6 +45,7 @@ import json
 import multiprocessing
 import platform
 import random
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -149,6 +150,7 @@ def measure_game(job: tuple[str, int, int, int, str, str]) -> dict[str, Any]:
         "host": platform.node(),
         "actions": len(record.actions),
         "decisions": len(decisions),
+        "per_game": per_game,
         "scores": list(outcome.scores),
         "winners": list(outcome.winners),
         "play_cpu": round(play_cpu, 3),
@@ -278,9 +280,15 @@ def games_file(out: Path) -> Path:
     return out.with_suffix(".jsonl")
 
 
+def _decision_budget(budget: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a review budget that a decision's step depends on (``luck_playouts`` is
+    the luck's alone)."""
+    return {key: budget[key] for key in ("iterations", "width", "seed")}
+
+
 def load_rows(path: Path, spec: str, budget: dict[str, Any]) -> dict[tuple[str, int], Any]:
-    """The games already measured with this spec and budget, by (configuration, seed); a
-    damaged line (an interrupted write) is ignored."""
+    """The games already measured with this spec and budget (the parts of it the decisions
+    use), by (configuration, seed); a damaged line (an interrupted write) is ignored."""
     rows: dict[tuple[str, int], Any] = {}
     if not path.exists():
         return rows
@@ -289,11 +297,15 @@ def load_rows(path: Path, spec: str, budget: dict[str, Any]) -> dict[tuple[str, 
             continue
         try:
             row = json.loads(text)
-            if row["spec"] == spec and row["budget"] == budget:
+            if row["spec"] == spec and _decision_budget(row["budget"]) == _decision_budget(budget):
                 rows[(row["config"], int(row["seed"]))] = row
         except (ValueError, KeyError, TypeError):
             print(f"{path}:{number}: not a game result, ignored", file=sys.stderr)
     return rows
+
+
+def _interrupted(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def run_missing(jobs: list[tuple[str, int, int, int, str, str]], path: Path, workers: int) -> None:
@@ -302,6 +314,8 @@ def run_missing(jobs: list[tuple[str, int, int, int, str, str]], path: Path, wor
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     pool = multiprocessing.Pool(workers) if workers > 1 else None
+    # A polite kill (SIGTERM) ends the run as an interrupt does: the workers go with it.
+    signal.signal(signal.SIGTERM, _interrupted)
     start = time.perf_counter()
     positions = 0
     try:

@@ -155,7 +155,11 @@ def test_a_tiny_calibration_run_writes_its_games_and_resumes(
     # Run again: every game is there already, so nothing is played.
     assert calibration.main(argv) == 0
     assert len(out.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()) == 2
-    # Another budget is another measurement: it does not count the games of the first.
+    # The luck's playouts do not change a decision's step: those games still count...
+    luck = [*argv[:-2], "--summary-only", "--out", str(out), "--budget", TINY + "0"]
+    assert calibration.main(luck) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["overall"]["games"] == 2
+    # ...but another search budget is another measurement: it does not count them.
     assert calibration.main([*argv[:-2], "--summary-only", "--out", str(out), "--budget", ""]) == 0
     assert json.loads(out.read_text(encoding="utf-8"))["overall"]["games"] == 0
 
