@@ -2218,3 +2218,121 @@ message("web.moderation.action.void", "voided a result")
 message("web.moderation.action.reset_password", "reset the password")
 message("web.moderation.action.grant_moderator", "made a moderator")
 message("web.moderation.action.revoke_moderator", "moderator role taken back")
+
+# -- the review of a finished game (the browser, issue 41) --------------------------------
+# TRANSLATORS: the review of a finished game: each player's decisions
+# judged, and the luck of the cards drawn (a page's heading and the name
+# of the page)
+message("web.review", "Review")
+message("web.review.open", "Review the game")
+message("web.review.asking", "Asking for the review …")
+message("web.review.queued", "The review waits for its turn on the server.")
+# TRANSLATORS: {done} and {total}: steps of the review (one per decision
+# and per card drawn)
+message("web.review.progress", "Reviewing the game: step {done} of {total}")
+message(
+    "web.review.wait",
+    "A review looks at every decision from the player's own view, and at every card drawn"
+    " from the draw pile: it takes a while. You may leave this page and come back.",
+)
+message("web.review.failed", "The review could not be made.")
+message("web.review.retry", "Try again")
+# TRANSLATORS: the marks of a decision, as chess programs give them: the
+# best move found, a good one, then by how much win chance it lost: an
+# inaccuracy, a mistake, a blunder
+message("web.review.mark.best", "best move")
+message("web.review.mark.good", "good move")
+message("web.review.mark.inaccuracy", "inaccuracy")
+message("web.review.mark.mistake", "mistake")
+message("web.review.mark.blunder", "blunder")
+# TRANSLATORS: column headings: how many inaccuracies, mistakes,
+# blunders a player made
+message("web.review.count.inaccuracy", "Inaccuracies")
+message("web.review.count.mistake", "Mistakes")
+message("web.review.count.blunder", "Blunders")
+# TRANSLATORS: a playout is a game played to its end by the computer
+# from the position
+plural_message(
+    "web.review.budget",
+    "Each move was judged on {iterations} playout (a game played on to its end); a move is"
+    " marked only where it lost more win chance than the search's own error.",
+    "Each move was judged on {iterations} playouts (games played on to their end); a move is"
+    " marked only where it lost more win chance than the search's own error.",
+    count="iterations",
+)
+message(
+    "web.review.no_decisions",
+    "Nobody had a choice to make in this game: there is nothing to judge.",
+)
+message("web.review.players", "Players")
+message("web.review.player", "Player")
+message("web.review.accuracy", "Accuracy")
+# TRANSLATORS: a column heading: how much the cards drawn helped (+) or
+# hurt (−) a player, in points of win chance (of 100)
+message("web.review.luck", "Luck (points of win chance)")
+message("web.review.graph", "Win chance over the game")
+message(
+    "web.review.graph.help",
+    "Solid lines: each player's win chance at their own decisions, as they saw it. Dashed"
+    " lines: each player's win chance with every hand known, after each card drawn from the"
+    " draw pile. A triangle marks a big swing of luck (up: a gain, down: a loss); a big dot, a"
+    " mistake or a blunder.",
+)
+# TRANSLATORS: a button that shows the graph's numbers as a table
+message("web.review.table", "Table")
+message("web.review.column.turn", "Turn")
+message("web.review.column.what", "What happened")
+message("web.review.row.deal", "The deal")
+message("web.review.row.draw", "{name} draws from the draw pile")
+# TRANSLATORS: {mark}: one of web.review.mark.* (best move, mistake …)
+message("web.review.row.decision", "{name} decides ({mark})")
+message("web.review.swings", "The biggest swings of luck")
+plural_message(
+    "web.review.swing.draw.cost",
+    "Turn {turn}: the card drawn from the draw pile cost {name} {points} point of win chance",
+    "Turn {turn}: the card drawn from the draw pile cost {name} {points} points of win chance",
+    count="points",
+)
+plural_message(
+    "web.review.swing.draw.gain",
+    "Turn {turn}: the card drawn from the draw pile gave {name} {points} point of win chance",
+    "Turn {turn}: the card drawn from the draw pile gave {name} {points} points of win chance",
+    count="points",
+)
+plural_message(
+    "web.review.swing.deal.cost",
+    "The deal cost {name} {points} point of win chance",
+    "The deal cost {name} {points} points of win chance",
+    count="points",
+)
+plural_message(
+    "web.review.swing.deal.gain",
+    "The deal gave {name} {points} point of win chance",
+    "The deal gave {name} {points} points of win chance",
+    count="points",
+)
+message("web.review.moves", "Decisions")
+message(
+    "web.review.keys",
+    "Left and right arrow keys: the previous or the next decision; Home and End: the first or"
+    " the last.",
+)
+message("web.review.turn", "Turn {turn}")
+message("web.review.chances", "win chance {played}, best move {best}")
+# TRANSLATORS: said to a screen reader when a decision is chosen;
+# {move}: the move in words, {mark}: one of web.review.mark.*, {played}
+# and {best}: win chances such as 42 %
+message(
+    "web.review.said",
+    "Turn {turn}, {name}: {move}. {mark}. Win chance {played}, with the best move {best}.",
+)
+message("web.review.position", "The position at turn {turn}, as {name} saw it")
+message("web.review.hand", "{name}'s hand")
+# TRANSLATORS: {move}: a move in words; {chance}: a win chance such as
+# 42 %
+message("web.review.legend.played", "Solid outline: the move played, {move} (win chance {chance})")
+message("web.review.legend.better", "Dashed outline: a better move, {move} (win chance {chance})")
+message("web.review.legend.best", "The move played was the best the search found.")
+message("web.review.advice.played", "the move played")
+message("web.review.advice.better", "the better move")
+message("web.review.advice.both", "the move played and the better move")
