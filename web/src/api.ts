@@ -1,7 +1,7 @@
 // The game server's HTTP API (docs/server.md) and what the browser keeps of it: each seat's
 // secret token in localStorage, under the match's id, so a reload or a restart of the server
 // finds the seat again.
-import type { Level, MatchInfo, Outcome, Step, View } from "./types";
+import type { Level, MatchInfo, Outcome, Review, Step, View } from "./types";
 import type { TimeControl } from "./community";
 
 export class ApiError extends Error {
@@ -167,6 +167,15 @@ export interface ReplayAnswer {
   match: MatchInfo;
 }
 
+/** A review's state (GET/POST /api/matches/{id}/review, docs/server.md): queued or running
+ * with its progress (steps done of total), done with the review, failed, or none asked. */
+export interface ReviewState {
+  status: "none" | "queued" | "running" | "done" | "failed";
+  done: number;
+  total: number;
+  review: Review | null;
+}
+
 export const api = {
   games: () => request<GamesAnswer>("GET", "/api/games"),
   create: (body: CreateRequest) => request<CreateAnswer>("POST", "/api/matches", body),
@@ -189,8 +198,19 @@ export const api = {
       token,
     ),
   tutorial: (name: string) => request<TutorialScript>("GET", `/api/tutorials/${encodeURIComponent(name)}`),
-  replay: (id: string, ply: number) =>
-    request<ReplayAnswer>("GET", `/api/matches/${encodeURIComponent(id)}/replay?ply=${ply}`),
+  /** The position after `ply` actions; with `seat`, as that seat saw it (its own hand and
+   * its moves open then: a finished match's record is public). */
+  replay: (id: string, ply: number, seat?: number) =>
+    request<ReplayAnswer>(
+      "GET",
+      `/api/matches/${encodeURIComponent(id)}/replay?ply=${ply}${seat === undefined ? "" : `&seat=${seat}`}`,
+    ),
+  /** Ask for a finished match's review (a seat's token, where this browser holds one, shows
+   * that it took part); the server computes nothing new for one asked before. */
+  askReview: (id: string, token?: string | null) =>
+    request<ReviewState>("POST", `/api/matches/${encodeURIComponent(id)}/review`, {}, token ?? undefined),
+  review: (id: string, token?: string | null) =>
+    request<ReviewState>("GET", `/api/matches/${encodeURIComponent(id)}/review`, undefined, token ?? undefined),
 };
 
 /** What this browser holds for a match: the seat's token, and for its creator the host token

@@ -77,6 +77,12 @@ export function boardTargets(legal: Legal[], label: (l: Legal) => string): Map<s
   return out;
 }
 
+/** What a review draws on a stone or a pile (review.tsx): the move played leads there, the
+ * better move does, or both do. */
+export type AdviceKind = "played" | "better" | "both";
+/** Stones (by `stoneKey`) or piles (a colour, "*", "deck") and what a review draws there. */
+export type Advice = Map<string, AdviceKind>;
+
 interface Props {
   t: Translator;
   view: BoardView;
@@ -86,6 +92,9 @@ interface Props {
   act: (legal: Legal) => void;
   /** What the others did since this player's last decision (marks.ts). */
   marked?: Marked;
+  /** A review's moves on the board (review.tsx), and their words for a screen reader. */
+  advice?: Advice;
+  adviceWords?: (kind: AdviceKind) => string;
 }
 
 /** Whether an element that had the focus can no longer have it: taken from the page, a stone
@@ -170,7 +179,7 @@ function useKeptFocus(svgRef: { current: SVGSVGElement | null }) {
   });
 }
 
-export function Board({ t, view, names, last, targets, act, marked }: Props) {
+export function Board({ t, view, names, last, targets, act, marked, advice, adviceWords }: Props) {
   const svgRef = useRef<SVGSVGElement>(null);
   useKeptFocus(svgRef);
   useFittedHeads(svgRef, t.lang);
@@ -233,6 +242,8 @@ export function Board({ t, view, names, last, targets, act, marked }: Props) {
             }
             const outlines = marks.filter((m) => m.mark.kind === "move");
             if (target) parts.unshift(target.label);
+            const advised = advice?.get(key);
+            if (advised && adviceWords) parts.push(adviceWords(advised));
             const x = COL_X(i) - STONE_W / 2;
             const y = ROW_Y(row) - STONE_H / 2;
             const activate = target ? () => act(target.legal) : undefined;
@@ -245,6 +256,7 @@ export function Board({ t, view, names, last, targets, act, marked }: Props) {
                 aria-label={parts.join("; ")}
                 data-stone={key}
                 data-marked={marks.length ? marks.map(({ mark, left }) => `${left ? "left" : mark.kind}:${mark.seat}`).join(" ") : undefined}
+                data-advice={advised}
                 onClick={activate}
                 onKeyDown={
                   activate
@@ -266,6 +278,15 @@ export function Board({ t, view, names, last, targets, act, marked }: Props) {
                   </text>
                 )}
                 {target && <circle cx={x + 9} cy={y + 9} r="5" class="target-dot" />}
+                {/* A review's moves: the one played outlined solid, the better one dashed
+                    (outside the stone, where a mark of the others' moves is never drawn). */}
+                {advised && advised !== "better" && (
+                  <rect x={x - 4} y={y - 4} width={STONE_W + 8} height={STONE_H + 8} rx="15" class="advice-played" aria-hidden="true" />
+                )}
+                {advised && advised !== "played" && (
+                  <rect x={x - (advised === "both" ? 8 : 4)} y={y - (advised === "both" ? 8 : 4)} width={STONE_W + (advised === "both" ? 16 : 8)}
+                    height={STONE_H + (advised === "both" ? 16 : 8)} rx="17" class="advice-better" aria-hidden="true" />
+                )}
                 {/* A figure's way since this player's last decision: the stones it passed
                     outlined in its player's colour on a dark edge (the stone it left
                     dashed); one inside the other where several passed. */}

@@ -547,6 +547,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
                   </button>
                 )}
                 <button type="button" onClick={() => go(`#/replay/${match.id}`)}>{t.t("web.replay")}</button>
+                <button type="button" data-testid="open-review" onClick={() => go(`#/review/${match.id}`)}>{t.t("web.review.open")}</button>
                 <ReportButton className="" testid="report-match" match={match.id}
                   names={match.seats.filter((s, seat) => seat !== me && s.kind === "person" && seatIsAccount(match, seat)).map((s) => s.name)} />
                 <a class="button" href={`#/rules/${view.game}`} data-testid="final-rules">{t.t("web.how_to_play")}</a>

@@ -9,6 +9,7 @@ import { Game, MatchRoute } from "./game";
 import { CreateMatch, Home, Join, Matches, createAndGo } from "./home";
 import { Translator, browserLanguage, languageNames, loadTranslator } from "./i18n";
 import { Replay } from "./replay";
+import { ReviewPage } from "./review";
 import { RulesPage } from "./rules";
 import { loadTables } from "./tables";
 import { LearnStart } from "./tutorial";
@@ -139,6 +140,9 @@ function App() {
       break;
     case "replay":
       page = <Replay key={parts[1]} id={parts[1]} />;
+      break;
+    case "review":
+      page = <ReviewPage key={parts[1]} id={parts[1]} />;
       break;
     case "learn":
       page = <LearnStart key={`l-${hash}`} name={parts[1] ?? ""} go={go} />;

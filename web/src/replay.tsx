@@ -29,7 +29,7 @@ function Icon({ name }: { name: "first" | "back" | "next" | "last" }) {
 
 /** Every step of a finished match, in words: the last ones from a spectator's view of the
  * match, the others from the replay's positions, fetched a few at a time. */
-function useAllSteps(id: string, total: number, seen: Step | null): Record<number, Step> {
+export function useAllSteps(id: string, total: number, seen: Step | null): Record<number, Step> {
   const [steps, setSteps] = useState<Record<number, Step>>({});
   useEffect(() => {
     if (seen) setSteps((known) => (known[seen.ply] ? known : { ...known, [seen.ply]: seen }));
@@ -137,6 +137,7 @@ export function Replay({ id }: { id: string }) {
       <div class="game-head">
         <h1>{t.t("web.replay")}: {t.t(`title.${view.game}`)}</h1>
         <RulesButton game={view.game} />
+        <a class="button" href={`#/review/${id}`} data-testid="open-review">{t.t("web.review.open")}</a>
         <nav class="replay-controls" aria-label={t.t("web.replay")}>
           <button type="button" onClick={() => setPly(0)} disabled={ply === 0}><Icon name="first" /> {t.t("web.replay.first")}</button>
           <button type="button" onClick={() => setPly(Math.max(0, ply - 1))} disabled={ply === 0}><Icon name="back" /> {t.t("web.replay.back")}</button>

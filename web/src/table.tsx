@@ -10,6 +10,7 @@ import { Card, CardFace, ColourTag, PLAYER_MARK, PLAYER_TEXT, SYMBOL } from "./p
 import type { SeatInfo, Step } from "./types";
 import type { Mark, Marked } from "./marks";
 import { markClass } from "./marks";
+import type { Advice, AdviceKind } from "./board";
 import { RuleLink } from "./rules";
 import { formatTime } from "./clock";
 
@@ -247,6 +248,9 @@ interface PilesProps {
   /** What the others did since this player's last decision (marks.ts), with their names. */
   marked?: Marked;
   names?: string[];
+  /** A review's moves at the piles (review.tsx: discarded to, drawn from), and their words. */
+  advice?: Advice;
+  adviceWords?: (kind: AdviceKind) => string;
 }
 
 /** A card laid on a pile (discarded, or one of a claim's pair) or taken from it, by whom. */
@@ -264,7 +268,13 @@ function PileMark({ t, mark, card, names, marked }: { t: Translator; mark: Mark;
   );
 }
 
-export function Piles({ t, view, drawTargets, act, marked, names }: PilesProps) {
+export function Piles({ t, view, drawTargets, act, marked, names, advice, adviceWords }: PilesProps) {
+  const advised = (pile: string) => advice?.get(pile);
+  const adviceClass = (pile: string) => (advised(pile) ? ` advice-${advised(pile)}` : "");
+  const adviceSaid = (pile: string) => {
+    const kind = advised(pile);
+    return kind && adviceWords ? ` (${adviceWords(kind)})` : "";
+  };
   const piles: Pile[] = view.game === "cards" ? [...COLOURS, "*"] : [...COLOURS];
   const deck = drawTargets.get("deck");
   const blocked = view.game === "cards" ? view.blocked_piles : [];
@@ -276,7 +286,7 @@ export function Piles({ t, view, drawTargets, act, marked, names }: PilesProps) 
           const cards = (view.discards as Record<Pile, string[]>)[pile] ?? [];
           const top = cards[cards.length - 1];
           const target = drawTargets.get(pile);
-          const label = `${t.pileName(pile)}: ${top ? `${t.card(top)} (${cards.length})` : t.t("web.pile.empty")}`;
+          const label = `${t.pileName(pile)}: ${top ? `${t.card(top)} (${cards.length})` : t.t("web.pile.empty")}${adviceSaid(pile)}`;
           const body = (
             <>
               {top ? <CardFace card={top} /> : <span class={`card empty c-${pile === "*" ? "S" : pile}`} aria-hidden="true"><span class="card-symbol">{SYMBOL[pile]}</span></span>}
@@ -290,7 +300,8 @@ export function Piles({ t, view, drawTargets, act, marked, names }: PilesProps) 
               : (m.kind === "discard" || m.kind === "take") && m.piles?.includes(pile) && m.card ? [{ mark: m, card: m.card }] : [],
           );
           return (
-            <li key={pile} class={`pile${blocked.includes(pile) ? " blocked" : ""}${marks.length ? " marked" : ""}`} data-pile={pile}>
+            <li key={pile} class={`pile${blocked.includes(pile) ? " blocked" : ""}${marks.length ? " marked" : ""}${adviceClass(pile)}`} data-pile={pile}
+              data-advice={advised(pile)}>
               {target ? (
                 <button type="button" class="pile-button target" aria-label={`${target.label} (${label})`}
                   onClick={() => act(target.legal)}>
@@ -307,14 +318,14 @@ export function Piles({ t, view, drawTargets, act, marked, names }: PilesProps) 
             </li>
           );
         })}
-        <li class="pile deck" data-pile="deck">
+        <li class={`pile deck${adviceClass("deck")}`} data-pile="deck" data-advice={advised("deck")}>
           {deck ? (
             <button type="button" class="pile-button target" onClick={() => act(deck.legal)}
               aria-label={`${deck.label} (${t.t("screen.deck", { count: view.deck_size })})`}>
               <span class="card back" aria-hidden="true">{view.deck_size}</span>
             </button>
           ) : (
-            <span class="pile-static" role="img" aria-label={t.t("screen.deck", { count: view.deck_size })}>
+            <span class="pile-static" role="img" aria-label={`${t.t("screen.deck", { count: view.deck_size })}${adviceSaid("deck")}`}>
               <span class="card back" aria-hidden="true">{view.deck_size}</span>
             </span>
           )}

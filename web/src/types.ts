@@ -16,6 +16,11 @@ export type {
   Outcome,
   Pile,
   Preview,
+  Review,
+  ReviewDecision,
+  ReviewLuck,
+  ReviewMark,
+  ReviewSummary,
   Step,
   View,
 } from "./wire.gen";

@@ -1,0 +1,319 @@
+"""The review of a finished game in the browser (issue 41, docs/web.md "The review"): asked
+for from the final screen or the replay, its progress while the server computes it, then the
+players' accuracy, marks and luck, the win-chance graph with its table, the decisions with
+their marks, and at the decision chosen the position as its player saw it with the move played
+and the better one drawn on it — by keyboard, in two languages, at 1280 and 360 px."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from keltis.wire import validate
+from server.harness import Server, play_together, player
+from web.conftest import WEB_SERVER_OPTIONS
+from web.helpers import describe_violations
+from web.pages import BOARD_SHORT, ada_and_bob, hold_seat
+
+#: A review that takes a moment, not minutes (ServerConfig.review_budget).
+TINY_BUDGET = "iterations=16,width=2,luck_playouts=2"
+
+#: The words of the marks in English and German (the page shows a symbol and a word).
+MARK_WORDS = {
+    "en": {
+        "best": "best move",
+        "good": "good move",
+        "inaccuracy": "inaccuracy",
+        "mistake": "mistake",
+        "blunder": "blunder",
+    },
+    "de": {
+        "best": "bester Zug",
+        "good": "guter Zug",
+        "inaccuracy": "Ungenauigkeit",
+        "mistake": "Fehler",
+        "blunder": "Patzer",
+    },
+}
+
+#: The page wider than the window (a horizontal scroll bar).
+OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+@pytest.fixture(scope="module")
+def review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The browser tests' server with a tiny review budget."""
+    folder = tmp_path_factory.mktemp("review-server")
+    running = Server(
+        f"sqlite:///{folder / 'server.sqlite3'}",
+        *WEB_SERVER_OPTIONS,
+        "--review-budget",
+        TINY_BUDGET,
+    ).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def finished(review_server: Server) -> dict[str, Any]:
+    """A short board game between Ada and Bob, played to its end: the creation's answer."""
+    made, bob = ada_and_bob(review_server, setup=BOARD_SHORT)
+    with (
+        player(review_server, made["id"], made["token"]) as ada,
+        player(review_server, made["id"], bob["token"]) as bob_client,
+    ):
+        play_together(ada, bob_client)
+    return made
+
+
+def the_review(server: Server, made: dict[str, Any]) -> dict[str, Any]:
+    """The review as the server holds it (the page must show the same)."""
+    with server.http() as http:
+        answer = http.get(
+            f"/api/matches/{made['id']}/review",
+            headers={"Authorization": f"Bearer {made['token']}"},
+        ).json()
+    assert answer["status"] == "done", answer
+    review: dict[str, Any] = answer["review"]
+    return review
+
+
+def wait_done(page: Any) -> None:
+    page.wait_for_selector("main.review[data-status=done] .review-move")
+
+
+def current(page: Any) -> int:
+    return int(page.get_attribute(".review-move[aria-current]", "data-index"))
+
+
+def test_the_review_from_the_final_screen(
+    new_page: Any, review_server: Server, finished: dict[str, Any], axe_scan: Any, screenshot: Any
+) -> None:
+    page = new_page(server=review_server)
+    hold_seat(page, finished["id"], 0, finished["token"])
+    page.goto(f"/#/match/{finished['id']}")
+    page.wait_for_selector(".final")
+    page.locator("[data-testid=open-review]").click()
+    page.wait_for_function("(id) => location.hash === `#/review/${id}`", arg=finished["id"])
+    wait_done(page)
+    review = the_review(review_server, finished)
+    decisions = review["decisions"]
+    assert decisions, "a game between two people has decisions"
+
+    # the budget in one sentence, the players with their accuracy and marks
+    budget = page.inner_text("[data-testid=review-budget]")
+    assert "Each move was judged on 16 playouts" in budget
+    rows = page.locator("[data-testid=review-summaries] tbody tr")
+    assert rows.count() == 2
+    for summary in review["summaries"]:
+        row = page.locator(f"[data-testid=review-summaries] tr[data-seat='{summary['seat']}']")
+        cells = row.locator("td").all_inner_texts()
+        assert cells[0] == str(round(summary["accuracy"]))
+        marks = summary["marks"]
+        assert cells[1:4] == [
+            str(marks["inaccuracy"]),
+            str(marks["mistake"]),
+            str(marks["blunder"]),
+        ]
+        assert ["Ada", "Bob"][summary["seat"]] in row.inner_text()
+
+    # the move list: every decision with its mark as a symbol and a word
+    moves = page.locator(".review-move")
+    assert moves.count() == len(decisions)
+    for n, decision in enumerate(decisions):
+        item = moves.nth(n)
+        assert item.get_attribute("data-mark") == decision["mark"]
+        assert MARK_WORDS["en"][decision["mark"]] in item.inner_text()
+        assert f"Turn {decision['turn'] + 1}" in item.inner_text()
+    page.wait_for_function(
+        "() => !document.querySelector('.review-move-text')?.textContent.includes('…')"
+    )
+
+    # the graph: a dot per decision, a line per player with two decisions or more; its table
+    assert page.locator(".win-graph circle.graph-decision").count() == len(decisions)
+    lines = sum(1 for seat in review["seats"] if sum(d["seat"] == seat for d in decisions) > 1)
+    assert page.locator(".win-graph .graph-own-line").count() == lines
+    page.locator(".review-numbers summary").click()
+    table_rows = page.locator("[data-testid=graph-table] tbody tr")
+    assert table_rows.count() == len(decisions) + len(review["luck"])
+
+    # the keyboard: End, Home, the arrows; the decision chosen is said and shown
+    page.locator(".review-move").first.focus()
+    page.keyboard.press("End")
+    assert current(page) == decisions[-1]["index"]
+    page.wait_for_selector(f".review-position[data-index='{decisions[-1]['index']}']")
+    page.keyboard.press("Home")
+    assert current(page) == decisions[0]["index"]
+    page.keyboard.press("ArrowRight")
+    assert current(page) == decisions[1]["index"]
+    said = decisions[1]
+    page.wait_for_function(
+        "(turn) => document.querySelector('[data-testid=announce]').textContent.startsWith(turn)",
+        arg=f"Turn {said['turn'] + 1}, {['Ada', 'Bob'][said['seat']]}:",
+    )
+    focused = page.evaluate("() => document.activeElement.dataset.index")
+    assert focused == str(said["index"]), "the focus follows the decision chosen in the list"
+    page.keyboard.press("ArrowLeft")
+    assert current(page) == decisions[0]["index"]
+
+    # the position of a decision: the move played (and a better one) drawn on the table
+    with review_server.http() as http:
+        for n, decision in enumerate(decisions[:8]):
+            moves.nth(n).click()
+            page.wait_for_selector(
+                f".review-position[data-index='{decision['index']}'] .legend-played"
+            )
+            answer = http.get(
+                f"/api/matches/{finished['id']}/replay",
+                params={"ply": decision["index"], "seat": decision["seat"]},
+            ).json()
+            legal = {move["notation"]: move for move in answer["view"]["legal"]}
+            played = legal[decision["played"]["action"]]
+            page.wait_for_selector("[data-advice]")
+            advised = page.eval_on_selector_all(
+                ".review-position [data-advice]",
+                "(els) => els.map((e) => [e.dataset.card || e.dataset.stone || e.dataset.pile,"
+                " e.dataset.advice])",
+            )
+            # the card played from the hand is lifted, the stone its figure reaches marked
+            for card in played["cards"]:
+                assert [card, "played"] in advised or [card, "both"] in advised, advised
+            figure = played["preview"].get("figure")
+            if figure and not figure["overflow"]:
+                stone = f"{figure['path']}{max(figure['to'], 1)}"
+                assert any(key == stone and kind in ("played", "both") for key, kind in advised), (
+                    advised
+                )
+            if decision["best"]["action"] != decision["played"]["action"]:
+                assert page.locator(".review-position .legend-better").count() == 1
+                better = legal[decision["best"]["action"]]
+                for card in better["cards"]:
+                    assert [card, "better"] in advised or [card, "both"] in advised, advised
+            else:
+                assert page.locator(".review-position .legend-best").count() == 1
+                assert all(kind == "played" for _, kind in advised), advised
+
+    violations = axe_scan(page)
+    assert not violations, describe_violations(violations)
+    assert page.evaluate(OVERFLOW) <= 0
+    screenshot(page, "review-en-1280")
+    assert not page.page_errors
+
+
+def test_the_review_in_german_on_a_phone_from_the_replay(
+    new_page: Any, review_server: Server, finished: dict[str, Any], axe_scan: Any, screenshot: Any
+) -> None:
+    page = new_page(lang="de", width=360, height=780, server=review_server)
+    hold_seat(page, finished["id"], 1, None)  # Bob's browser knows the match, not the seat
+    page.goto(f"/#/replay/{finished['id']}")
+    page.locator("[data-testid=open-review]").click()
+    wait_done(page)
+    review = the_review(review_server, finished)
+    decisions = review["decisions"]
+    assert page.inner_text("main.review h1").startswith("Analyse")
+    assert "Jeder Zug wurde mit 16 Probespielen" in page.inner_text("[data-testid=review-budget]")
+    first = page.locator(".review-move").first
+    assert MARK_WORDS["de"][decisions[0]["mark"]] in first.inner_text()
+    assert f"Zug {decisions[0]['turn'] + 1}" in first.inner_text()
+    page.keyboard.press("End")
+    assert current(page) == decisions[-1]["index"]
+    page.wait_for_selector(f".review-position[data-index='{decisions[-1]['index']}'] svg.board")
+    legend = page.inner_text("[data-testid=review-legend]")
+    assert "Durchgezogener Rahmen: der gespielte Zug" in legend
+    assert page.evaluate(OVERFLOW) <= 0, "no horizontal scroll at 360 px"
+    violations = axe_scan(page)
+    assert not violations, describe_violations(violations)
+    screenshot(page, "review-de-360")
+    assert not page.page_errors
+
+
+def test_the_progress_while_the_server_reviews(
+    new_page: Any, review_server: Server, finished: dict[str, Any]
+) -> None:
+    """While the review is queued or running the page shows a bar and the same in words, and
+    asks again about once a second (the server's answers are held here at step 3 of 10)."""
+    page = new_page(server=review_server)
+    asked: list[str] = []
+
+    def running(route: Any) -> None:
+        body = {"status": "running", "done": 3, "total": 10, "review": None}
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route(f"**/api/matches/{finished['id']}/review", running)
+    page.on(
+        "request",
+        lambda request: asked.append(request.method) if request.url.endswith("/review") else None,
+    )
+    page.goto(f"/#/review/{finished['id']}")
+    page.wait_for_selector("[data-testid=review-progress][data-done='3']")
+    assert page.inner_text("[data-testid=review-progress] [role=status]") == (
+        "Reviewing the game: step 3 of 10"
+    )
+    bar = page.locator("[data-testid=review-progress] progress")
+    assert (bar.get_attribute("value"), bar.get_attribute("max")) == ("3", "10")
+    # it asks again, and again (GET only: the review was asked for already)
+    for _ in range(2):
+        with page.expect_request(lambda request: request.url.endswith("/review")):
+            pass
+    assert asked[0] == "GET"
+    assert asked.count("GET") >= 3
+    assert "POST" not in asked
+
+
+def test_a_review_the_page_cannot_have_says_why(new_page: Any, review_server: Server) -> None:
+    """An unfinished match has no review (a review during play would be a hint): the page
+    says so in the player's language, and shows no review."""
+    made, _ = ada_and_bob(review_server, setup=BOARD_SHORT)
+    page = new_page(lang="de", server=review_server)
+    hold_seat(page, made["id"], 0, made["token"])
+    page.goto(f"/#/review/{made['id']}")
+    error = page.wait_for_selector("main.review [role=alert]")
+    with review_server.http() as http:
+        refused = http.get(
+            f"/api/matches/{made['id']}/review",
+            headers={"Authorization": f"Bearer {made['token']}", "Accept-Language": "de"},
+        )
+    assert refused.status_code == 409
+    assert error.inner_text() == refused.json()["error"]["message"]
+    assert page.locator(".review-move").count() == 0
+
+
+def test_the_big_swings_of_luck_in_words_and_on_the_graph(
+    new_page: Any, review_server: Server, finished: dict[str, Any]
+) -> None:
+    """The biggest swings of luck are told in words and marked on the graph: the server's
+    review, with one draw made to cost its drawer 18 points and the deal to give Bob 12 (a
+    review document still, served in the server's place)."""
+    review = copy.deepcopy(the_review(review_server, finished))
+    draw = next(e for e in review["luck"] if e["kind"] == "draw" and e["seat"] == 0)
+    draw["before"] = [0.6, 0.4]
+    draw["after"] = [0.42, 0.58]
+    draw["swing"] = [-0.18, 0.18]
+    deal = review["luck"][0]
+    assert deal["kind"] == "deal"
+    deal["before"] = [0.5, 0.5]
+    deal["after"] = [0.38, 0.62]
+    deal["swing"] = [-0.12, 0.12]
+    validate("review", review)
+    body = json.dumps({"status": "done", "done": 1, "total": 1, "review": review})
+    page = new_page(server=review_server)
+    page.route(
+        f"**/api/matches/{finished['id']}/review",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=body),
+    )
+    page.goto(f"/#/review/{finished['id']}")
+    wait_done(page)
+    told = page.locator("[data-testid=review-swings] li").all_inner_texts()
+    assert told[:2] == [
+        f"Turn {draw['turn'] + 1}: the card drawn from the draw pile cost Ada 18 points of win"
+        " chance",
+        "The deal gave Bob 12 points of win chance",
+    ]
+    for event in (draw, deal):
+        assert page.locator(f".graph-swing[data-index='{event['index']}']").count() == 1
