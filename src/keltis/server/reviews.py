@@ -340,7 +340,8 @@ class ReviewQueue:
         """Queue the review of the finished match ``match_id`` with this server's budget;
         the review and whether this call queued it. A process computing reviews here is
         woken at once."""
-        steps = await self.pool.run(workers.review_plan, record_json, self.budget.to_json())
+        # a replay of the record, as a replay's is: a thread, not a turn in the busy pool
+        steps = await asyncio.to_thread(workers.review_plan, record_json, self.budget.to_json())
         row, created = await asyncio.to_thread(
             self.store.ask, match_id, self.budget, len(steps), account_id, address
         )
