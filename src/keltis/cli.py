@@ -204,7 +204,7 @@ def _add_review_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         "--budget",
         default="",
         metavar="TEXT",
-        help="how hard the search looks: iterations=400,width=3,luck_playouts=48,seed=0 "
+        help="how hard the search looks: iterations=400,width=3,luck_playouts=128,seed=0 "
         "(the default; give any of them, a bare number is the iterations); more is slower "
         "and surer",
     )

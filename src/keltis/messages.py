@@ -559,11 +559,11 @@ plural_message(
 message("review.marks", "Marks: {marks}")
 # TRANSLATORS: {points}: with its sign, "+12" or "−5": how much the deal
 # and the draws together moved the player's chance to win, in points
-# (0–100)
+# (0–100); {error}: how sure that is (the 95% error, in points)
 plural_message(
     "review.luck.total",
-    "Luck: {points} point of win chance from the deal and the draws",
-    "Luck: {points} points of win chance from the deal and the draws",
+    "Luck: {points} point of win chance (±{error}) from the deal and the draws",
+    "Luck: {points} points of win chance (±{error}) from the deal and the draws",
     count="points",
 )
 message("review.luck.biggest", "The biggest swings of luck:")

@@ -224,10 +224,13 @@ def test_progress_goes_to_a_terminal_on_standard_error_and_is_wiped(
 def test_luck_in_words() -> None:
     names = ["Ann (1)", "Bob (2)"]
     events = [
-        Luck("deal", 0, 0, None, (0.5, 0.5), (0.45, 0.55), 8),
-        Luck("draw", 40, 30, 0, (0.6, 0.4), (0.42, 0.58), 2),
-        Luck("draw", 43, 31, 1, (0.42, 0.58), (0.43, 0.57), 2),
-        Luck("draw", 46, 32, 0, (0.43, 0.57), (0.435, 0.565), 2),  # under a point: left out
+        Luck("deal", 0, 0, None, (0.5, 0.5), (0.45, 0.55), 8, error=(0.03, 0.03)),
+        Luck("draw", 40, 30, 0, (0.6, 0.4), (0.42, 0.58), 2, error=(0.06, 0.06)),
+        Luck("draw", 43, 31, 1, (0.42, 0.58), (0.43, 0.57), 2, error=(0.005, 0.005)),
+        # under a point: left out
+        Luck("draw", 46, 32, 0, (0.43, 0.57), (0.435, 0.565), 2, error=(0.0, 0.0)),
+        # larger than the others but within its own error (noise): left out
+        Luck("draw", 49, 33, 1, (0.435, 0.565), (0.135, 0.865), 2, error=(0.31, 0.31)),
     ]
     t = Translator("en")
     assert luck_lines(events, 0, names, t) == [
@@ -241,6 +244,18 @@ def test_luck_in_words() -> None:
     assert luck_lines(events, 0, names, Translator("pl"))[0] == (
         "Tura 31: twoja karta z zakrytego stosu kosztowała cię 18 punktów szansy na wygraną."
     )
+
+
+def test_a_seats_luck_is_told_with_its_error(board2_review: tuple[GameRecord, Review]) -> None:
+    record, result = board2_review
+    summary = result.summaries[0]
+    points = round(summary.luck * 100)
+    sign = "+" if points > 0 else ("−" if points < 0 else "")
+    text = " ".join(render(result, record, Translator("en")).split())
+    assert (
+        f"Luck: {sign}{abs(points)} point{'' if abs(points) == 1 else 's'} of win chance "
+        f"(±{round(summary.luck_error * 100)}) from the deal and the draws"
+    ) in text
 
 
 # -- errors -----------------------------------------------------------------------------------
@@ -301,7 +316,11 @@ def test_help_says_how_seats_are_counted(capsys: pytest.CaptureFixture[str]) -> 
         main(["review", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "counted from 1" in text
-    assert "iterations=400,width=3,luck_playouts=48,seed=0" in text
+    default = ReviewBudget()  # the help's default is the review's
+    assert (
+        f"iterations={default.iterations},width={default.width},"
+        f"luck_playouts={default.luck_playouts},seed={default.seed} (the default" in text
+    )
 
 
 # -- the real command -------------------------------------------------------------------------

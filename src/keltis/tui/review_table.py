@@ -283,7 +283,12 @@ def seat_summary(
         for mark in MARKS
     )
     text.lines.append("  " + t("review.marks", marks=marks))  # not wrapped: colour codes
-    text.say(t("review.luck.total", points=_signed_points(summary.luck)), "  ")
+    luck = t(
+        "review.luck.total",
+        points=_signed_points(summary.luck),
+        error=_points(summary.luck_error),
+    )
+    text.say(luck, "  ")
     swings = luck_lines(result.luck, seat, names, t)
     if swings:
         text.say(t("review.luck.biggest"), "  ")
@@ -351,8 +356,9 @@ def luck_lines(
     luck: Sequence[Luck], seat: int, names: Sequence[str], t: Translator, limit: int = LUCK_LINES
 ) -> list[str]:
     """The biggest swings of ``seat``'s win chance by the deal and the draws from the draw
-    pile, biggest first, in words: whose draw, on which turn, what it gave or cost."""
-    events = [e for e in luck if abs(e.swing[seat]) >= LUCK_FLOOR]
+    pile, biggest first, in words: whose draw, on which turn, what it gave or cost. A swing
+    within its own error (the playouts' noise) or under :data:`LUCK_FLOOR` is left out."""
+    events = [e for e in luck if abs(e.swing[seat]) >= max(LUCK_FLOOR, _error(e, seat))]
     events.sort(key=lambda e: (-abs(e.swing[seat]), e.index))
     lines = []
     for event in events[:limit]:
@@ -369,6 +375,11 @@ def luck_lines(
                 t(f"review.luck.other.{way}", turn=event.turn + 1, name=drawer, points=points)
             )
     return lines
+
+
+def _error(event: Luck, seat: int) -> float:
+    """The 95% error of ``event``'s swing for ``seat`` (0 where the review gave none)."""
+    return event.error[seat] if event.error else 0.0
 
 
 def _points(chance: float) -> str:
