@@ -6,6 +6,7 @@ exit status. The budget is tiny (16 playouts a decision), so each review takes a
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import json
 import os
@@ -256,6 +257,10 @@ def test_a_seats_luck_is_told_with_its_error(board2_review: tuple[GameRecord, Re
         f"Luck: {sign}{abs(points)} point{'' if abs(points) == 1 else 's'} of win chance "
         f"(±{round(summary.luck_error * 100)}) from the deal and the draws"
     ) in text
+    # a review without luck (luck_playouts=0) says nothing about it, rather than "0 points"
+    unmeasured = render(dataclasses.replace(result, luck=()), record, Translator("en"))
+    assert "Luck:" not in unmeasured
+    assert "Marks:" in unmeasured
 
 
 # -- errors -----------------------------------------------------------------------------------

@@ -283,6 +283,8 @@ def seat_summary(
         for mark in MARKS
     )
     text.lines.append("  " + t("review.marks", marks=marks))  # not wrapped: colour codes
+    if not result.luck:
+        return  # luck was not measured (luck_playouts=0): no line that says 0
     luck = t(
         "review.luck.total",
         points=_signed_points(summary.luck),
