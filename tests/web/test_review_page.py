@@ -17,7 +17,7 @@ from keltis.wire import validate
 from server.harness import Server, play_together, player
 from web.conftest import WEB_SERVER_OPTIONS
 from web.helpers import describe_violations
-from web.pages import BOARD_SHORT, ada_and_bob, hold_seat
+from web.pages import BOARD_SHORT, CARDS_SHORT, ada_and_bob, hold_seat
 
 #: A review that takes a moment, not minutes (ServerConfig.review_budget).
 TINY_BUDGET = "iterations=16,width=2,luck_playouts=2"
@@ -72,6 +72,18 @@ def finished(review_server: Server) -> dict[str, Any]:
     return made
 
 
+@pytest.fixture(scope="module")
+def finished_cards(review_server: Server) -> dict[str, Any]:
+    """A short card game between Ada and Bob, played to its end."""
+    made, bob = ada_and_bob(review_server, game="cards", setup=CARDS_SHORT)
+    with (
+        player(review_server, made["id"], made["token"]) as ada,
+        player(review_server, made["id"], bob["token"]) as bob_client,
+    ):
+        play_together(ada, bob_client)
+    return made
+
+
 def the_review(server: Server, made: dict[str, Any]) -> dict[str, Any]:
     """The review as the server holds it (the page must show the same)."""
     with server.http() as http:
@@ -90,6 +102,40 @@ def wait_done(page: Any) -> None:
 
 def current(page: Any) -> int:
     return int(page.get_attribute(".review-move[aria-current]", "data-index"))
+
+
+def check_position(page: Any, server: Server, match_id: str, decision: dict[str, Any]) -> None:
+    """The decision's position is shown with the move played and the better one drawn where
+    the seat's own view (the server's replay) says they go: the cards each plays lifted in
+    the hand, the stone its figure reaches, the pile it discards to or draws from."""
+    page.wait_for_selector(f".review-position[data-index='{decision['index']}'][data-loaded]")
+    with server.http() as http:
+        answer = http.get(
+            f"/api/matches/{match_id}/replay",
+            params={"ply": decision["index"], "seat": decision["seat"]},
+        ).json()
+    legal = {move["notation"]: move for move in answer["view"]["legal"]}
+    advised = page.eval_on_selector_all(
+        ".review-position [data-advice]",
+        "(els) => els.map((e) => [e.dataset.card || e.dataset.stone || e.dataset.pile,"
+        " e.dataset.advice])",
+    )
+    moves = [("played", legal[decision["played"]["action"]])]
+    if decision["best"]["action"] != decision["played"]["action"]:
+        assert page.locator(".review-position .legend-better").count() == 1
+        moves.append(("better", legal[decision["best"]["action"]]))
+    else:
+        assert page.locator(".review-position .legend-best").count() == 1
+        assert all(kind == "played" for _, kind in advised), advised
+    for kind, move in moves:
+        places = list(move["cards"])
+        figure = move["preview"].get("figure")
+        if figure and not figure["overflow"]:
+            places.append(f"{figure['path']}{max(figure['to'], 1)}")
+        if move["kind"] in ("draw", "discard"):
+            places.append(move["pile"])
+        for place in places:
+            assert [place, kind] in advised or [place, "both"] in advised, (kind, move, advised)
 
 
 def test_the_review_from_the_final_screen(
@@ -163,41 +209,9 @@ def test_the_review_from_the_final_screen(
     assert current(page) == decisions[0]["index"]
 
     # the position of a decision: the move played (and a better one) drawn on the table
-    with review_server.http() as http:
-        for n, decision in enumerate(decisions[:8]):
-            moves.nth(n).click()
-            page.wait_for_selector(
-                f".review-position[data-index='{decision['index']}'] .legend-played"
-            )
-            answer = http.get(
-                f"/api/matches/{finished['id']}/replay",
-                params={"ply": decision["index"], "seat": decision["seat"]},
-            ).json()
-            legal = {move["notation"]: move for move in answer["view"]["legal"]}
-            played = legal[decision["played"]["action"]]
-            page.wait_for_selector("[data-advice]")
-            advised = page.eval_on_selector_all(
-                ".review-position [data-advice]",
-                "(els) => els.map((e) => [e.dataset.card || e.dataset.stone || e.dataset.pile,"
-                " e.dataset.advice])",
-            )
-            # the card played from the hand is lifted, the stone its figure reaches marked
-            for card in played["cards"]:
-                assert [card, "played"] in advised or [card, "both"] in advised, advised
-            figure = played["preview"].get("figure")
-            if figure and not figure["overflow"]:
-                stone = f"{figure['path']}{max(figure['to'], 1)}"
-                assert any(key == stone and kind in ("played", "both") for key, kind in advised), (
-                    advised
-                )
-            if decision["best"]["action"] != decision["played"]["action"]:
-                assert page.locator(".review-position .legend-better").count() == 1
-                better = legal[decision["best"]["action"]]
-                for card in better["cards"]:
-                    assert [card, "better"] in advised or [card, "both"] in advised, advised
-            else:
-                assert page.locator(".review-position .legend-best").count() == 1
-                assert all(kind == "played" for _, kind in advised), advised
+    for n, decision in enumerate(decisions[:8]):
+        moves.nth(n).click()
+        check_position(page, review_server, finished["id"], decision)
 
     violations = axe_scan(page)
     assert not violations, describe_violations(violations)
@@ -317,3 +331,24 @@ def test_the_big_swings_of_luck_in_words_and_on_the_graph(
     ]
     for event in (draw, deal):
         assert page.locator(f".graph-swing[data-index='{event['index']}']").count() == 1
+
+
+def test_the_review_of_a_card_game(
+    new_page: Any, review_server: Server, finished_cards: dict[str, Any], screenshot: Any
+) -> None:
+    """The card game's review: every decision's position with the move played and the better
+    one on the hand and the piles, stepped through with the arrow keys."""
+    page = new_page(lang="pl", server=review_server)
+    page.goto(f"/#/review/{finished_cards['id']}")
+    wait_done(page)
+    decisions = the_review(review_server, finished_cards)["decisions"]
+    assert page.inner_text("main.review h1") == "Analiza: Keltis – gra karciana"
+    page.locator(".review-move").first.focus()
+    for n, decision in enumerate(decisions):
+        if n:
+            page.keyboard.press("ArrowRight")
+        assert current(page) == decision["index"]
+        check_position(page, review_server, finished_cards["id"], decision)
+    assert page.evaluate(OVERFLOW) <= 0
+    screenshot(page, "review-cards-pl-1280")
+    assert not page.page_errors

@@ -18,7 +18,7 @@ import { shownName } from "./names";
 import { CardFace, PLAYER_MARK, sortHand } from "./pieces";
 import { useAllSteps } from "./replay";
 import { RulesButton } from "./rules";
-import { Piles, SeatBadge, WishRow } from "./table";
+import { Piles, Players, SeatBadge, WishRow } from "./table";
 
 /** Each mark's symbol (the chess annotations' where they have one): never its colour alone. */
 export const MARK_SYMBOL: Record<ReviewMark, string> = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -528,7 +528,8 @@ function PositionShown({ t, decision, position, names, steps }: {
   const playedText = played ? moveWords(t, played) : playedWords(t, decision, steps);
   const betterText = better ? moveWords(t, better) : "…";
   return (
-    <section class="review-position" aria-labelledby="review-position-title" data-index={decision.index} data-seat={decision.seat}>
+    <section class="review-position" aria-labelledby="review-position-title" data-index={decision.index} data-seat={decision.seat}
+      data-loaded={view ? "" : undefined}>
       <h2 id="review-position-title">
         {t.t("web.review.position", { turn: decision.turn + 1, name: names[decision.seat] ?? "?" })}
       </h2>
@@ -581,6 +582,10 @@ function PositionShown({ t, decision, position, names, steps }: {
             <WishRow t={t} view={view} names={names} />
           )}
           <Piles t={t} view={view} drawTargets={new Map()} act={() => undefined} names={names} advice={piles} adviceWords={adviceWords} />
+          {position && (
+            <Players t={t} view={view} names={names} seats={position.match.seats} me={null} last={null}
+              canStandIn={() => false} standIn={() => undefined} replay />
+          )}
         </>
       )}
     </section>
