@@ -634,7 +634,7 @@ message("review.no_seat", "There is no seat {seat} in this game: its seats are 1
 message(
     "review.bad_budget",
     "Cannot read the budget “{text}”: {detail}. Give, e.g., iterations=400,width=3,"
-    "luck_playouts=48,seed=0.",
+    "luck_playouts=128,seed=0.",
 )
 
 # -- the game server (keltis serve): what a client is told when a message is refused ------

@@ -372,7 +372,7 @@ def test_the_command_refuses_a_bad_budget_without_a_traceback(files: dict[str, P
     assert done.stdout == ""
     assert done.stderr == (
         "keltis review: Cannot read the budget “width=0”: width must lie in 1…20, not 0. "
-        "Give, e.g., iterations=400,width=3,luck_playouts=48,seed=0.\n"
+        "Give, e.g., iterations=400,width=3,luck_playouts=128,seed=0.\n"
     )
 
 
