@@ -44,7 +44,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "match",
         (
-            r"keltis\.(record|match|wire|describe|messages|catalogs|i18n|argtypes|names)",
+            r"keltis\.(record|match|wire|describe|messages|catalogs|i18n|argtypes|names|review)",
             r"keltis\.schemas",
         ),
     ),
