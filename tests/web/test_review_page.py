@@ -238,6 +238,13 @@ def test_the_review_in_german_on_a_phone_from_the_replay(
     page.keyboard.press("End")
     assert current(page) == decisions[-1]["index"]
     page.wait_for_selector(f".review-position[data-index='{decisions[-1]['index']}'] svg.board")
+    # the players' table is wider than a phone: its arrows scroll it, not the decisions
+    region = page.locator(".review-summaries .table-scroll")
+    region.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Home")
+    assert current(page) == decisions[-1]["index"]
+    assert region.evaluate("(e) => e.scrollWidth > e.clientWidth")
     legend = page.inner_text("[data-testid=review-legend]")
     assert "Durchgezogener Rahmen: der gespielte Zug" in legend
     assert page.evaluate(OVERFLOW) <= 0, "no horizontal scroll at 360 px"

@@ -171,6 +171,8 @@ function ReviewShown({ id, review }: { id: string; review: Review }) {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+      // (in a table that scrolls sideways the arrows scroll it)
+      if (target?.closest?.(".table-scroll")) return;
       if (event.altKey || event.ctrlKey || event.metaKey || !decisions.length) return;
       const last = decisions.length - 1;
       if (event.key === "ArrowRight") setAt((n) => Math.min(last, n + 1));
