@@ -92,6 +92,23 @@ class ReviewStore:
             ).first()
         return None if row is None else _review_row(row)
 
+    def answer(self, match_id: str) -> dict[str, Any] | None:
+        """:meth:`ReviewRow.answer` of the review of ``match_id``, if one was asked for,
+        read without its steps' results (clients poll it about once a second)."""
+        columns = (db.reviews.c.status, db.reviews.c.done, db.reviews.c.total)
+        with db.reading(self.engine) as connection:
+            row = connection.execute(
+                sa.select(*columns, db.reviews.c.review).where(db.reviews.c.match_id == match_id)
+            ).first()
+        if row is None:
+            return None
+        return {
+            "status": row.status,
+            "done": row.done,
+            "total": row.total,
+            "review": row.review if row.status == "done" else None,
+        }
+
     def ask(
         self,
         match_id: str,
@@ -327,12 +344,12 @@ class ReviewQueue:
 
     async def get(self, match_id: str) -> dict[str, Any]:
         """The review's answer (:data:`NO_REVIEW` if nobody asked for it)."""
-        row = await asyncio.to_thread(self.store.get, match_id)
-        return NO_REVIEW if row is None else row.answer()
+        answer = await self.answer(match_id)
+        return NO_REVIEW if answer is None else answer
 
-    async def queued(self, match_id: str) -> ReviewRow | None:
-        """The review of ``match_id`` as stored, if one was asked for."""
-        return await asyncio.to_thread(self.store.get, match_id)
+    async def answer(self, match_id: str) -> dict[str, Any] | None:
+        """The review's answer if one was asked for (:meth:`ReviewStore.answer`)."""
+        return await asyncio.to_thread(self.store.answer, match_id)
 
     async def ask(
         self, match_id: str, record_json: dict[str, Any], account_id: str | None, address: str

@@ -75,9 +75,9 @@ async def ask_review(
     "failed", "done", "total", "review"}`` (``review``: the review, once done). New reviews
     are limited per account and per address (``429`` ``server.review_slow_down``)."""
     live = await _reviewable(match_id, master, token, viewer)
-    existing = await reviews.queued(live.id)
+    existing = await reviews.answer(live.id)
     if existing is not None:
-        return JSONResponse(existing.answer())
+        return JSONResponse(existing)
     # an account counts only if the request proves it comes from the client itself
     account = viewer.account.id if viewer is not None and same_site(request, viewer) else None
     address = request.client.host if request.client else "?"
