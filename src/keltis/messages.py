@@ -2236,7 +2236,6 @@ message(
     " from the draw pile: it takes a while. You may leave this page and come back.",
 )
 message("web.review.failed", "The review could not be made.")
-message("web.review.retry", "Try again")
 # TRANSLATORS: the marks of a decision, as chess programs give them: the
 # best move found, a good one, then by how much win chance it lost: an
 # inaccuracy, a mistake, a blunder

@@ -359,3 +359,26 @@ def test_the_review_of_a_card_game(
     assert page.evaluate(OVERFLOW) <= 0
     screenshot(page, "review-cards-pl-1280")
     assert not page.page_errors
+
+
+def test_a_review_that_failed_says_so(
+    new_page: Any, review_server: Server, finished: dict[str, Any]
+) -> None:
+    """A review whose computation failed is said to have failed, and not asked for again
+    (the server keeps a failed review as it is)."""
+    page = new_page(lang="de", server=review_server)
+    asked: list[str] = []
+    body = json.dumps({"status": "failed", "done": 4, "total": 10, "review": None})
+    page.route(
+        f"**/api/matches/{finished['id']}/review",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=body),
+    )
+    page.on(
+        "request",
+        lambda request: asked.append(request.method) if request.url.endswith("/review") else None,
+    )
+    page.goto(f"/#/review/{finished['id']}")
+    alert = page.wait_for_selector("main.review[data-status=failed] [role=alert]")
+    assert alert.inner_text() == "Die Analyse ist fehlgeschlagen."
+    assert page.locator("[data-testid=review-progress]").count() == 0
+    assert asked == ["GET"]

@@ -36,11 +36,10 @@ const points = (x: number) => Math.round(Math.abs(x) * 100);
 /** The review's state: asked for once it is known that nobody has (GET first: opening the
  * page again asks for nothing new), then followed about once a second while it is queued or
  * running. */
-function useReview(id: string): { state: ReviewState | null; error: string | null; retry: () => void } {
+function useReview(id: string): { state: ReviewState | null; error: string | null } {
   const t = useT();
   const [state, setState] = useState<ReviewState | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [round, setRound] = useState(0);
   useEffect(() => {
     let stale = false;
     let timer = 0;
@@ -57,26 +56,22 @@ function useReview(id: string): { state: ReviewState | null; error: string | nul
         timer = window.setTimeout(() => api.review(id, token).then(follow, fail), POLL_MS);
       }
     };
-    const ask = () => api.askReview(id, token).then(follow, fail);
-    if (round > 0) void ask();
-    else {
-      api.review(id, token).then((answer) => {
-        if (stale) return;
-        if (answer.status === "none") void ask();
-        else follow(answer);
-      }, fail);
-    }
+    api.review(id, token).then((answer) => {
+      if (stale) return;
+      if (answer.status === "none") api.askReview(id, token).then(follow, fail);
+      else follow(answer);
+    }, fail);
     return () => {
       stale = true;
       window.clearTimeout(timer);
     };
-  }, [id, round]);
-  return { state, error, retry: () => setRound((r) => r + 1) };
+  }, [id]);
+  return { state, error };
 }
 
 export function ReviewPage({ id }: { id: string }) {
   const t = useT();
-  const { state, error, retry } = useReview(id);
+  const { state, error } = useReview(id);
   const review = state?.status === "done" ? state.review : null;
   return (
     <main id="main" class="review" data-status={state?.status ?? "loading"}>
@@ -91,10 +86,7 @@ export function ReviewPage({ id }: { id: string }) {
           {error ? (
             <p class="error" role="alert">{error}</p>
           ) : state?.status === "failed" ? (
-            <p class="error" role="alert">
-              {t.t("web.review.failed")}{" "}
-              <button type="button" onClick={retry}>{t.t("web.review.retry")}</button>
-            </p>
+            <p class="error" role="alert">{t.t("web.review.failed")}</p>
           ) : (
             <ReviewProgress t={t} state={state} />
           )}
