@@ -271,9 +271,10 @@ def test_a_review_left_by_a_killed_server_is_taken_over_where_it_was(
     with first.http() as http:
         record = GameRecord.from_json(http.get(f"/api/matches/{match_id}/record").json())
         assert http.post(f"/api/matches/{match_id}/review").status_code == 202
-        polled(http, match_id, until=("running", "done"))
+        deadline = time.monotonic() + 2 * WAIT
         while polled(http, match_id, until=("running", "done"))[-1]["done"] == 0:
-            pass
+            assert time.monotonic() < deadline, "no step of the review was stored"
+            time.sleep(0.05)
     first.kill()
     left = stored_review(database, match_id)
     assert left.status == "running", left
