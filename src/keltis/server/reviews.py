@@ -4,12 +4,13 @@ HTTP, stored in the ``reviews`` table, computed in the background by the bot wor
 A review (:mod:`keltis.review`) is a list of steps, each a pure function of the record and
 the budget (``decision:12``, ``deal``, ``draw:31``: about a second of CPU each). A process
 hands one step at a time to the worker pool, so a bot's move waits at most one step behind
-a review, and stores each step's result as it comes: the progress shows, and a process that
-takes the review over — after a restart, or when the one computing it died — goes on from
-there. Several processes share the table: a process claims a review with a lease (an
-``UPDATE … WHERE`` the lease ran out, :meth:`ReviewStore.claim`) that it renews with each
-step stored; a step stored under a lease another process took meanwhile is not stored, and
-the process that lost it stops.
+a review, and stores the steps' results as they come (:data:`SAVE_EVERY`): the progress
+shows, and a process that takes the review over — after a restart, or when the one computing
+it died — goes on from there. Several processes share the table: a process claims a review
+with a lease (an ``UPDATE … WHERE`` the lease ran out, :meth:`ReviewStore.claim`) that it
+renews with each store; a result stored under a lease another process took meanwhile is not
+stored, and the process that lost it stops. With ``--bot-workers 0`` the steps run in
+threads of the server process, as bots and hints do there.
 """
 
 from __future__ import annotations
@@ -345,7 +346,7 @@ class ReviewQueue:
     async def get(self, match_id: str) -> dict[str, Any]:
         """The review's answer (:data:`NO_REVIEW` if nobody asked for it)."""
         answer = await self.answer(match_id)
-        return NO_REVIEW if answer is None else answer
+        return dict(NO_REVIEW) if answer is None else answer
 
     async def answer(self, match_id: str) -> dict[str, Any] | None:
         """The review's answer if one was asked for (:meth:`ReviewStore.answer`)."""
