@@ -178,8 +178,8 @@ def _add_review_options(serve: argparse.ArgumentParser) -> None:
         "--review-budget",
         default="",
         metavar="TEXT",
-        help="how hard a review looks, e.g. iterations=400,width=3,luck_playouts=48,seed=0 "
-        "(any of them; default: those)",
+        help="how hard a review looks, e.g. iterations=800,width=4: any of iterations, width, "
+        "luck_playouts, seed (default: the review's own, docs/bots.md)",
     )
     serve.add_argument(
         "--review-workers",
