@@ -185,6 +185,9 @@ def test_the_review_from_the_final_screen(
     assert page.locator(".win-graph circle.graph-decision").count() == len(decisions)
     lines = sum(1 for seat in review["seats"] if sum(d["seat"] == seat for d in decisions) > 1)
     assert page.locator(".win-graph .graph-own-line").count() == lines
+    turns = page.locator(".win-graph .graph-turn text").all_text_contents()
+    assert turns[0] == "1"
+    assert [int(n) for n in turns] == sorted(int(n) for n in turns)
     page.locator(".review-numbers summary").click()
     table_rows = page.locator("[data-testid=graph-table] tbody tr")
     assert table_rows.count() == len(decisions) + len(review["luck"])

@@ -363,6 +363,16 @@ function WinGraph({ t, review, names, selected, select }: {
   const x = (index: number) => left + (index / span) * (W - left - right);
   const y = (p: number) => top + (1 - p) * (H - top - bottom);
   const players = review.players.map((_, seat) => seat);
+  // The turns along the bottom: where each turn (every one, or every 2nd, 5th, 10th …) begins.
+  const starts = new Map<number, number>();
+  for (const e of [...review.luck, ...review.decisions]) {
+    const turn = e.turn + 1;
+    starts.set(turn, Math.min(starts.get(turn) ?? e.index, e.index));
+  }
+  const lastTurn = Math.max(1, ...starts.keys());
+  const every = [1, 2, 5, 10, 20, 50].find((n) => lastTurn / n <= (W < 500 ? 6 : 12)) ?? 100;
+  // (none under the axis's word, at the right end)
+  const ticks = [...starts].sort((a, b) => a[0] - b[0]).filter(([turn, index]) => (turn === 1 || turn % every === 0) && x(index) < W - right - 50);
   const own = (seat: number) => review.decisions.filter((d) => d.seat === seat);
   const line = (pts: [number, number][]) => pts.map(([a, b], i) => `${i ? "L" : "M"}${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
   return (
@@ -377,6 +387,13 @@ function WinGraph({ t, review, names, selected, select }: {
             <text x={left - 4} y={y(p) + 4} class="graph-label">{percent(t, p)}</text>
           </g>
         ))}
+        {ticks.map(([turn, index]) => (
+          <g key={`t${turn}`} class="graph-turn">
+            <line x1={x(index)} x2={x(index)} y1={H - bottom} y2={H - bottom + 4} class="graph-grid" />
+            <text x={x(index)} y={H - 8} class="graph-label turn">{turn}</text>
+          </g>
+        ))}
+        <text x={W - right} y={H - 8} class="graph-label">{t.t("web.review.column.turn")}</text>
         {selected && <line x1={x(selected.index)} x2={x(selected.index)} y1={top} y2={H - bottom} class="graph-now" data-testid="graph-now" />}
         {players.map((seat) => {
           const luck = review.luck.map((e): [number, number] => [x(e.index), y(e.after[seat] ?? 0)]);
