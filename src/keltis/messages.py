@@ -2236,14 +2236,6 @@ message(
     " from the draw pile: it takes a while. You may leave this page and come back.",
 )
 message("web.review.failed", "The review could not be made.")
-# TRANSLATORS: the marks of a decision, as chess programs give them: the
-# best move found, a good one, then by how much win chance it lost: an
-# inaccuracy, a mistake, a blunder
-message("web.review.mark.best", "best move")
-message("web.review.mark.good", "good move")
-message("web.review.mark.inaccuracy", "inaccuracy")
-message("web.review.mark.mistake", "mistake")
-message("web.review.mark.blunder", "blunder")
 # TRANSLATORS: column headings: how many inaccuracies, mistakes,
 # blunders a player made
 message("web.review.count.inaccuracy", "Inaccuracies")
@@ -2283,7 +2275,7 @@ message("web.review.column.turn", "Turn")
 message("web.review.column.what", "What happened")
 message("web.review.row.deal", "The deal")
 message("web.review.row.draw", "{name} draws from the draw pile")
-# TRANSLATORS: {mark}: one of web.review.mark.* (best move, mistake …)
+# TRANSLATORS: {mark}: one of review.mark.* (best move, mistake …)
 message("web.review.row.decision", "{name} decides ({mark})")
 message("web.review.swings", "The biggest swings of luck")
 plural_message(
@@ -2319,7 +2311,7 @@ message(
 message("web.review.turn", "Turn {turn}")
 message("web.review.chances", "win chance {played}, best move {best}")
 # TRANSLATORS: said to a screen reader when a decision is chosen;
-# {move}: the move in words, {mark}: one of web.review.mark.*, {played}
+# {move}: the move in words, {mark}: one of review.mark.*, {played}
 # and {best}: win chances such as 42 %
 message(
     "web.review.said",

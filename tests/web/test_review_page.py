@@ -22,18 +22,19 @@ from web.pages import BOARD_SHORT, CARDS_SHORT, ada_and_bob, hold_seat
 #: A review that takes a moment, not minutes (ServerConfig.review_budget).
 TINY_BUDGET = "iterations=16,width=2,luck_playouts=2"
 
-#: The words of the marks in English and German (the page shows a symbol and a word).
+#: The words of the marks in English and German (the page shows a symbol and a word; the
+#: same words as ``keltis review``'s table: review.mark.*).
 MARK_WORDS = {
     "en": {
-        "best": "best move",
-        "good": "good move",
+        "best": "best",
+        "good": "good",
         "inaccuracy": "inaccuracy",
         "mistake": "mistake",
         "blunder": "blunder",
     },
     "de": {
-        "best": "bester Zug",
-        "good": "guter Zug",
+        "best": "beste Wahl",
+        "good": "gute Wahl",
         "inaccuracy": "Ungenauigkeit",
         "mistake": "Fehler",
         "blunder": "Patzer",

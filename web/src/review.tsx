@@ -122,7 +122,7 @@ function playedWords(t: Translator, decision: ReviewDecision, steps: Record<numb
 }
 
 function markWord(t: Translator, mark: ReviewMark): string {
-  return t.t(`web.review.mark.${mark}`);
+  return t.t(`review.mark.${mark}`);
 }
 
 function MarkTag({ t, mark }: { t: Translator; mark: ReviewMark }) {
