@@ -105,3 +105,29 @@ def test_a_database_that_is_no_url_is_refused_with_what_one_looks_like(
     monkeypatch.setenv("KELTIS_DATABASE_URL", "keltis.sqlite3")
     with pytest.raises(ValueError, match="not a database URL"):
         config_from_args(build_parser().parse_args(["serve"]))
+
+
+def test_the_servers_own_lines_follow_log_level(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--log-level info`` shows the server's info lines (a review claimed, a seat out of
+    time), not only uvicorn's; ``warning`` hides them; asking twice adds no second handler."""
+    import logging
+
+    from keltis.server.cli import server_logging
+
+    logger = logging.getLogger("keltis")
+    before = list(logger.handlers), logger.level
+    try:
+        server_logging("info")
+        server_logging("info")
+        assert len(logger.handlers) == len(before[0]) + 1
+        logging.getLogger("keltis.server").info("review of match %s claimed", "m1")
+        assert "INFO:keltis.server: review of match m1 claimed" in capsys.readouterr().err
+        server_logging("warning")
+        logging.getLogger("keltis.server").info("not shown")
+        logging.getLogger("keltis.server").warning("shown")
+        err = capsys.readouterr().err
+        assert "not shown" not in err
+        assert "WARNING:keltis.server: shown" in err
+    finally:
+        logger.handlers[:] = before[0]
+        logger.setLevel(before[1])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import logging
 import os
 import socket
 import sys
@@ -469,6 +470,7 @@ def run_serve(args: argparse.Namespace) -> int:
         if args.open:  # a thread: a browser command may take its time
             threading.Thread(target=open_browser, args=(url,), daemon=True).start()
 
+    server_logging(args.log_level)
     app = create_app(config)
 
     class Server(uvicorn.Server):
@@ -502,3 +504,16 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         sock.close()
     return 0
+
+
+def server_logging(level: str) -> None:
+    """The server's own lines (the ``keltis`` loggers: a review claimed, a seat out of time, a
+    mail sent) on stderr at ``level``, as uvicorn writes its own: without a handler Python
+    would print only warnings and worse, whatever ``--log-level`` says."""
+    logger = logging.getLogger("keltis")
+    if not any(getattr(h, "keltis_serve", False) for h in logger.handlers):
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:%(name)s: %(message)s"))
+        handler.keltis_serve = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
+    logger.setLevel(level.upper())
