@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from keltis.wire import validate
-from server.harness import Server, play_together, player
+from server.harness import WAIT, Server, play_together, player
 from web.conftest import WEB_SERVER_OPTIONS
 from web.helpers import describe_violations
 from web.pages import BOARD_SHORT, CARDS_SHORT, ada_and_bob, hold_seat
@@ -86,12 +87,20 @@ def finished_cards(review_server: Server) -> dict[str, Any]:
 
 
 def the_review(server: Server, made: dict[str, Any]) -> dict[str, Any]:
-    """The review as the server holds it (the page must show the same)."""
+    """The review as the server holds it (the page must show the same): asked for here if no
+    test before this one asked (the tests may run in any order, or alone), then polled until
+    the server has it."""
+    address = f"/api/matches/{made['id']}/review"
+    headers = {"Authorization": f"Bearer {made['token']}"}
+    deadline = time.monotonic() + 2 * WAIT
     with server.http() as http:
-        answer = http.get(
-            f"/api/matches/{made['id']}/review",
-            headers={"Authorization": f"Bearer {made['token']}"},
-        ).json()
+        answer = http.get(address, headers=headers).json()
+        if answer["status"] == "none":
+            answer = http.post(address, headers=headers).json()
+        while answer["status"] in ("queued", "running"):
+            assert time.monotonic() < deadline, f"the review is stuck: {answer}"
+            time.sleep(0.05)
+            answer = http.get(address, headers=headers).json()
     assert answer["status"] == "done", answer
     review: dict[str, Any] = answer["review"]
     return review

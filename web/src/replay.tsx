@@ -109,19 +109,7 @@ export function Replay({ id }: { id: string }) {
   useEffect(() => {
     if (data) announce(data.step ? stepText(t, names, data.step) : t.t("web.replay.start"));
   }, [data]);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.target as HTMLElement | null)?.tagName === "INPUT") return;
-      if (event.key === "ArrowRight") setPly((p) => Math.min(total, p + 1));
-      else if (event.key === "ArrowLeft") setPly((p) => Math.max(0, p - 1));
-      else if (event.key === "Home") setPly(0);
-      else if (event.key === "End") setPly(total);
-      else return;
-      event.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [total]);
+  useStepKeys(total, setPly);
   if (!data) {
     return (
       <main id="main" class="replay">
@@ -188,4 +176,27 @@ export function Replay({ id }: { id: string }) {
       </div>
     </main>
   );
+}
+
+/** Left and right arrow keys step through positions 0…``last`` (a replay's plies, a review's
+ * decisions), Home and End go to the first and the last — not while typing in a field, inside
+ * a table that scrolls sideways (the arrows scroll it), with a modifier held (the browser's
+ * own shortcuts) or with nothing to step through (``last`` below 0). */
+export function useStepKeys(last: number, setAt: (update: (n: number) => number) => void): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+      if (target?.closest?.(".table-scroll")) return;
+      if (event.altKey || event.ctrlKey || event.metaKey || last < 0) return;
+      if (event.key === "ArrowRight") setAt((n) => Math.min(last, n + 1));
+      else if (event.key === "ArrowLeft") setAt((n) => Math.max(0, n - 1));
+      else if (event.key === "Home") setAt(() => 0);
+      else if (event.key === "End") setAt(() => last);
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [last]);
 }

@@ -16,7 +16,7 @@ import { seatNames } from "./game";
 import { moveWords } from "./labels";
 import { shownName } from "./names";
 import { CardFace, PLAYER_MARK, sortHand } from "./pieces";
-import { useAllSteps } from "./replay";
+import { useAllSteps, useStepKeys } from "./replay";
 import { RulesButton } from "./rules";
 import { Piles, Players, SeatBadge, WishRow } from "./table";
 
@@ -159,24 +159,7 @@ function ReviewShown({ id, review }: { id: string; review: Review }) {
     };
   }, [id, decision?.index, decision?.seat]);
   // Left and right step through the decisions, Home and End go to the first and the last.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
-      // (in a table that scrolls sideways the arrows scroll it)
-      if (target?.closest?.(".table-scroll")) return;
-      if (event.altKey || event.ctrlKey || event.metaKey || !decisions.length) return;
-      const last = decisions.length - 1;
-      if (event.key === "ArrowRight") setAt((n) => Math.min(last, n + 1));
-      else if (event.key === "ArrowLeft") setAt((n) => Math.max(0, n - 1));
-      else if (event.key === "Home") setAt(0);
-      else if (event.key === "End") setAt(last);
-      else return;
-      event.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [decisions.length]);
+  useStepKeys(decisions.length - 1, setAt);
   // The decision chosen is said (not the first, which the page's heading introduces), and the
   // list keeps it in sight (scrolling the list only) with the keyboard's focus on it when the
   // focus was in the list.
