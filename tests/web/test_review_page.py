@@ -321,19 +321,24 @@ def test_a_review_the_page_cannot_have_says_why(new_page: Any, review_server: Se
 def test_the_big_swings_of_luck_in_words_and_on_the_graph(
     new_page: Any, review_server: Server, finished: dict[str, Any]
 ) -> None:
-    """The biggest swings of luck are told in words and marked on the graph: the server's
-    review, with one draw made to cost its drawer 18 points and the deal to give Bob 12 (a
-    review document still, served in the server's place)."""
+    """The biggest swings of luck beyond their own error are told in words and marked on the
+    graph: the server's review, with one draw made to cost its drawer 18 points and the deal
+    to give Bob 12, while a larger swing of 30 points lies within its error of 40 and is not
+    told (a review document still, served in the server's place); each player's luck is shown
+    with its error."""
     review = copy.deepcopy(the_review(review_server, finished))
-    draw = next(e for e in review["luck"] if e["kind"] == "draw" and e["seat"] == 0)
-    draw["before"] = [0.6, 0.4]
-    draw["after"] = [0.42, 0.58]
-    draw["swing"] = [-0.18, 0.18]
+    draws = [e for e in review["luck"] if e["kind"] == "draw"]
+    draw = next(e for e in draws if e["seat"] == 0)
+    draw.update(before=[0.6, 0.4], after=[0.42, 0.58], swing=[-0.18, 0.18], error=[0.05, 0.05])
+    noisy = next(e for e in draws if e is not draw)
+    noisy.update(before=[0.3, 0.7], after=[0.6, 0.4], swing=[0.3, -0.3], error=[0.4, 0.4])
+    for event in draws:
+        if event is not draw and event is not noisy:
+            event.update(swing=[0.0, 0.0], after=event["before"], error=[0.01, 0.01])
     deal = review["luck"][0]
     assert deal["kind"] == "deal"
-    deal["before"] = [0.5, 0.5]
-    deal["after"] = [0.38, 0.62]
-    deal["swing"] = [-0.12, 0.12]
+    deal.update(before=[0.5, 0.5], after=[0.38, 0.62], swing=[-0.12, 0.12], error=[0.03, 0.03])
+    review["summaries"][0].update(luck=-0.3, luck_error=0.2)
     validate("review", review)
     body = json.dumps({"status": "done", "done": 1, "total": 1, "review": review})
     page = new_page(server=review_server)
@@ -349,8 +354,12 @@ def test_the_big_swings_of_luck_in_words_and_on_the_graph(
         " chance",
         "The deal gave Bob 12 points of win chance",
     ]
+    assert len(told) == 2  # the noisy swing is not told
     for event in (draw, deal):
         assert page.locator(f".graph-swing[data-index='{event['index']}']").count() == 1
+    assert page.locator(f".graph-swing[data-index='{noisy['index']}']").count() == 0
+    luck = page.locator("[data-testid=review-summaries] [data-testid=luck]").all_inner_texts()
+    assert luck[0] == "-30 (±20)"
 
 
 def test_the_review_of_a_card_game(

@@ -22,7 +22,8 @@ import { Piles, Players, SeatBadge, WishRow } from "./table";
 
 /** Each mark's symbol (the chess annotations' where they have one): never its colour alone. */
 export const MARK_SYMBOL: Record<ReviewMark, string> = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
-/** A swing of luck this large (of win chance, 0…1) is marked on the graph. */
+/** A swing of luck this large (of win chance, 0…1), and larger than its error, is marked on
+ * the graph. */
 const BIG_SWING = 0.1;
 /** How many of the biggest swings are told in words. */
 const SWINGS_TOLD = 5;
@@ -270,7 +271,10 @@ function Summaries({ t, review, names }: { t: Translator; review: Review; names:
                 <td>{s.marks.inaccuracy}</td>
                 <td>{s.marks.mistake}</td>
                 <td>{s.marks.blunder}</td>
-                <td>{t.number(Math.round(s.luck * 100), { signDisplay: "exceptZero" })}</td>
+                <td data-testid="luck">
+                  {t.number(Math.round(s.luck * 100), { signDisplay: "exceptZero" })}
+                  {s.luck_error > 0 && <span class="muted"> (±{t.number(Math.round(s.luck_error * 100))})</span>}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -281,14 +285,17 @@ function Summaries({ t, review, names }: { t: Translator; review: Review; names:
 }
 
 /** A luck event's swing for the player it concerns most: the drawer's, or (the deal, which
- * gives one player what it takes from the others) the player it gave most. */
-function swingOf(event: ReviewLuck): { seat: number; swing: number } {
-  if (event.seat !== null) return { seat: event.seat, swing: event.swing[event.seat] ?? 0 };
-  let seat = 0;
-  event.swing.forEach((s, i) => {
-    if (s > event.swing[seat]) seat = i;
-  });
-  return { seat, swing: event.swing[seat] ?? 0 };
+ * gives one player what it takes from the others) the player it gave most; with the swing's
+ * own 95% error (the playouts' noise) and whether the swing is larger than that. */
+function swingOf(event: ReviewLuck): { seat: number; swing: number; sure: boolean } {
+  let seat = event.seat ?? 0;
+  if (event.seat === null) {
+    event.swing.forEach((s, i) => {
+      if (s > event.swing[seat]) seat = i;
+    });
+  }
+  const swing = event.swing[seat] ?? 0;
+  return { seat, swing, sure: Math.abs(swing) > (event.error[seat] ?? 0) };
 }
 
 function swingText(t: Translator, names: string[], event: ReviewLuck): string {
@@ -297,10 +304,10 @@ function swingText(t: Translator, names: string[], event: ReviewLuck): string {
   return t.t(key, { turn: event.turn + 1, name: names[seat] ?? "?", points: points(swing) });
 }
 
-/** The biggest swings of luck, in words. */
+/** The biggest swings of luck, in words: only those larger than their own error. */
 function Swings({ t, review, names }: { t: Translator; review: Review; names: string[] }) {
   const told = [...review.luck]
-    .filter((e) => points(swingOf(e).swing) >= 1)
+    .filter((e) => swingOf(e).sure && points(swingOf(e).swing) >= 1)
     .sort((a, b) => Math.abs(swingOf(b).swing) - Math.abs(swingOf(a).swing))
     .slice(0, SWINGS_TOLD);
   if (!told.length) return null;
@@ -401,7 +408,7 @@ function WinGraph({ t, review, names, selected, select }: {
           <circle key={`d${d.index}`} cx={x(d.index)} cy={y(d.best.win)} r={d.mark === "mistake" || d.mark === "blunder" ? 5 : 2.5}
             class={`graph-decision mark-${d.mark}`} style={{ fill: PLAYER_MARK[d.seat] }} data-index={d.index} onClick={() => select(d)} />
         ))}
-        {review.luck.filter((e) => Math.abs(swingOf(e).swing) >= BIG_SWING).map((e) => {
+        {review.luck.filter((e) => swingOf(e).sure && Math.abs(swingOf(e).swing) >= BIG_SWING).map((e) => {
           const { seat, swing } = swingOf(e);
           const cx = x(e.index);
           const cy = y(e.after[seat] ?? 0);
