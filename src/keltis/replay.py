@@ -119,7 +119,7 @@ def run_replay(
                 status = _show(args.file, at, lang, check, stdin, out, env)
         out.flush()
     except BrokenPipeError:
-        _quiet_pipe(out)
+        quiet_pipe(out)
         return 0
     except KeyboardInterrupt:  # Ctrl-C during a long listing
         return EXIT_INTERRUPTED
@@ -171,7 +171,7 @@ def _broken_pipe() -> None:
     raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
-def _quiet_pipe(out: TextIO) -> None:
+def quiet_pipe(out: TextIO) -> None:
     """The reader of ``out`` has gone (``| head``): send what is still buffered, and what
     the interpreter flushes at exit, to the null device instead of a traceback."""
     try:

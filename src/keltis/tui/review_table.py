@@ -32,7 +32,7 @@ from keltis.core.errors import RecordError
 from keltis.i18n import Translator, detect_language
 from keltis.names import shown_name
 from keltis.record import GameRecord
-from keltis.replay import _quiet_pipe
+from keltis.replay import quiet_pipe
 from keltis.review import MARKS, THRESHOLDS, Decision, Luck, Review, ReviewBudget, review
 from keltis.tui.lines import is_tty
 from keltis.tui.style import is_plain
@@ -131,7 +131,7 @@ def run_review(
             out.write(render(result, record, t, colour=colour, width=text_width(out, env)))
         out.flush()
     except BrokenPipeError:
-        _quiet_pipe(out)
+        quiet_pipe(out)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     return 0
