@@ -64,6 +64,9 @@ OUT = RESULTS / "review-calibration-2026-11-29.json"
 CONFIGS: tuple[tuple[str, int], ...] = (("board", 2), ("board", 4), ("cards", 2), ("cards", 4))
 #: The first seed of the range kept for this benchmark (see the module docstring).
 FIRST_SEED = 410001
+#: The review's calibration map (``keltis.review.CALIBRATION``) was fitted on the games of
+#: seeds FIRST_SEED … HELD_OUT_FROM - 1; its chances are measured on the later seeds only.
+HELD_OUT_FROM = 410013
 #: Bins of the predicted chance: [0, 0.1), [0.1, 0.2), …, [0.9, 1.0].
 BINS = 10
 #: Bootstrap resamples (over games) of each interval, and their seed.
@@ -134,8 +137,10 @@ def measure_game(job: tuple[str, int, int, int, str, str]) -> dict[str, Any]:
                 "index": index,
                 "turn": int(result["turn"]),
                 "seat": seat,
-                "best": float(result["best"]["win"]),
-                "played": float(result["played"]["win"]),
+                # the raw shares of playouts won: the summary maps them as the review does
+                # (keltis.review.calibrated), so the map can be fitted and measured apart
+                "best": float(result["best"]["raw"]),
+                "played": float(result["played"]["raw"]),
                 "outcome": shares[seat],
                 "cpu": round(spent, 4),
             }
@@ -230,6 +235,18 @@ def reliability(
             }
         )
     return rows
+
+
+def as_shown(row: dict[str, Any]) -> dict[str, Any]:
+    """A game's row with each position's raw chances mapped as the review shows them."""
+
+    def shown(p: float) -> float:
+        return reviews.calibrated(p, row["game"], row["players"])
+
+    positions = [
+        {**q, "best": shown(q["best"]), "played": shown(q["played"])} for q in row["positions"]
+    ]
+    return {**row, "positions": positions}
 
 
 def summarise(
@@ -408,6 +425,21 @@ def main(argv: list[str] | None = None) -> int:
     summaries = [summarise(name, chosen[name], args.resamples) for name in wanted]
     everything = [row for name in wanted for row in chosen[name]]
     overall = summarise("all", everything, args.resamples)
+    held_out = {
+        name: [row for row in chosen[name] if row["seed"] >= HELD_OUT_FROM] for name in wanted
+    }
+    shown = {name: [as_shown(row) for row in held_out[name]] for name in wanted}
+    calibrated = {
+        "what": "the chances the review shows (the raw shares through keltis.review's "
+        f"calibration map), on the games of seeds {HELD_OUT_FROM} onwards only: the map was "
+        f"fitted on seeds {FIRST_SEED}-{HELD_OUT_FROM - 1}",
+        "map": {f"{g}-{p}p": list(ab) for (g, p), ab in reviews.CALIBRATION.items()},
+        "overall": summarise("all", [r for n in wanted for r in shown[n]], args.resamples),
+        "raw_overall_same_games": summarise(
+            "all", [r for n in wanted for r in held_out[n]], args.resamples
+        ),
+        "configs": [summarise(name, shown[name], args.resamples) for name in wanted],
+    }
     document = {
         "benchmark": "review-calibration",
         "spec": args.spec,
@@ -419,8 +451,11 @@ def main(argv: list[str] | None = None) -> int:
         f"together), {args.resamples} resamples",
         "outcome": "1 for a win, 1/k for a victory shared by k players, 0 for a loss",
         "python": platform.python_version(),
+        "predicted": "the raw share of the search's playouts won by the best move "
+        "(best.raw), on every game; 'calibrated' has what the review shows",
         "overall": overall,
         "configs": summaries,
+        "calibrated": calibrated,
     }
     text = json.dumps(document, indent=1)
     print(text, flush=True)

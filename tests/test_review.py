@@ -4,6 +4,8 @@ view, the marks, the luck of the draws, the steps a server runs one by one."""
 from __future__ import annotations
 
 import copy
+import itertools
+import math
 from typing import Any
 
 import pytest
@@ -12,10 +14,12 @@ from keltis.bots.spec import make_bot
 from keltis.core.errors import RecordError
 from keltis.record import GameRecord, PlayerInfo
 from keltis.review import (
+    CALIBRATION,
     MARKS,
     THRESHOLDS,
     ReviewBudget,
     assemble,
+    calibrated,
     mark_of,
     move_accuracy,
     plan,
@@ -78,6 +82,8 @@ def test_every_decision_of_the_seats_reviewed_is_judged(game: str, players: int)
         for candidate in decision.candidates:
             assert 0.0 <= candidate.win <= 1.0
             assert candidate.playouts > 0
+            shown = calibrated(candidate.raw, game, players)
+            assert candidate.win == pytest.approx(shown, abs=2e-4)
     (summary,) = result.summaries
     forced = sum(1 for s in states[:-1] if s.current_player == 1 and len(s.legal_actions()) == 1)
     assert summary.decisions == len(expected)
@@ -245,3 +251,25 @@ def test_marks_need_both_the_threshold_and_more_than_the_search_error() -> None:
     assert move_accuracy(0.10) == pytest.approx(63.6, abs=0.1)
     assert move_accuracy(1.0) == 0.0
     assert move_accuracy(0.05) > move_accuracy(0.10) > move_accuracy(0.20)
+
+
+def test_the_calibration_map_keeps_order_and_certainty() -> None:
+    """The review shows a search's raw share of wins through a Platt map fitted per game and
+    number of players (docs/bots.md): it keeps the order of chances, leaves a certain win or
+    loss certain, lowers a middling chance (the raw shares are too hopeful there), and maps
+    three players by the mean of the game's two- and four-player maps."""
+    a, b = CALIBRATION[("board", 4)]
+    assert calibrated(0.55, "board", 4) == pytest.approx(
+        1 / (1 + math.exp(-(a * math.log(0.55 / 0.45) + b)))
+    )
+    for game in ("board", "cards"):
+        for players in (2, 3, 4):
+            shown = [calibrated(k / 100, game, players) for k in range(101)]
+            assert shown[0] == 0.0
+            assert shown[100] == 1.0
+            assert all(x < y for x, y in itertools.pairwise(shown))
+            assert calibrated(0.6, game, players) < 0.6
+        two, four = CALIBRATION[(game, 2)], CALIBRATION[(game, 4)]
+        mean = ((two[0] + four[0]) / 2, (two[1] + four[1]) / 2)
+        x = mean[0] * math.log(0.3 / 0.7) + mean[1]
+        assert calibrated(0.3, game, 3) == pytest.approx(1 / (1 + math.exp(-x)))

@@ -142,13 +142,17 @@ def test_a_tiny_calibration_run_writes_its_games_and_resumes(
     lines = out.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2
     row = json.loads(lines[0])
-    # A prediction is the review's own: the step run again on the kept record agrees.
+    # A prediction is the review's own raw share: the step run again on the kept record agrees,
+    # and the summary's calibrated part shows it through the review's map.
     record = GameRecord.from_json(row["record"])
     position = row["positions"][1]
     step = reviews.run_step(
         record, f"decision:{position['index']}", reviews.ReviewBudget.parse(TINY)
     )
-    assert (step["seat"], step["best"]["win"]) == (position["seat"], position["best"])
+    assert (step["seat"], step["best"]["raw"]) == (position["seat"], position["best"])
+    shown = reviews.calibrated(position["best"], row["game"], row["players"])
+    assert step["best"]["win"] == pytest.approx(shown, abs=1e-4)
+    assert printed["calibrated"]["map"]
     assert position["outcome"] == (
         1 / len(row["winners"]) if position["seat"] in row["winners"] else 0.0
     )

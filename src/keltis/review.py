@@ -3,10 +3,11 @@
 A review judges each decision of the seats reviewed by what that seat knew: a search from the
 seat's own view at that moment (over dealings of the cards it could not see, like a hint) tries
 the move played beside the heuristic's best few, every one on the same deals, and gives each
-its win chance and expected margin. The loss of a decision is the best move's win chance minus
-the played move's; it earns a mark (inaccuracy, mistake, blunder) only when it is larger than a
-threshold *and* larger than the search's own error at its budget (the paired 95% error of the
-difference over the shared deals), so noise never marks a move.
+its win chance (the share of playouts won, shown through a calibration map measured on games
+between hard bots: :data:`CALIBRATION`) and expected margin. The loss of a decision is the
+best move's win chance minus the played move's; it earns a mark (inaccuracy, mistake, blunder)
+only when it is larger than a threshold *and* larger than the search's own error at its budget
+(the paired 95% error of the difference over the shared deals), so noise never marks a move.
 
 Luck is judged once the game is over and nothing is hidden any more: the all-seeing value of a
 position (every hand known, the draw pile's order not) is each player's share of wins over
@@ -50,6 +51,38 @@ THRESHOLDS: Final = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.15}
 
 #: The normal quantile of the 95% errors.
 Z95: Final = 1.96
+
+#: Maps of a search's raw win chance (its share of playouts won) to the chance the review
+#: shows, per game and number of players: ``logit(shown) = a × logit(raw) + b`` (Platt
+#: scaling). The raw shares are too hopeful in the middle — the playouts let the heuristic play
+#: every seat, a gentler field than real opponents. Fitted on the games of seeds
+#: 410001–410012 of ``benchmarks/review_calibration.py`` (hard level in every seat) and measured
+#: on seeds 410013–410025 only (docs/bots.md). Three players, not measured: the mean of the
+#: game's two- and four-player maps.
+CALIBRATION: Final[dict[tuple[str, int], tuple[float, float]]] = {
+    ("board", 2): (0.701, -0.210),
+    ("board", 4): (0.857, -0.892),
+    ("cards", 2): (0.828, -0.321),
+    ("cards", 4): (0.724, -0.411),
+}
+#: Raw chances are held this far from 0 and 1 before the logit (as in the fit); exactly 0 and
+#: 1 (a position decided in every playout) stay as they are.
+_LOGIT_EDGE: Final = 1e-3
+
+
+def calibrated(win: float, game: str, players: int) -> float:
+    """The chance the review shows for a search's raw win share ``win`` (0…1), by
+    :data:`CALIBRATION`."""
+    if win <= 0.0 or win >= 1.0:
+        return min(1.0, max(0.0, win))
+    if (game, players) in CALIBRATION:
+        a, b = CALIBRATION[(game, players)]
+    else:
+        low, high = CALIBRATION[(game, 2)], CALIBRATION[(game, 4)]
+        a, b = (low[0] + high[0]) / 2, (low[1] + high[1]) / 2
+    p = min(1.0 - _LOGIT_EDGE, max(_LOGIT_EDGE, win))
+    x = a * math.log(p / (1.0 - p)) + b
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 @dataclass(frozen=True)
@@ -113,17 +146,21 @@ class Candidate:
 
     action: str
     win: float
-    """Chance to win after this move (0…1; a shared victory counts in part)."""
+    """Chance to win after this move (0…1; a shared victory counts in part): the playouts'
+    share of wins (``raw``) through the calibration map (:func:`calibrated`)."""
     margin: float
     """Expected final score minus the best other player's, in points."""
     spread: float
     """Half the width of the 95% interval of ``win``."""
     playouts: int
+    raw: float = 0.0
+    """The share of the playouts won, before the calibration map."""
 
     def to_json(self) -> JSON:
         return {
             "action": self.action,
             "win": round(self.win, 4),
+            "raw": round(self.raw, 4),
             "margin": round(self.margin, 2),
             "spread": round(self.spread, 4),
             "playouts": self.playouts,
@@ -137,6 +174,7 @@ class Candidate:
             float(data["margin"]),
             float(data["spread"]),
             int(data["playouts"]),
+            float(data["raw"]),
         )
 
 
@@ -386,7 +424,8 @@ def run_step(
         )
         rng = random.Random(_seed(budget.seed, 1, index))
         result = search(state.view(seat), config, rng, include=(actions[index],))
-        return _decision(index, state.turn, seat, actions[index], result.stats).to_json()
+        shown = _Calibration(record.game, len(record.players))
+        return _decision(index, state.turn, seat, actions[index], result.stats, shown).to_json()
     if kind == "draw" and _pile_draw(actions[index]):
         policy = get_game(record.game).heuristics().policy
         return _draw_luck(index, state, states[index + 1], policy, budget).to_json()
@@ -509,7 +548,23 @@ def _seed(base: int, part: int, index: int) -> int:
     return (base * 1_000_003 + part) * 1_000_003 + index
 
 
-def _candidate(stats: ActionStats) -> Candidate:
+class _Calibration:
+    """The calibration map of one game and number of players, applied to chances and to
+    their errors (an error is carried through the map where it lies)."""
+
+    def __init__(self, game: str, players: int) -> None:
+        self.game = game
+        self.players = players
+
+    def __call__(self, win: float) -> float:
+        return calibrated(win, self.game, self.players)
+
+    def error(self, raw: float, error: float) -> float:
+        """The error ``error`` of a raw chance ``raw``, carried through the map."""
+        return abs(self(raw) - self(max(0.0, raw - error)))
+
+
+def _candidate(stats: ActionStats, shown: _Calibration) -> Candidate:
     wins = stats.wins
     n = len(wins)
     if n > 1:
@@ -518,16 +573,28 @@ def _candidate(stats: ActionStats) -> Candidate:
         spread = min(1.0, Z95 * math.sqrt(var / n))
     else:
         spread = 1.0
-    return Candidate(str(stats.action), stats.win, stats.margin, spread, stats.visits)
+    low, high = shown(max(0.0, stats.win - spread)), shown(min(1.0, stats.win + spread))
+    return Candidate(
+        str(stats.action),
+        shown(stats.win),
+        stats.margin,
+        min(1.0, (high - low) / 2),
+        stats.visits,
+        stats.win,
+    )
 
 
 def _decision(
-    index: int, turn: int, seat: int, played: Action, stats: list[ActionStats]
+    index: int,
+    turn: int,
+    seat: int,
+    played: Action,
+    stats: list[ActionStats],
+    shown: _Calibration,
 ) -> Decision:
     ranked = sorted(stats, key=lambda s: (-s.win, -s.margin, str(s.action)))
     best = ranked[0]
     mine = next(s for s in ranked if s.action == played)
-    loss = max(0.0, best.win - mine.win)
     diffs = [b - m for b, m in zip(best.wins, mine.wins, strict=False)]
     n = len(diffs)
     if mine is best or n < 2:
@@ -535,20 +602,21 @@ def _decision(
     else:
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        error = Z95 * math.sqrt(var / n)
+        error = shown.error(best.win, Z95 * math.sqrt(var / n))
+    loss = max(0.0, shown(best.win) - shown(mine.win))
     mark = mark_of(loss, error, mine is best)
     counted = loss if loss > error else 0.0
     return Decision(
         index=index,
         turn=turn,
         seat=seat,
-        played=_candidate(mine),
-        best=_candidate(best),
+        played=_candidate(mine, shown),
+        best=_candidate(best, shown),
         loss=loss,
         error=error,
         mark=mark,
         accuracy=move_accuracy(counted),
-        candidates=tuple(_candidate(s) for s in ranked),
+        candidates=tuple(_candidate(s, shown) for s in ranked),
     )
 
 

@@ -901,7 +901,14 @@ export interface ReviewCandidate {
    * the move in notation (docs/notation.md)
    */
   action: string;
+  /**
+   * the chance to win after this move, calibrated (docs/bots.md)
+   */
   win: ReviewChance;
+  /**
+   * the share of the search's playouts won, before the calibration map
+   */
+  raw: ReviewChance;
   /**
    * expected final score minus the best other player's
    */
