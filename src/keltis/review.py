@@ -174,7 +174,7 @@ class Candidate:
             float(data["margin"]),
             float(data["spread"]),
             int(data["playouts"]),
-            float(data["raw"]),
+            float(data.get("raw", data["win"])),  # (steps stored before the map had none)
         )
 
 
@@ -275,7 +275,7 @@ class Luck:
             before=tuple(float(x) for x in data["before"]),
             after=tuple(float(x) for x in data["after"]),
             playouts=int(data["playouts"]),
-            error=tuple(float(x) for x in data["error"]),
+            error=tuple(float(x) for x in data.get("error", ())),  # (none stored before)
         )
 
 
