@@ -35,7 +35,7 @@ from keltis.core.actions import DECK, Action, ActionKind
 from keltis.core.errors import RecordError
 from keltis.core.policy import Policy
 from keltis.core.protocol import JSON, GameState
-from keltis.games import get_game
+from keltis.games import GAME_NAMES, get_game
 from keltis.record import GameRecord, recorded_action
 
 #: Review format version (``review.schema.json``).
@@ -53,17 +53,16 @@ THRESHOLDS: Final = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.15}
 Z95: Final = 1.96
 
 #: Maps of a search's raw win chance (its share of playouts won) to the chance the review
-#: shows, per game and number of players: ``logit(shown) = a × logit(raw) + b`` (Platt
-#: scaling). The raw shares are too hopeful in the middle — the playouts let the heuristic play
-#: every seat, a gentler field than real opponents. Fitted on the games of seeds
-#: 410001–410012 of ``benchmarks/review_calibration.py`` (hard level in every seat) and measured
-#: on seeds 410013–410025 only (docs/bots.md). Three players, not measured: the mean of the
-#: game's two- and four-player maps.
+#: shows, by (game, number of players): ``logit(shown) = a × logit(raw) + b`` (Platt scaling;
+#: each game's ``Game.review_calibration``). The raw shares are too hopeful in the middle — the
+#: playouts let the heuristic play every seat, a gentler field than real opponents. Fitted on
+#: the games of seeds 410001–410012 of ``benchmarks/review_calibration.py`` (hard level in every
+#: seat) and measured on seeds 410013–410025 only (docs/bots.md). A number of players without
+#: a map of its own (three: not measured) takes the mean of the game's maps.
 CALIBRATION: Final[dict[tuple[str, int], tuple[float, float]]] = {
-    ("board", 2): (0.701, -0.210),
-    ("board", 4): (0.857, -0.892),
-    ("cards", 2): (0.828, -0.321),
-    ("cards", 4): (0.724, -0.411),
+    (name, players): ab
+    for name in GAME_NAMES
+    for players, ab in get_game(name).review_calibration.items()
 }
 #: Raw chances are held this far from 0 and 1 before the logit (as in the fit); exactly 0 and
 #: 1 (a position decided in every playout) stay as they are.
@@ -75,11 +74,14 @@ def calibrated(win: float, game: str, players: int) -> float:
     :data:`CALIBRATION`."""
     if win <= 0.0 or win >= 1.0:
         return min(1.0, max(0.0, win))
-    if (game, players) in CALIBRATION:
-        a, b = CALIBRATION[(game, players)]
+    maps = get_game(game).review_calibration
+    if not maps:
+        return win
+    if players in maps:
+        a, b = maps[players]
     else:
-        low, high = CALIBRATION[(game, 2)], CALIBRATION[(game, 4)]
-        a, b = (low[0] + high[0]) / 2, (low[1] + high[1]) / 2
+        a = sum(ab[0] for ab in maps.values()) / len(maps)
+        b = sum(ab[1] for ab in maps.values()) / len(maps)
     p = min(1.0 - _LOGIT_EDGE, max(_LOGIT_EDGE, win))
     x = a * math.log(p / (1.0 - p)) + b
     return 1.0 / (1.0 + math.exp(-x))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from keltis.cards.events import card_events
@@ -22,6 +23,12 @@ class CardGame(Game):
 
     name: ClassVar[str] = "cards"
     title: ClassVar[str] = "Keltis: The Card Game"
+    #: The review's calibration maps (keltis.review.calibrated): fitted on seeds
+    #: 410001-410012 of benchmarks/review_calibration.py, measured on 410013-410025.
+    review_calibration: ClassVar[Mapping[int, tuple[float, float]]] = {
+        2: (0.828, -0.321),
+        4: (0.724, -0.411),
+    }
 
     def new_game(
         self,

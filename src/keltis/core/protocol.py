@@ -265,6 +265,10 @@ class Game(ABC):
     options: ClassVar[tuple[str, ...]] = ()
     """The game's parameters beyond its rule switches (keyword options of :meth:`new_game`
     and :meth:`deal`)."""
+    review_calibration: ClassVar[Mapping[int, tuple[float, float]]] = {}
+    """The review's calibration map by number of players, ``(a, b)`` of
+    ``logit(shown) = a × logit(raw) + b`` (``keltis.review.calibrated``; docs/bots.md says how
+    it was fitted and measured). Empty: the raw shares are shown as they are."""
 
     @abstractmethod
     def deal(self, players: int, seed: int, **options: Any) -> JSON:
