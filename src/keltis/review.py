@@ -380,15 +380,19 @@ Step = str
 
 
 def plan(
-    record: GameRecord, seats: Sequence[int] | None = None, budget: ReviewBudget | None = None
+    record: GameRecord,
+    seats: Sequence[int] | None = None,
+    budget: ReviewBudget | None = None,
+    positions: tuple[list[GameState], list[Action]] | None = None,
 ) -> list[Step]:
-    """The steps of a review of ``record`` for ``seats`` (all by default), in order.
+    """The steps of a review of ``record`` for ``seats`` (all by default), in order
+    (``positions``: :func:`positions`'s, to save replaying the record again).
 
     Raises :class:`RecordError` if the record does not replay or the game is not over (a review
     of a game in play would be a hint), and ``ValueError`` for a seat not in the game."""
     budget = budget or ReviewBudget()
     wanted = _seats(record, seats)
-    states, actions = _positions(record)
+    states, actions = positions or _positions(record)
     steps = [
         f"decision:{i}"
         for i, state in enumerate(states[:-1])
@@ -440,13 +444,15 @@ def assemble(
     budget: ReviewBudget | None,
     results: dict[Step, JSON],
     cpu_seconds: float = 0.0,
+    positions: tuple[list[GameState], list[Action]] | None = None,
 ) -> Review:
     """The review from the results of all its steps (``results[step]`` is :func:`run_step`'s
     JSON); ``ValueError`` if a step is missing."""
     budget = budget or ReviewBudget()
     wanted = _seats(record, seats)
-    states, _ = _positions(record)
-    steps = plan(record, wanted, budget)
+    known = positions or _positions(record)
+    states, _ = known
+    steps = plan(record, wanted, budget, known)
     missing = [step for step in steps if step not in results]
     if missing:
         raise ValueError(f"{len(missing)} review steps have no result (the first: {missing[0]})")
@@ -481,8 +487,8 @@ def review(
     ``ValueError`` for a seat that is not in the game."""
     budget = budget or ReviewBudget()
     start = time.process_time()
-    steps = plan(record, seats, budget)
     known = _positions(record)
+    steps = plan(record, seats, budget, known)
     results: dict[Step, JSON] = {}
     if progress is not None:
         progress(0, len(steps))
@@ -490,7 +496,7 @@ def review(
         results[step] = run_step(record, step, budget, known)
         if progress is not None:
             progress(done, len(steps))
-    return assemble(record, seats, budget, results, time.process_time() - start)
+    return assemble(record, seats, budget, results, time.process_time() - start, known)
 
 
 def positions(record: GameRecord) -> tuple[list[GameState], list[Action]]:
@@ -567,14 +573,7 @@ class _Calibration:
 
 
 def _candidate(stats: ActionStats, shown: _Calibration) -> Candidate:
-    wins = stats.wins
-    n = len(wins)
-    if n > 1:
-        mean = sum(wins) / n
-        var = sum((w - mean) ** 2 for w in wins) / (n - 1)
-        spread = min(1.0, Z95 * math.sqrt(var / n))
-    else:
-        spread = 1.0
+    spread = min(1.0, _error_of_mean(stats.wins)) if len(stats.wins) > 1 else 1.0
     low, high = shown(max(0.0, stats.win - spread)), shown(min(1.0, stats.win + spread))
     return Candidate(
         str(stats.action),
@@ -598,13 +597,7 @@ def _decision(
     best = ranked[0]
     mine = next(s for s in ranked if s.action == played)
     diffs = [b - m for b, m in zip(best.wins, mine.wins, strict=False)]
-    n = len(diffs)
-    if mine is best or n < 2:
-        error = 0.0
-    else:
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        error = shown.error(best.win, Z95 * math.sqrt(var / n))
+    error = 0.0 if mine is best else shown.error(best.win, _error_of_mean(diffs))
     loss = max(0.0, shown(best.win) - shown(mine.win))
     mark = mark_of(loss, error, mine is best)
     counted = loss if loss > error else 0.0
@@ -748,24 +741,29 @@ def _deal_luck(start: GameState, policy: Policy, budget: ReviewBudget) -> Luck:
         after=_mean(rows_after, players),
         playouts=count,
         error=tuple(
-            Z95 * math.sqrt(_variance(rows_before, p) / count + _variance(rows_after, p) / count)
+            math.hypot(
+                _error_of_mean([row[p] for row in rows_before]),
+                _error_of_mean([row[p] for row in rows_after]),
+            )
             for p in range(players)
         ),
     )
 
 
-def _variance(rows: list[list[float]], player: int) -> float:
-    values = [row[player] for row in rows]
-    if len(values) < 2:
+def _error_of_mean(values: Sequence[float]) -> float:
+    """The 95% half-width of the mean of ``values`` (normal approximation; 0 for fewer than
+    two values)."""
+    n = len(values)
+    if n < 2:
         return 0.0
-    mean = sum(values) / len(values)
-    return sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    mean = sum(values) / n
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return Z95 * math.sqrt(variance / n)
 
 
 def _paired_error(
     before: list[list[float]], after: list[list[float]], players: int
 ) -> tuple[float, ...]:
     """Each player's 95% error of the mean difference after − before over paired playouts."""
-    diffs = [[a[p] - b[p] for p in range(players)] for a, b in zip(after, before, strict=True)]
-    n = len(diffs)
-    return tuple(Z95 * math.sqrt(_variance(diffs, p) / n) if n else 0.0 for p in range(players))
+    pairs = list(zip(after, before, strict=True))
+    return tuple(_error_of_mean([a[p] - b[p] for a, b in pairs]) for p in range(players))
