@@ -415,6 +415,18 @@ reviews = sa.Table(
     sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
 )
 
+# -- the quick-pairing pool (docs/server.md, "Quick pairing"; migration 0010) ------------
+
+
+# -- tournaments for people (docs/server.md, "Tournaments"; migration 0011) ----------------
+
+
+# -- friends, challenges and vacations (docs/server.md, "Friends"; migration 0012) ----------
+
+
+# -- account settings: time zone, rematch answers (migration 0013) -------------------------
+
+
 #: The threads that run the server's blocking database work (``asyncio.to_thread``: the
 #: application's lifespan gives the event loop an executor this large); the pools of
 #: :func:`make_engine` hold as many connections and a few more, so that a busy executor
