@@ -417,6 +417,32 @@ reviews = sa.Table(
 
 # -- the quick-pairing pool (docs/server.md, "Quick pairing"; migration 0010) ------------
 
+pool_entries = sa.Table(
+    "pool_entries",
+    metadata,
+    # one entry per account: joining again replaces it
+    sa.Column("account_id", sa.String(24), primary_key=True),
+    # a new id at each join: a claim names it, so a replaced entry is never paired
+    sa.Column("entry_id", sa.String(16), nullable=False),
+    # the pool: game, players, rated and time control in one comparable text
+    sa.Column("pool", sa.String(80), nullable=False, index=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    # the time control ({"time": …}), as a seek's options hold it
+    sa.Column("options", sa.JSON, nullable=False),
+    # the rating shown (ratings.shown) when it joined: what pairing compares
+    sa.Column("rating", sa.Float, nullable=False),
+    # seconds after which bots may fill its table (None: people only)
+    sa.Column("bots_after", sa.Integer, nullable=True),
+    # "waiting", or "paired" (match_id names its match)
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("match_id", sa.String(32), nullable=True),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+    # when its player's client last asked for it: an entry not seen for a while is dropped
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 
 # -- tournaments for people (docs/server.md, "Tournaments"; migration 0011) ----------------
 
