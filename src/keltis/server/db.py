@@ -134,6 +134,11 @@ accounts = sa.Table(
     # only a confirmed address gets e-mails (turns, password resets); a new address is
     # unconfirmed again
     sa.Column("email_confirmed_at", sa.DateTime(timezone=True), nullable=True),
+    # migration 0012 (keltis.server.friends): e-mail a direct challenge; hide from followers
+    # whether it is online; when it last had a page of the site open (online to followers)
+    sa.Column("email_challenges", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("hide_online", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
 )
 # a password reset asked for by e-mail address finds its accounts through this index
 sa.Index("ix_accounts_email", sa.func.lower(accounts.c.email))
@@ -240,6 +245,9 @@ seeks = sa.Table(
     sa.Column("match_id", sa.String(32), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # migration 0012: a challenge, addressed to this account alone (not in the public list;
+    # only it may join; it may decline: status "declined")
+    sa.Column("for_account", sa.String(24), nullable=True, index=True),
 )
 
 seek_players = sa.Table(
@@ -448,6 +456,29 @@ pool_entries = sa.Table(
 
 
 # -- friends, challenges and vacations (docs/server.md, "Friends"; migration 0012) ----------
+
+follows = sa.Table(
+    "follows",
+    metadata,
+    # account_id follows followed_id (one way: the followed account is not asked); its
+    # friends page lists the accounts it follows (keltis.server.friends)
+    sa.Column("account_id", sa.String(24), primary_key=True),
+    sa.Column("followed_id", sa.String(24), primary_key=True, index=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+vacations = sa.Table(
+    "vacations",
+    metadata,
+    # an account's days off (keltis.server.vacation): from started_at until ``until`` (the
+    # planned end), ended_at once it ended (early, or by itself at ``until``) and the
+    # deadlines of its correspondence matches were pushed back
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.String(24), nullable=False, index=True),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("until", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
+)
 
 
 # -- account settings: time zone, rematch answers (migration 0013) -------------------------
