@@ -299,9 +299,10 @@ def test_rated_match_moves_both_ratings_as_openskill_says(server: Server) -> Non
             assert rating["games"] == 1
             assert rating["mu"] == pytest.approx(expected[seat][0].mu)
             assert rating["sigma"] == pytest.approx(expected[seat][0].sigma)
-            assert rating["rating"] == pytest.approx(
-                round(expected[seat][0].mu - 3 * expected[seat][0].sigma, 1)
-            )
+            # the shown scale: 1500 + 20 · ordinal (a new player's ordinal is 0)
+            ordinal = expected[seat][0].mu - 3 * expected[seat][0].sigma
+            assert rating["rating"] == round(1500 + 20 * ordinal)
+            assert rating["provisional"] is True  # one rated game of ten
             assert [h["match"] for h in rating["history"]] == [match_id]
             recent = pages[member.name]["recent"]
             assert recent[0]["match"] == match_id

@@ -339,14 +339,14 @@ def test_at_most_three_open_seeks(servers: Servers) -> None:
 def test_the_rating_range_admits_only_ratings_within_it(servers: Servers) -> None:
     server = servers(*QUICK_ACCOUNTS)
     ann, bea = signup(server, "ann"), signup(server, "bea")
-    # a new account's rating is mu - 3 sigma = 0
-    above = open_seek(ann, rating_min=5)
-    below = open_seek(ann, rating_max=-5)
-    around = open_seek(ann, rating_min=-1, rating_max=1, players=3)
+    # a new account's shown rating is 1500 (ratings.shown)
+    above = open_seek(ann, rating_min=1505)
+    below = open_seek(ann, rating_max=1495)
+    around = open_seek(ann, rating_min=1499, rating_max=1501, players=3)
     for seek in (above, below):
         answer = bea.post(f"/api/seeks/{seek['id']}/join", headers={"Accept-Language": "de"})
         refused(answer, 403, "seek.rating_range")
-        assert "0" in answer.json()["error"]["message"]
+        assert "1500" in answer.json()["error"]["message"]
     joined = bea.post(f"/api/seeks/{around['id']}/join")
     assert joined.status_code == 200, joined.text
     assert joined.json()["seated"] == ["ann", "bea"]

@@ -303,7 +303,7 @@ class ChatRequest(_Strict):
 
 #: The shortest and longest wait for people before bots take a seek's empty places (s).
 MIN_BOTS_AFTER, MAX_BOTS_AFTER = 10, 86400
-#: The widest rating a seek's range may name (ratings start at 0 and stay far within).
+#: The widest rating a seek's range may name (ratings start at 1500 and stay far within).
 MAX_RATING = 10000.0
 
 

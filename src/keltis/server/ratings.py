@@ -9,7 +9,10 @@ its wins. A rated player is ``account:<id>`` or ``bot:<level>``; two seats of th
 level in one match move its rating by the mean of their changes. A match is rated once: the
 update and its history rows are written in the transaction that marks it rated
 (``matches.rated_at``), so two processes finishing it together cannot rate it twice. The
-shown rating is openskill's ordinal, the conservative ``mu − 3·sigma``.
+shown rating (:func:`shown`) is openskill's ordinal, the conservative ``mu − 3·sigma``, on a
+chess-like scale: ``1500 + 20·ordinal``, so that a new player starts at 1500; it is
+*provisional* (:func:`provisional`) until the player has :data:`PROVISIONAL_GAMES` rated games
+and its ``sigma`` has fallen to :data:`PROVISIONAL_SIGMA`.
 
 In the same transaction, rated results that look arranged are flagged for moderators
 (``rating_flags``): two accounts that finished :data:`FLAG_REPEATS` rated matches against
@@ -44,9 +47,34 @@ FLAG_WINDOW = timedelta(days=1)
 SAME_ADDRESS = "same_address"
 
 
-def shown(mu: float, sigma: float) -> float:
-    """The rating shown and ranked by: ``mu − 3·sigma``, one decimal."""
-    return round(mu - 3 * sigma, 1)
+#: The shown rating of a new player (openskill's ordinal of :data:`START_MU`,
+#: :data:`START_SIGMA`: 0) and the shown points per point of the ordinal.
+SHOWN_START, SHOWN_SCALE = 1500, 20
+#: Rated games below which a rating is provisional, and the ``sigma`` above which it still is
+#: (a new player's is 8.3; ten two-player games bring it to about 5.5).
+PROVISIONAL_GAMES = 10
+PROVISIONAL_SIGMA = 6.0
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """openskill's conservative estimate ``mu − 3·sigma``: what ratings are ranked by."""
+    return mu - 3 * sigma
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating people read: ``1500 + 20·(ordinal − ordinal of a new player)``, a whole
+    number. A new player shows 1500; a first win against another new player +69, a first
+    loss −37 (the ordinal moves by +3.4 and −1.8, and gains as ``sigma`` shrinks); later games
+    move it by tens. It rises with the ordinal, so ranking by it ranks by the ordinal."""
+    start = ordinal(START_MU, START_SIGMA)
+    return round(SHOWN_START + SHOWN_SCALE * (ordinal(mu, sigma) - start))
+
+
+def provisional(games: int, sigma: float) -> bool:
+    """Whether a rating is provisional (shown with a "?"): fewer than
+    :data:`PROVISIONAL_GAMES` rated games, or a ``sigma`` still above
+    :data:`PROVISIONAL_SIGMA` (the rating may yet move far)."""
+    return games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA
 
 
 def seat_player(match: MatchRow, seat: int) -> str | None:
@@ -94,11 +122,23 @@ class Rating:
     games: int
 
     @property
-    def value(self) -> float:
+    def value(self) -> int:
+        """The shown rating (:func:`shown`)."""
         return shown(self.mu, self.sigma)
 
+    @property
+    def provisional(self) -> bool:
+        """Whether it is still provisional (:func:`provisional`)."""
+        return provisional(self.games, self.sigma)
+
     def to_json(self) -> dict[str, Any]:
-        return {"rating": self.value, "mu": self.mu, "sigma": self.sigma, "games": self.games}
+        return {
+            "rating": self.value,
+            "provisional": self.provisional,
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "games": self.games,
+        }
 
 
 class RatingBook:
@@ -210,25 +250,35 @@ class RatingBook:
                 rows.append({"name": name, "kind": kind, **rating.to_json()})
         return rows
 
-    def history(self, player: str, game: str, limit: int = 500) -> list[dict[str, Any]]:
-        """``player``'s rating after each rated match of ``game``, oldest first."""
+    def history(self, player: str, game: str, limit: int | None = 500) -> list[dict[str, Any]]:
+        """``player``'s rating after each of its last ``limit`` rated matches of ``game``
+        (``None``: all), oldest first; ``games``: its rated games by then (a voided result
+        leaves no row, so the rows count them)."""
+        mine = sa.and_(db.rating_history.c.player == player, db.rating_history.c.game == game)
         query = (
             sa.select(db.rating_history)
-            .where(db.rating_history.c.player == player, db.rating_history.c.game == game)
+            .where(mine)
             .order_by(db.rating_history.c.at.desc(), db.rating_history.c.id.desc())
             .limit(limit)
         )
         with self.engine.connect() as connection:
             rows = list(connection.execute(query))
+            total = len(rows)
+            if limit is not None and total == limit:
+                count = sa.select(sa.func.count()).select_from(db.rating_history).where(mine)
+                total = int(connection.execute(count).scalar_one())
         out = []
-        for row in reversed(rows):
+        for n, row in enumerate(reversed(rows)):
             at = _aware(row.at)
             assert at is not None
+            games = total - len(rows) + n + 1
             out.append(
                 {
                     "at": at.isoformat(),
                     "match": str(row.match_id),
                     "rating": shown(row.mu, row.sigma),
+                    "provisional": provisional(games, row.sigma),
+                    "games": games,
                     "mu": row.mu,
                     "sigma": row.sigma,
                 }
