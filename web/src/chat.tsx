@@ -147,6 +147,9 @@ export function ChatPanel({ state, seat, match }: { state: ChatState; seat: numb
     setMuteError(null);
     try {
       await (on ? mute(name) : unmute(name));
+      // The history the page loaded while the account was muted left its messages out (the
+      // server leaves them out for the reader): ask again, so they show without a reload.
+      if (!on) state.reload();
     } catch (e) {
       setMuteError(errorText(t, e));
     }

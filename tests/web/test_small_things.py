@@ -1,0 +1,34 @@
+"""The small things players met (issue 42 §7), in the browser: unmuting shows the muted
+player's chat again without a reload."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from server.harness import Server
+from server.people import signup
+from web.test_community import server, unique
+from web.test_moderation import log_in, seated_match
+
+__all__ = ["server"]  # the community tests' server: their options, many accounts
+
+
+def test_unmuting_shows_the_messages_again_without_a_reload(new_page: Any, server: Server) -> None:
+    ann_name, bea_name = unique("ann"), unique("bea")
+    ann, bea = signup(server, ann_name), signup(server, bea_name)
+    match_id = seated_match(server, ann, bea)["id"]
+    assert ann.post("/api/me/mutes", json={"name": bea_name}).status_code in (200, 201, 204)
+    said = bea.post(f"/api/matches/{match_id}/chat", json={"text": "said while muted"})
+    assert said.status_code == 201, said.text
+    page = new_page(server=server)
+    log_in(page, ann_name, f"/#/match/{match_id}")
+    page.wait_for_selector(".game[data-ply]")
+    line = page.locator(".chat-log li .chat-text", has_text="said while muted")
+    # loaded while muted: the server's history leaves Bea out
+    expect(page.locator(".muted-list")).to_be_visible()
+    assert line.count() == 0
+    page.locator(".muted-list summary").click()
+    page.locator(f"[data-unmute='{bea_name}']").click()
+    expect(line).to_be_visible()
