@@ -226,3 +226,74 @@ def test_reseeded_keeps_every_setting() -> None:
     assert again.info() == fresh.info()
     for a, b in zip(again.reset(), fresh.reset(), strict=True):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_the_masks_handed_out_cannot_let_an_illegal_action_through(game: str) -> None:
+    """Setting a mask entry to 1 once let the kernel accept an illegal action (a card then
+    existed three times): the masks handed out are read-only, and the kernel checks against
+    its own copy, which the view handed out cannot be made to change."""
+    env = BatchEnv(game, 2, 3, seed=5)
+    _, masks, _ = env.reset()
+    with pytest.raises(ValueError, match="read-only"):
+        masks[1, 0] = 1
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        masks.flags.writeable = True
+    illegal = int(np.flatnonzero(masks[1] == 0)[0])
+    actions = np.argmax(masks, axis=1)
+    actions[1] = illegal
+    with pytest.raises(ValueError, match="not legal in game 1"):
+        env.step(actions)
+    assert not env.masks[1, illegal]
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_actions_that_are_not_whole_numbers_are_refused(game: str) -> None:
+    """0.5 was once cut down to action 0 without a word."""
+    env = BatchEnv(game, 2, 2, seed=5)
+    _, masks, _ = env.reset()
+    before = np.array(masks)
+    legal = np.argmax(masks, axis=1)
+    for wrong in (legal + 0.5, legal.astype(np.float64), np.array([True, True]), ["0", "1"]):
+        with pytest.raises(ValueError, match="whole numbers"):
+            env.step(wrong)
+    assert np.array_equal(env.masks, before)
+    env.step(legal.astype(np.int32))  # any integer type is taken
+    env.step([int(a) for a in np.argmax(env.masks, axis=1)])  # and a list of ints
+
+
+def _deals(env: BatchEnv) -> list[Any]:
+    return [env.episode_setup(b, int(env.episodes[b]))[0] for b in range(env.batch)]
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_a_reset_without_a_seed_deals_new_games_and_a_seed_replays(game: str) -> None:
+    """``reset()`` without a seed once dealt episode 0 again; Gymnasium's vector envs deal new
+    games. It now goes on along the seed's sequence; ``reset(seed)`` reproduces."""
+    env = BatchEnv(game, 2, 4, seed=9)
+    first = env.reset()[0].copy()
+    deals = [_deals(env)]
+    for _ in range(3):
+        env.reset()
+        deals.append(_deals(env))
+    seen = [json.dumps(d, sort_keys=True) for round_ in deals for d in round_]
+    assert len(set(seen)) == len(seen)  # 16 deals, none twice
+    again = env.reset(seed=9)[0]
+    assert np.array_equal(again, first)
+    assert _deals(env) == deals[0]
+    other = BatchEnv(game, 2, 4, seed=10)
+    assert np.array_equal(env.reset(seed=10)[0], other.reset()[0])
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_the_vector_envs_reset_without_a_seed_deals_new_games(game: str) -> None:
+    gym = pytest.importorskip("gymnasium")
+    del gym
+    from keltis.fast.vector import BatchVectorEnv
+
+    envs = BatchVectorEnv(game, 3, 2, "random", seed=4)
+    first, _ = envs.reset(seed=4)
+    second, _ = envs.reset()
+    assert not np.array_equal(first["observation"], second["observation"])
+    third, _ = envs.reset(seed=4)
+    assert np.array_equal(first["observation"], third["observation"])

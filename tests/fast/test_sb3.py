@@ -55,6 +55,9 @@ def test_seeded_and_refusing_what_it_cannot_do() -> None:
     assert np.array_equal(vec.reset(), first)
     vec.seed(1)
     assert not np.array_equal(vec.reset(), first)
+    vec.seed(0)
+    assert np.array_equal(vec.reset(), first)
+    assert not np.array_equal(vec.reset(), first)  # no seed: the sequence's next games
     assert vec.env_is_wrapped(object) == [False, False]
     assert len(vec.get_attr("game", indices=[1])) == 1
     with pytest.raises(AttributeError, match="no method"):

@@ -141,7 +141,14 @@ class BatchEnv:
         """The observation of the seat to move in each game: read-only (the kernel keeps each
         row up to date from step to step, so a change made here would stay wrong)."""
         self.obs.flags.writeable = False
-        self.masks: Masks = np.zeros((batch, NUM_ACTIONS), dtype=np.int8)
+        # the kernel's own masks, which it checks each action against; the public ones show
+        # the same memory through a read-only buffer (a plain view could be made writable
+        # again), so that no change made to them can let an illegal action through
+        self._masks = np.zeros((batch, NUM_ACTIONS), dtype=np.int8)
+        self.masks: Masks = np.frombuffer(self._masks.data.toreadonly(), np.int8).reshape(
+            self._masks.shape
+        )
+        """The legal actions of the seat to move in each game (1: legal): read-only."""
         self.to_move: Seats = np.zeros(batch, dtype=np.int32)
         self.rewards: Rewards = np.zeros((batch, players), dtype=np.float64)
         self.dones: Flags = np.zeros(batch, dtype=np.bool_)
@@ -177,10 +184,19 @@ class BatchEnv:
                 )
         return tuple(specs)
 
-    def reset(self) -> tuple[Observations, Masks, Seats]:
-        """Deal episode 0 of every game (again): the observations, legal masks and seats to
-        move."""
-        self.episodes[:] = 0
+    def reset(self, seed: int | None = None) -> tuple[Observations, Masks, Seats]:
+        """Deal a new game in every slot: the observations, legal masks and seats to move.
+
+        With ``seed``, the batch is dealt from that seed anew (episode 0 of every game: the
+        same seed replays the same games). Without one, the first reset deals episode 0 from
+        the constructor's seed and each later one goes on along the seed's sequence: every
+        game's next episode, never a deal played before (a game cut short is abandoned)."""
+        if seed is not None:
+            self.seed = seed
+            self._seed = seed_bits(seed)
+            self.episodes[:] = 0
+        elif self._started:
+            self.episodes += 1
         self._k.env_reset(
             self._states,
             self._extras,
@@ -192,7 +208,7 @@ class BatchEnv:
             self._seed,
             self._offsets,
             self._obs,
-            self.masks,
+            self._masks,
             self.to_move,
             self.trace,
             self.trace_n,
@@ -211,9 +227,15 @@ class BatchEnv:
         and the done flags. An illegal action raises ``ValueError`` and changes nothing."""
         if not self._started:
             raise RuntimeError("call reset() first")
-        chosen = np.ascontiguousarray(actions, dtype=np.int64)
-        if chosen.shape != (self.batch,):
-            raise ValueError(f"actions must have shape ({self.batch},), not {chosen.shape}")
+        given = np.asarray(actions)
+        if given.dtype.kind not in "iu":
+            # a cast would cut 0.5 down to the legal action 0 without a word
+            raise ValueError(
+                f"actions must be whole numbers (dense action ids), not {given.dtype} values"
+            )
+        if given.shape != (self.batch,):
+            raise ValueError(f"actions must have shape ({self.batch},), not {given.shape}")
+        chosen = np.ascontiguousarray(given, dtype=np.int64)
         bad = int(
             self._k.env_step(
                 self._states,
@@ -227,7 +249,7 @@ class BatchEnv:
                 self._offsets,
                 chosen,
                 self._obs,
-                self.masks,
+                self._masks,
                 self.to_move,
                 self.rewards,
                 self.dones,
@@ -242,7 +264,7 @@ class BatchEnv:
             )
         )
         if bad >= 0:
-            legal = np.flatnonzero(self.masks[bad]).tolist()
+            legal = np.flatnonzero(self._masks[bad]).tolist()
             raise ValueError(
                 f"action {int(chosen[bad])} is not legal in game {bad} (legal: {legal})"
             )

@@ -58,19 +58,22 @@ class BatchVecEnv(VecEnv):
             game, players, num_envs, seed, opponents, seat=seat, reward=reward, variant=variant
         )
         self._actions = np.zeros(num_envs, dtype=np.int64)
+        self._next_seed: int | None = None
 
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """Deal the batch from ``seed`` at the next :meth:`reset` (one seed for the batch)."""
         if seed is not None:
-            self.batch = self.batch.reseeded(seed)
+            self._next_seed = seed
         return [seed] * self.num_envs
 
     def reset(self) -> npt.NDArray[np.float32]:
-        """Deal every game and return the observations (batch × size)."""
+        """Deal a new game in every slot and return the observations (batch × size): from
+        the seed asked for, if one was; else the next games of the batch's seed sequence."""
         if self._seeds[0] is not None:  # model.learn(…) / env.seed(…) asked for a seed
-            self.seed(int(self._seeds[0]))
+            self._next_seed = int(self._seeds[0])
             self._reset_seeds()
-        obs, _, _ = self.batch.reset()
+        obs, _, _ = self.batch.reset(self._next_seed)
+        self._next_seed = None
         return obs.copy()
 
     def step_async(self, actions: npt.NDArray[np.int64]) -> None:

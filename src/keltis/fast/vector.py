@@ -69,12 +69,12 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
-        """Deal every game again (from ``seed``, an int, when given: the batch's seed)."""
-        if seed is not None:
-            if not isinstance(seed, int):
-                raise TypeError("BatchVectorEnv takes one seed for the whole batch")
-            self.batch = self.batch.reseeded(seed)
-        obs, masks, _ = self.batch.reset()
+        """Deal a new game in every environment: from ``seed`` (an int, the batch's seed) when
+        given; without one, the next games of the batch's seed sequence (never a deal played
+        before, as ``SyncVectorEnv`` deals new games)."""
+        if seed is not None and not isinstance(seed, int):
+            raise TypeError("BatchVectorEnv takes one seed for the whole batch")
+        obs, masks, _ = self.batch.reset(seed)
         return self._observe(obs, masks), {"seat": self.batch.seats.copy()}
 
     def step(
