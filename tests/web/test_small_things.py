@@ -32,3 +32,39 @@ def test_unmuting_shows_the_messages_again_without_a_reload(new_page: Any, serve
     page.locator(".muted-list summary").click()
     page.locator(f"[data-unmute='{bea_name}']").click()
     expect(line).to_be_visible()
+
+
+def test_the_lobby_form_starts_with_play_nows_game_and_players(
+    new_page: Any, server: Server
+) -> None:
+    name = unique("lia")
+    signup(server, name)
+    page = new_page(server=server)
+    log_in(page, name)
+    # Play now's first choice on the start page: the board game, three players
+    expect(page.locator("input[name=game][value=board]")).to_be_checked()
+    play_now_players = page.locator("form[aria-labelledby=play-now-title] select").first
+    expect(play_now_players).to_have_value("3")
+    page.goto("/#/lobby")
+    form = page.get_by_test_id("seek-form")
+    expect(form.locator("input[name=seek-game][value=board]")).to_be_checked()
+    expect(form.get_by_test_id("seek-players")).to_have_value("3")
+    # Play now's last choice (the card game for two, as Play now keeps it) is the form's
+    # first too ...
+    page.evaluate(
+        "() => { localStorage.setItem('keltis.game', 'cards');"
+        " localStorage.setItem('keltis.players', '2'); }"
+    )
+    page.reload()
+    expect(form.locator("input[name=seek-game][value=cards]")).to_be_checked()
+    expect(form.get_by_test_id("seek-players")).to_have_value("2")
+    # ... until the form's own choice, which it keeps.
+    form.locator("input[name=seek-game][value=board]").check()
+    form.get_by_test_id("seek-players").select_option("4")
+    form.get_by_test_id("seek-open").click()
+    expect(page.locator("li.seek", has_text=name)).to_be_visible()
+    page.reload()
+    expect(form.locator("input[name=seek-game][value=board]")).to_be_checked()
+    expect(form.get_by_test_id("seek-players")).to_have_value("4")
+    page.locator("li.seek", has_text=name).locator("[data-action=cancel]").click()
+    expect(page.locator("li.seek", has_text=name)).to_have_count(0)

@@ -11,7 +11,7 @@ import { CardFace } from "./pieces";
 import { RulesLinks } from "./rules";
 import { LearnPanel } from "./tutorial";
 import { useSession } from "./community";
-import { TimeChoice, timeControl } from "./lobby";
+import { TimeChoice, rememberedGame, rememberedPlayers, timeControl } from "./lobby";
 import type { TimeSetting } from "./lobby";
 
 const LEVELS: Level[] = ["easy", "medium", "hard"];
@@ -173,8 +173,8 @@ function PlayerCount({ value, set }: { value: number; set: (players: number) => 
 
 export function Home({ go }: { go: (hash: string) => void }) {
   const t = useT();
-  const [game, setGame] = useState<GameName>(() => (localStorage.getItem("keltis.game") as "cards") ?? "board");
-  const [players, setPlayers] = useState(() => Number(localStorage.getItem("keltis.players") ?? 3));
+  const [game, setGame] = useState<GameName>(() => rememberedGame("keltis.game"));
+  const [players, setPlayers] = useState(() => rememberedPlayers("keltis.players"));
   const [level, setLevel] = useState<Level>(() => (localStorage.getItem("keltis.level") as Level) ?? "medium");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

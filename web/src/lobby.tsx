@@ -24,6 +24,23 @@ export interface TimeSetting {
 }
 
 export const DEFAULT_TIME: TimeSetting = { kind: "realtime", decision: 30, bank: 300, days: 1 };
+
+/** What Play now on the start page offers first: the board game, three players. */
+export const PLAY_NOW_GAME: GameName = "board";
+export const PLAY_NOW_PLAYERS = 3;
+
+/** The game and players a form starts with: its own last choice in this browser (under
+ * `key`), else Play now's last one, else Play now's first — so the lobby's form and Play now
+ * agree until the player chooses otherwise. */
+export function rememberedGame(key: string): GameName {
+  const found = localStorage.getItem(key) ?? localStorage.getItem("keltis.game");
+  return found === "board" || found === "cards" ? found : PLAY_NOW_GAME;
+}
+
+export function rememberedPlayers(key: string): number {
+  const found = Number(localStorage.getItem(key) ?? localStorage.getItem("keltis.players"));
+  return [2, 3, 4].includes(found) ? found : PLAY_NOW_PLAYERS;
+}
 /** The choices offered, in seconds (the server takes 5–600 a decision, a bank of 0–3600). */
 const DECISIONS = [10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600];
 const BANKS = [0, 60, 120, 180, 300, 600, 900, 1800, 3600];
@@ -211,8 +228,8 @@ function SeekItem({ seek, me, busy, act }: {
 
 function SeekForm({ opened }: { opened: (seek: Seek) => void }) {
   const t = useT();
-  const [game, setGame] = useState<GameName>(() => (localStorage.getItem("keltis.seek.game") as GameName) ?? "cards");
-  const [players, setPlayers] = useState(2);
+  const [game, setGame] = useState<GameName>(() => rememberedGame("keltis.seek.game"));
+  const [players, setPlayers] = useState(() => rememberedPlayers("keltis.seek.players"));
   const [rated, setRated] = useState(true);
   const [time, setTime] = useState<TimeSetting>(DEFAULT_TIME);
   const [min, setMin] = useState("");
@@ -225,6 +242,7 @@ function SeekForm({ opened }: { opened: (seek: Seek) => void }) {
     setError(null);
     setBusy(true);
     localStorage.setItem("keltis.seek.game", game);
+    localStorage.setItem("keltis.seek.players", String(players));
     try {
       const seek = await seeks.open({
         game,
