@@ -789,6 +789,14 @@ message(
     "A name has 3 to 20 characters: letters, digits, _ or - (no spaces).",
 )
 message("account.bad_password", "A password has {min} to {max} characters.")
+message(
+    "account.common_password",
+    "That password is one of the most common ones, the first that anyone tries: choose another.",
+)
+message(
+    "account.password_is_name",
+    "That password is your name (or your name with a few changes): choose another.",
+)
 message("account.name_taken", "The name {name} is taken: choose another.")
 message("account.bad_login", "That name and password do not match an account.")
 # TRANSLATORS: {minutes} is always 15
@@ -1772,9 +1780,16 @@ message("web.account.register", "Register")
 message("web.account.create", "Create my account")
 message("web.account.page", "My page")
 message("web.account.name", "Name")
-message("web.account.name_help", "3 to 20 letters, digits, _ or -.")
+message(
+    "web.account.name_help",
+    "3 to 20 characters: the letters A to Z without accents, the digits 0 to 9, _ and -. "
+    "No spaces.",
+)
 message("web.account.password", "Password")
-message("web.account.password_help", "At least 8 characters.")
+message(
+    "web.account.password_help",
+    "At least 8 characters; not a common password, nor your name.",
+)
 message("web.account.password_again", "The password again")
 message("web.account.passwords_differ", "The two passwords differ.")
 message("web.account.email", "E-mail address")

@@ -15,10 +15,12 @@ thread by the routes.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import re
 import secrets
+import string
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -105,10 +107,38 @@ def check_name(name: str) -> None:
         raise RefusedError("account.bad_name", status=400)
 
 
-def check_password(password: str) -> None:
-    """Refuse a password too short or too long."""
+@functools.cache
+def common_passwords() -> frozenset[str]:
+    """The common passwords refused (lower case): the 30,000 most common of leaked password
+    lists as the ``zxcvbn`` package ships them (its ``passwords`` frequency list, from Xato's
+    and other public dumps; MIT), read once."""
+    from zxcvbn.frequency_lists import FREQUENCY_LISTS
+
+    return frozenset(str(word).casefold() for word in FREQUENCY_LISTS["passwords"])
+
+
+def _is_name(password: str, name: str) -> bool:
+    """Whether the password is the account's name with simple changes: another case, the
+    name reversed or twice, with digits or punctuation before or after."""
+    def core(text: str) -> str:
+        return text.strip(string.digits + string.punctuation + " ")
+
+    said, key = password.casefold(), name.casefold()
+    if said in (key, key[::-1], key * 2):
+        return True
+    return core(key) != "" and core(said) in (core(key), core(key)[::-1], core(key) * 2)
+
+
+def check_password(password: str, name: str | None = None) -> None:
+    """Refuse a password too short or too long, a common one (:func:`common_passwords`) and
+    (``name``: the account's) the name itself or a simple variant of it — each with its
+    reason."""
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise RefusedError("account.bad_password", status=400, min=MIN_PASSWORD, max=MAX_PASSWORD)
+    if password.casefold() in common_passwords():
+        raise RefusedError("account.common_password", status=400)
+    if name is not None and _is_name(password, name):
+        raise RefusedError("account.password_is_name", status=400)
 
 
 @dataclass(frozen=True)

@@ -136,11 +136,11 @@ class Recovery:
             )
         return account.id
 
-    def check(self, token: str, purpose: Purpose) -> None:
+    def check(self, token: str, purpose: Purpose) -> Account:
         """Refuse (as :meth:`reset` would) a link that is none, used or expired — before a
-        new password is hashed for it (thread)."""
+        new password is hashed for it (thread); else the link's account."""
         with self.engine.connect() as connection:
-            self._find(connection, token, purpose, lock=False)
+            return self._find(connection, token, purpose, lock=False)[0]
 
     # -- a confirmed address --------------------------------------------------------------
 

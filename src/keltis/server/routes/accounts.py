@@ -114,7 +114,7 @@ async def create_account(
     _limit(request, "signups")
     _passwords(request).admit(check=False)
     check_name(body.name)
-    check_password(body.password)
+    check_password(body.password, body.name)
     password_hash = await _passwords(request).run(hash_password, body.password, check=False)
     accounts = master.accounts
     account = await asyncio.to_thread(
@@ -198,7 +198,7 @@ async def change_password(
 ) -> None:
     """Change the password; every other session of the account ends, and its seats get
     new tokens (``GET /api/me/matches`` gives them; the old ones open nothing)."""
-    check_password(body.new)
+    check_password(body.new, member.account.name)
     await _confirm(request, master, member.account, body.old)
     new_hash = await _passwords(request).run(hash_password, body.new, check=False)
     keep = request.cookies.get(SESSION_COOKIE)

@@ -79,7 +79,8 @@ async def reset_password(
     work: PasswordWork = request.app.state.passwords
     work.admit(check=False)
     recovery = recovery_of(request)
-    await asyncio.to_thread(recovery.check, token, "reset")
+    account = await asyncio.to_thread(recovery.check, token, "reset")
+    check_password(body.password, account.name)
     new_hash = await work.run(hash_password, body.password, check=False)
     account_id = await asyncio.to_thread(recovery.reset, token, new_hash, _address(request))
     await master.seats_revoked(account_id)
