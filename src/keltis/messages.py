@@ -805,6 +805,12 @@ message(
     "Too many wrong passwords for this account: try again in {minutes} minutes.",
 )
 message("account.slow_down", "Too many attempts from your address: wait a minute and try again.")
+# TRANSLATORS: GET /api/me/export (the "Download my data" button) asked for too often
+message(
+    "export.slow_down",
+    "You downloaded your data several times this hour: try again in an hour.",
+)
+message("export.busy", "Many players are downloading their data right now: try again soon.")
 message("account.busy", "Too many passwords are being checked right now: try again in a moment.")
 message("account.suspended", "This account is suspended.")
 message("account.no_session", "You are not logged in.")

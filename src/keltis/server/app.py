@@ -44,6 +44,7 @@ from keltis.server.passwords import PasswordWork
 from keltis.server.replays import ReplayCache
 from keltis.server.reviews import ReviewQueue, ReviewStore, server_budget
 from keltis.server.routes import accounts, chat, health, info, live, mail, matches, players, records
+from keltis.server.routes import export as export_routes
 from keltis.server.routes import lobby as seek_routes
 from keltis.server.routes import recovery as recovery_routes
 from keltis.server.routes import reviews as review_routes
@@ -109,6 +110,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         review_routes.router,
         live.router,
         accounts.router,
+        export_routes.router,
         recovery_routes.router,
         players.router,
         mail.router,
