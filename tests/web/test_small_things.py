@@ -1,5 +1,7 @@
 """The small things players met (issue 42 §7), in the browser: unmuting shows the muted
-player's chat again without a reload."""
+player's chat again without a reload; the lobby's seek form starts with Play now's game and
+players; the registration form says in words what a name may contain and clears an error
+once it is fixed (at 360 and 1280 px)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from playwright.sync_api import expect
 from server.harness import Server
 from server.people import signup
 from web.test_community import server, unique
-from web.test_moderation import log_in, seated_match
+from web.test_moderation import fits, log_in, no_violations, seated_match
 
 __all__ = ["server"]  # the community tests' server: their options, many accounts
 
@@ -68,3 +70,58 @@ def test_the_lobby_form_starts_with_play_nows_game_and_players(
     expect(form.get_by_test_id("seek-players")).to_have_value("4")
     page.locator("li.seek", has_text=name).locator("[data-action=cancel]").click()
     expect(page.locator("li.seek", has_text=name)).to_have_count(0)
+
+
+def test_the_registration_form_says_the_rule_and_clears_a_fixed_error(
+    new_page: Any, server: Server, axe_scan: Any, screenshot: Any
+) -> None:
+    taken = unique("tia")
+    signup(server, taken).close()
+    for width in (360, 1280):
+        page = new_page(server=server, width=width)
+        page.goto("/#/register")
+        form = page.get_by_test_id("register-form")
+        expect(form.locator("#name-help")).to_contain_text("the letters A to Z without accents")
+        expect(form.locator("#password-help")).to_contain_text("not a common password")
+        error = page.get_by_test_id("account-error")
+        name, password, again = (
+            form.get_by_test_id(f"register-{field}") for field in ("name", "password", "again")
+        )
+        # a common password: refused with its reason, gone once the password changes
+        name.fill(unique("tom"))
+        password.fill("password")
+        again.fill("password")
+        form.locator("button[type=submit]").click()
+        expect(error).to_have_text(
+            "That password is one of the most common ones, the first that anyone tries:"
+            " choose another."
+        )
+        expect(password).to_have_attribute("aria-invalid", "true")
+        no_violations(axe_scan, page, f"the registration form's error, {width} px")
+        fits(page, width)
+        screenshot(page, f"small-things-register-error-{width}")
+        password.press_sequentially("X9")
+        expect(error).to_have_count(0)
+        # two passwords that differ: gone once they agree
+        password.fill("a fine password of my own")
+        again.fill("a fine password")
+        form.locator("button[type=submit]").click()
+        expect(error).to_have_text("The two passwords differ.")
+        again.press("End")
+        again.press_sequentially(" of my ow")
+        expect(error).to_have_count(1)
+        again.press_sequentially("n")
+        expect(error).to_have_count(0)
+        # a name taken: stays while the name is not one the rule allows, gone once it is
+        name.fill(taken)
+        form.locator("button[type=submit]").click()
+        expect(error).to_contain_text(f"The name {taken} is taken")
+        expect(name).to_have_attribute("aria-invalid", "true")
+        name.fill("no spaces here")
+        expect(error).to_have_count(1)
+        name.fill(unique("tom"))
+        expect(error).to_have_count(0)
+        screenshot(page, f"small-things-register-{width}")
+    german = new_page(server=server, lang="de")
+    german.goto("/#/register")
+    expect(german.locator("#name-help")).to_contain_text("die Buchstaben A bis Z")

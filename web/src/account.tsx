@@ -3,6 +3,7 @@
 // one's turn, notifications, the password, deleting the account. Every refusal is the
 // server's message, in the player's language.
 import { useState } from "preact/hooks";
+import { ApiError } from "./api";
 import { accounts, deleteAccount, errorText, guestSeats, logIn, register, updateAccount, useSession } from "./community";
 import { useAnnounce, useT } from "./context";
 import { NotifyToggle } from "./header";
@@ -14,6 +15,17 @@ function after(next: string | undefined): string {
 }
 
 const NAME_PATTERN = "[A-Za-z0-9_\\-]{3,20}";
+const NAME_RULE = new RegExp(`^${NAME_PATTERN}$`);
+
+/** The registration field a refusal is about (it clears once that field is fixed). */
+type Field = "name" | "password" | "again";
+
+function fieldOf(error: unknown): Field | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.code === "account.bad_name" || error.code === "account.name_taken") return "name";
+  if (error.code.startsWith("account.") && error.code.includes("password")) return "password";
+  return null;
+}
 
 export function LogIn({ go, next, chooseLang }: { go: (hash: string) => void; next?: string; chooseLang: (lang: string) => void }) {
   const t = useT();
@@ -79,14 +91,23 @@ export function Register({ go, next, lang }: { go: (hash: string) => void; next?
   const [password, setPassword] = useState("");
   const [again, setAgain] = useState("");
   const [email, setEmail] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  // The refusal shown, and the field it is about with that field's value then: it clears as
+  // soon as the player changes that field to a value that may pass (a name the rule allows,
+  // the two passwords alike), instead of staying until the next try.
+  const [error, setError] = useState<{ text: string; field: Field | null; value: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const seats = guestSeats().length;
+  const fixed = (field: Field, value: string, now: { password: string; again: string }) => {
+    if (!error || value === error.value) return;
+    if (field === "name" && error.field === "name" && NAME_RULE.test(value.trim())) setError(null);
+    if (field === "password" && error.field === "password") setError(null);
+    if (error.field === "again" && now.password === now.again) setError(null);
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(null);
     if (password !== again) {
-      setError(t.t("web.account.passwords_differ"));
+      setError({ text: t.t("web.account.passwords_differ"), field: "again", value: again });
       return;
     }
     setBusy(true);
@@ -95,7 +116,8 @@ export function Register({ go, next, lang }: { go: (hash: string) => void; next?
       announce(t.t("web.account.welcome", { name: account.name }));
       go(after(next));
     } catch (e) {
-      setError(errorText(t, e));
+      const field = fieldOf(e);
+      setError({ text: errorText(t, e), field, value: field === "name" ? name.trim() : field === "password" ? password : "" });
       setBusy(false);
     }
   };
@@ -107,20 +129,37 @@ export function Register({ go, next, lang }: { go: (hash: string) => void; next?
         <label>
           {t.t("web.account.name")}
           <input type="text" value={name} required minLength={3} maxLength={20} pattern={NAME_PATTERN}
+            title={t.t("web.account.name_help")} data-testid="register-name"
             autoComplete="username" autoCapitalize="none" spellcheck={false} aria-describedby="name-help"
-            onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            aria-invalid={error?.field === "name" ? "true" : undefined}
+            onInput={(e) => {
+              const value = (e.target as HTMLInputElement).value;
+              setName(value);
+              fixed("name", value.trim(), { password, again });
+            }} />
         </label>
         <span class="help" id="name-help">{t.t("web.account.name_help")}</span>
         <label>
           {t.t("web.account.password")}
           <input type="password" value={password} required minLength={8} maxLength={200} autoComplete="new-password"
-            aria-describedby="password-help" onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+            data-testid="register-password" aria-describedby="password-help"
+            aria-invalid={error?.field === "password" ? "true" : undefined}
+            onInput={(e) => {
+              const value = (e.target as HTMLInputElement).value;
+              setPassword(value);
+              fixed("password", value, { password: value, again });
+            }} />
         </label>
         <span class="help" id="password-help">{t.t("web.account.password_help")}</span>
         <label>
           {t.t("web.account.password_again")}
           <input type="password" value={again} required minLength={8} maxLength={200} autoComplete="new-password"
-            onInput={(e) => setAgain((e.target as HTMLInputElement).value)} />
+            data-testid="register-again" aria-invalid={error?.field === "again" ? "true" : undefined}
+            onInput={(e) => {
+              const value = (e.target as HTMLInputElement).value;
+              setAgain(value);
+              fixed("again", value, { password, again: value });
+            }} />
         </label>
         <label>
           {t.t("web.account.email_optional")}
@@ -129,7 +168,7 @@ export function Register({ go, next, lang }: { go: (hash: string) => void; next?
         </label>
         <span class="help" id="email-help">{t.t("web.account.email_help")}</span>
         {seats > 0 && <p class="muted">{t.t("web.account.keeps_seats", { count: seats })}</p>}
-        {error && <p class="error" role="alert" data-testid="account-error">{error}</p>}
+        {error && <p class="error" role="alert" data-testid="account-error">{error.text}</p>}
         <button type="submit" class="primary" disabled={busy}>{t.t("web.account.create")}</button>
         <p class="muted">
           {t.t("web.account.have_account")}{" "}
