@@ -1765,6 +1765,14 @@ message(
     "You are opening, joining or leaving seeks too often: wait a little, then try again.",
 )
 
+# -- quick pairing (keltis.server.pool, docs/server.md "Quick pairing") -------------------
+
+message(
+    "pool.slow_down",
+    "You are looking for players too often: wait a little, then try again.",
+)
+message("pool.not_in", "You are not waiting for a match.")
+
 
 # -- web: community --------------------------------------------------------------------------
 # The browser client's accounts, lobby, ratings, player pages, turn badge, chat and time
@@ -1958,6 +1966,29 @@ message("web.lobby.bots_choice", "Empty seats go to bots")
 message("web.lobby.bots_never", "never: wait for players")
 # TRANSLATORS: {time}: a span of time, "30 seconds", "2 minutes"
 message("web.lobby.bots_after", "bots after {time}")
+
+# the quick pairing: the start page's first button and its page (web/src/pool.tsx)
+message("web.pool.play", "Play a person now")
+message(
+    "web.pool.detail",
+    "Wait with others who want the same game: you are seated with the closest ratings, "
+    "and the match opens by itself.",
+)
+message("web.pool.find", "Find players")
+message("web.pool.waiting", "Looking for players…")
+# TRANSLATORS: {time}: a span of time, "30 seconds", "2 minutes"
+message("web.pool.waited", "Waiting for {time}")
+plural_message(
+    "web.pool.others",
+    "{count} player waiting for this game",
+    "{count} players waiting for this game",
+)
+message("web.pool.stop", "Stop waiting")
+message("web.pool.stopped", "You stopped waiting.")
+message(
+    "web.pool.dropped",
+    "Your wait ended because this page was away too long: look for players again.",
+)
 
 message("web.rated", "Rated")
 message("web.unrated", "Unrated")

@@ -41,11 +41,13 @@ from keltis.server.db import DB_THREADS, make_engine, migrate
 from keltis.server.master import MatchMaster
 from keltis.server.notifier import Notifier
 from keltis.server.passwords import PasswordWork
+from keltis.server.pool import Pool, PoolStore
 from keltis.server.replays import ReplayCache
 from keltis.server.reviews import ReviewQueue, ReviewStore, server_budget
 from keltis.server.routes import accounts, chat, health, info, live, mail, matches, players, records
 from keltis.server.routes import export as export_routes
 from keltis.server.routes import lobby as seek_routes
+from keltis.server.routes import pool as pool_routes
 from keltis.server.routes import recovery as recovery_routes
 from keltis.server.routes import reviews as review_routes
 from keltis.server.routes.client import STATIC_DIR, client_router
@@ -116,6 +118,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         mail.router,
         chat.router,
         seek_routes.router,
+        pool_routes.router,
         reports_router,
         moderation_router,
     ):
@@ -157,6 +160,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.seeks = seeks = Seeks(master, seek_store, events)
     background.spawn(events.run())
     background.spawn(SeekFiller(seeks.fill_due, config.lobby_interval).run())
+    # quick pairing: every process pairs the pool (docs/server.md, "Quick pairing")
+    app.state.pool = pool_service = Pool(master, PoolStore(store), events, config.lobby_interval)
+    background.spawn(pool_service.run())
     app.state.reviews = reviews = ReviewQueue(
         ReviewStore(engine),
         pool,

@@ -33,7 +33,7 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -731,6 +731,9 @@ class LobbyEvents:
         self._all = False
         self._pending: set[str] = set()
         self._told: OrderedDict[str, None] = OrderedDict()
+        self.greetings: list[Callable[[], bytes | None]] = []
+        """What else a new stream gets after the open seeks: each gives an event or
+        ``None`` (the quick-pairing pool's counts, :mod:`keltis.server.pool`)."""
 
     # -- streams ---------------------------------------------------------------------------
 
@@ -745,6 +748,10 @@ class LobbyEvents:
             if self.closed:  # the server began to stop meanwhile
                 return None
             queue.put_nowait(self.snapshot())
+            for greet in self.greetings:
+                greeting = greet()
+                if greeting is not None:
+                    queue.put_nowait(greeting)
             self.listeners.add(queue)
         return queue
 
@@ -876,6 +883,11 @@ class LobbyEvents:
                 self._shown[seek_id] = now_shown
                 self._snapshot = None
                 self._send(event_of("seek", now_shown[1]))
+
+    def send(self, data: bytes) -> None:
+        """An event of another part (``data``, as :func:`event` makes it) to every stream
+        of this process: the quick-pairing pool's counts."""
+        self._send(data)
 
     def _send(self, data: bytes) -> None:
         """``data`` to every stream; a stream whose queue is full (its client reads
