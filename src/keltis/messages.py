@@ -1888,6 +1888,16 @@ message("web.forgot.send", "Send me the link")
 # name or address; {count}: how long the link works, in minutes (30)
 plural_message(
     "web.forgot.sent",
+# the page after deleting one's account (#/deleted)
+message("web.deleted.title", "Account deleted")
+message("web.deleted.named", "The account {name} is deleted.")
+message(
+    "web.deleted.detail",
+    "Its sessions, ratings, e-mail address, mutes, blocks and seeks are gone. Finished matches "
+    "stay, showing a deleted account in place of its name. You can go on playing as a guest, "
+    "or register again.",
+)
+message("web.deleted.home", "Back to the start page")
     "If an account with a confirmed e-mail address matches, a link is on its way to it. It "
     "works once, for {count} minute.",
     "If an account with a confirmed e-mail address matches, a link is on its way to it. It "

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from server.harness import Server
-from server.people import signup
+from server.people import PASSWORD, signup
 from web.test_community import server, unique
 from web.test_moderation import fits, log_in, no_violations, seated_match
 
@@ -125,3 +125,34 @@ def test_the_registration_form_says_the_rule_and_clears_a_fixed_error(
     german = new_page(server=server, lang="de")
     german.goto("/#/register")
     expect(german.locator("#name-help")).to_contain_text("die Buchstaben A bis Z")
+
+
+def test_deleting_the_account_says_it_is_gone(
+    new_page: Any, server: Server, axe_scan: Any, screenshot: Any
+) -> None:
+    for width, lang in ((360, "en"), (1280, "en"), (1280, "de")):
+        name = unique("del")
+        signup(server, name).close()
+        page = new_page(server=server, width=width, lang=lang)
+        log_in(page, name, "/#/settings")
+        form = page.get_by_test_id("settings-delete")
+        form.locator("input[type=password]").fill(PASSWORD)
+        form.locator("button[type=submit]").click()
+        page.wait_for_function("() => location.hash === '#/deleted'")
+        gone = page.get_by_test_id("deleted")
+        if lang == "en":
+            expect(page.locator("h1")).to_have_text("Account deleted")
+            expect(gone).to_contain_text(f"The account {name} is deleted.")
+            expect(gone).to_contain_text("Finished matches stay")
+        else:
+            expect(page.locator("h1")).to_have_text("Konto gelöscht")
+            expect(gone).to_contain_text(f"Das Konto {name} ist gelöscht.")
+        expect(page.get_by_test_id("account-menu")).to_have_count(0)
+        no_violations(axe_scan, page, f"the page after deleting, {width} px, {lang}")
+        fits(page, width)
+        screenshot(page, f"small-things-deleted-{width}-{lang}")
+        gone.locator("a[href='#/']").click()
+        page.wait_for_function("() => location.hash === '#/' || location.hash === ''")
+        expect(page.get_by_test_id("play-now")).to_be_visible()
+        with server.http() as http:
+            assert http.get(f"/api/players/{name}").status_code == 404

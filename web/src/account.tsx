@@ -193,7 +193,6 @@ export function Settings({ go, lang, names, chooseLang }: {
   chooseLang: (lang: string) => void;
 }) {
   const t = useT();
-  const announce = useAnnounce();
   const { account, known } = useSession();
   const [email, setEmail] = useState<string | null>(null);
   const [turns, setTurns] = useState<boolean | null>(null);
@@ -259,8 +258,8 @@ export function Settings({ go, lang, names, chooseLang }: {
     setDelError(null);
     try {
       await deleteAccount(confirm);
-      announce(t.t("web.settings.deleted"));
-      go("#/");
+      deletedName = account.name;
+      go("#/deleted");
     } catch (e) {
       setDelError(errorText(t, e));
     }
@@ -337,6 +336,25 @@ export function Settings({ go, lang, names, chooseLang }: {
         {delError && <p class="error" role="alert">{delError}</p>}
         <button type="submit" class="danger-button">{t.t("web.settings.delete_button")}</button>
       </form>
+    </main>
+  );
+}
+
+/** The name of the account this page just deleted (gone after a reload: the page then says
+ * it without the name). */
+let deletedName: string | null = null;
+
+/** After deleting the account (#/deleted): it is gone, what stays, and the way back. */
+export function Deleted() {
+  const t = useT();
+  return (
+    <main id="main" class="account-page">
+      <h1>{t.t("web.deleted.title")}</h1>
+      <section class="panel narrow" data-testid="deleted">
+        <p role="status">{deletedName ? t.t("web.deleted.named", { name: deletedName }) : t.t("web.settings.deleted")}</p>
+        <p>{t.t("web.deleted.detail")}</p>
+        <p><a class="button primary" href="#/">{t.t("web.deleted.home")}</a></p>
+      </section>
     </main>
   );
 }

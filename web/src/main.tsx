@@ -15,7 +15,7 @@ import { loadTables } from "./tables";
 import { LearnStart } from "./tutorial";
 import { Header } from "./header";
 import { loadSession, updateAccount, useSession } from "./community";
-import { LogIn, Register, Settings } from "./account";
+import { Deleted, LogIn, Register, Settings } from "./account";
 import { LobbyPage } from "./lobby";
 import { ConfirmEmail, Forgot, ResetPassword } from "./recovery";
 import { Leaderboard, PlayerPageView } from "./ratings";
@@ -161,6 +161,9 @@ function App() {
       break;
     case "forgot":
       page = <Forgot />;
+    case "deleted":
+      page = <Deleted />;
+      break;
       break;
     case "reset":
       page = <ResetPassword key={`r-${parts[1]}`} token={parts[1] ?? ""} />;
