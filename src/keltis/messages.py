@@ -1697,6 +1697,7 @@ message(
 message("mail.unsubscribe.button", "Turn the e-mails off")
 message(
     "mail.unsubscribe.done",
+message("mail.unsubscribe.home", "Back to the start page")
     "Done: you get no more e-mails about your turns. Turn them on again in your account.",
 )
 message(

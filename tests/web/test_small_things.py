@@ -1,14 +1,18 @@
 """The small things players met (issue 42 §7), in the browser: unmuting shows the muted
 player's chat again without a reload; the lobby's seek form starts with Play now's game and
 players; the registration form says in words what a name may contain and clears an error
-once it is fixed (at 360 and 1280 px)."""
+once it is fixed; deleting the account ends on a page saying it is gone; the unsubscribe
+page has the site's look and a way back to the start page (at 360 and 1280 px)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import sqlalchemy as sa
 from playwright.sync_api import expect
 
+from keltis.server import db
+from keltis.server.accounts import AccountStore
 from server.harness import Server
 from server.people import PASSWORD, signup
 from web.test_community import server, unique
@@ -156,3 +160,61 @@ def test_deleting_the_account_says_it_is_gone(
         expect(page.get_by_test_id("play-now")).to_be_visible()
         with server.http() as http:
             assert http.get(f"/api/players/{name}").status_code == 404
+
+
+def unsubscribe_address(server: Server, name: str) -> str:
+    """The address of ``name``'s unsubscribe link, as its e-mails carry it."""
+    engine = db.make_engine(server.database)
+    try:
+        with engine.connect() as connection:
+            account_id = connection.execute(
+                sa.select(db.accounts.c.id).where(db.accounts.c.name == name)
+            ).scalar_one()
+        token = AccountStore(engine).derive(f"unsubscribe:{account_id}")
+    finally:
+        engine.dispose()
+    return f"/api/unsubscribe/{account_id}/{token}"
+
+
+def test_the_unsubscribe_page_has_the_sites_look_and_a_way_back(
+    new_page: Any, server: Server, axe_scan: Any, screenshot: Any
+) -> None:
+    for width, lang in ((360, "en"), (1280, "en"), (1280, "hu")):
+        name = unique("uns")
+        member = signup(server, name)
+        address = unsubscribe_address(server, name)
+        page = new_page(server=server, width=width, lang=lang)
+        assert member.get("/api/sessions/current").json()["account"]["email_turns"] is True
+        page.goto(address)
+        # the client's own style sheet and header: the green bar with the brand
+        expect(page.locator("header.top .brand")).to_be_visible()
+        bar = page.evaluate(
+            "() => getComputedStyle(document.querySelector('header.top')).backgroundColor"
+        )
+        assert bar not in ("rgba(0, 0, 0, 0)", "transparent"), bar
+        assert page.evaluate(
+            "() => [...document.styleSheets].some((s) => (s.href || '').includes('/assets/'))"
+        )
+        assert page.page_errors == []
+        no_violations(axe_scan, page, f"the unsubscribe page, {width} px, {lang}")
+        fits(page, width)
+        screenshot(page, f"small-things-unsubscribe-{width}-{lang}")
+        page.locator("form button[type=submit]").click()
+        expect(page.get_by_test_id("unsubscribe")).to_contain_text(
+            "Done: you get no more e-mails" if lang == "en" else "Kész"
+        )
+        assert member.get("/api/sessions/current").json()["account"]["email_turns"] is False
+        screenshot(page, f"small-things-unsubscribed-{width}-{lang}")
+        back = page.get_by_test_id("unsubscribe-home")
+        if lang == "en":
+            expect(back).to_have_text("Back to the start page")
+        back.click()
+        expect(page.get_by_test_id("play-now")).to_be_visible()
+        member.close()
+    # a wrong link: the same look, the way back, no button
+    page = new_page(server=server, width=360)
+    page.goto("/api/unsubscribe/nobody/nothing")
+    expect(page.locator("header.top .brand")).to_be_visible()
+    expect(page.get_by_test_id("unsubscribe")).to_contain_text("not valid")
+    expect(page.locator("form")).to_have_count(0)
+    expect(page.get_by_test_id("unsubscribe-home")).to_be_visible()
