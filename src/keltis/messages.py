@@ -1766,6 +1766,34 @@ message(
     "You are opening, joining or leaving seeks too often: wait a little, then try again.",
 )
 
+message("tournament.no_tournament", "There is no such tournament.")
+# TRANSLATORS: {low}, {high}: numbers of characters; {marks}: the marks allowed
+message(
+    "tournament.bad_name",
+    "A tournament's name is {low} to {high} characters: letters, digits, single spaces and "
+    "the marks {marks}, without a space at either end.",
+)
+message(
+    "tournament.bad_start",
+    "The start must be in the future, at most {days} days from now.",
+)
+message(
+    "tournament.too_many",
+    "You have {limit} tournaments that have not finished yet: create another once one ends.",
+)
+message(
+    "tournament.per_day",
+    "You have created {limit} tournaments in the last day: try again tomorrow.",
+)
+message("tournament.finished", "This tournament has finished: nobody joins or withdraws now.")
+message("tournament.full", "This tournament is full: it takes {limit} players.")
+message("tournament.joined", "You are in this tournament already.")
+message("tournament.not_joined", "You are not in this tournament.")
+message(
+    "tournament.slow_down",
+    "You are joining or withdrawing too often: wait a little, then try again.",
+)
+
 # -- quick pairing (keltis.server.pool, docs/server.md "Quick pairing") -------------------
 
 message(
@@ -1977,6 +2005,65 @@ message("web.lobby.bots_choice", "Empty seats go to bots")
 message("web.lobby.bots_never", "never: wait for players")
 # TRANSLATORS: {time}: a span of time, "30 seconds", "2 minutes"
 message("web.lobby.bots_after", "bots after {time}")
+
+message("web.tournaments", "Tournaments")
+message(
+    "web.tournaments.detail",
+    "Swiss tournaments: a set number of rounds, and in each round players with the same "
+    "points or nearly so meet. Join before the start or during the tournament.",
+)
+message("web.tournaments.upcoming", "Upcoming")
+message("web.tournaments.running", "Running")
+message("web.tournaments.finished", "Finished")
+message("web.tournaments.none", "None right now.")
+message("web.tournaments.create", "Create a tournament")
+message("web.tournaments.name", "Name")
+message("web.tournaments.table_size", "Players at each table")
+message("web.tournaments.rounds_choice", "Rounds")
+message("web.tournaments.starts_choice", "Starts at")
+message("web.tournaments.max_players", "Most players")
+message("web.tournaments.create_button", "Create the tournament")
+message("web.tournaments.created", "The tournament is created.")
+message("web.tournaments.login", "Log in to create a tournament or to join one.")
+message("web.tournaments.previous_page", "Previous page")
+message("web.tournaments.next_page", "Next page")
+plural_message("web.tournaments.rounds", "{count} round", "{count} rounds")
+plural_message(
+    "web.tournaments.per_table", "{count} player at a table", "{count} players at a table"
+)
+# TRANSLATORS: {when}: a date and time
+message("web.tournaments.starts", "Starts {when}")
+message("web.tournaments.finished_at", "Finished {when}")
+message("web.tournaments.round_of", "Round {round} of {rounds}")
+message("web.tournaments.round", "Round {round}")
+message("web.tournaments.by", "Created by {name}")
+message(
+    "web.tournaments.round_ends",
+    "This round ends at {when} at the latest: matches still being played then count as "
+    "draws.",
+)
+message("web.tournaments.join", "Join the tournament")
+message("web.tournaments.withdraw", "Withdraw")
+message("web.tournaments.joined", "You are in this tournament.")
+message("web.tournaments.withdrawn", "You have withdrawn from this tournament.")
+message("web.tournaments.tables", "Tables of round {round}")
+message("web.tournaments.bye", "a bye: counts as a win")
+message("web.tournaments.your_match", "Your match: play")
+message("web.tournaments.watch", "Watch")
+message("web.tournaments.replay", "Replay")
+message("web.tournaments.standings", "Standings")
+message("web.tournaments.crosstable", "Final standings and all matches")
+message("web.tournaments.points", "Points")
+# TRANSLATORS: the tie-break named after Bruno Buchholz (keep the name)
+message("web.tournaments.buchholz", "Buchholz")
+# TRANSLATORS: the tie-break named after Sonneborn and Berger (keep the names)
+message("web.tournaments.berger", "Sonneborn–Berger")
+message(
+    "web.tournaments.tiebreaks",
+    "Equal points: first the Buchholz counts (the points of the players one met), then "
+    "Sonneborn–Berger (the same, weighed by one's result against each), then the rating.",
+)
+message("web.tournaments.left", "withdrew")
 
 # the quick pairing: the start page's first button and its page (web/src/pool.tsx)
 message("web.pool.play", "Play a person now")

@@ -50,12 +50,14 @@ from keltis.server.routes import lobby as seek_routes
 from keltis.server.routes import pool as pool_routes
 from keltis.server.routes import recovery as recovery_routes
 from keltis.server.routes import reviews as review_routes
+from keltis.server.routes import tournaments as tournament_routes
 from keltis.server.routes.client import STATIC_DIR, client_router
 from keltis.server.routes.moderation import moderation_router, reports_router
-from keltis.server.seeks import LobbyEvents, Seeks, SeekStore
+from keltis.server.seeks import LobbyEvents, Seeks, SeekStore, event
 from keltis.server.store import Store
 from keltis.server.tasks import Background
-from keltis.server.upkeep import Presence, SeekFiller, Sweeper, Timeouts
+from keltis.server.tournaments import Tournaments, TournamentStore
+from keltis.server.upkeep import Presence, SeekFiller, Sweeper, Timeouts, every
 from keltis.server.workers import WorkerPool
 
 __all__ = ["STATIC_DIR", "create_app", "stopping"]
@@ -119,6 +121,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         chat.router,
         seek_routes.router,
         pool_routes.router,
+        tournament_routes.router,
         reports_router,
         moderation_router,
     ):
@@ -163,6 +166,14 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # quick pairing: every process pairs the pool (docs/server.md, "Quick pairing")
     app.state.pool = pool_service = Pool(master, PoolStore(store), events, config.lobby_interval)
     background.spawn(pool_service.run())
+    # tournaments: every process starts due rounds and scores ended tables (each step
+    # claimed in the database), and tells its lobby streams what changed
+    app.state.tournaments = tournaments = Tournaments(
+        master, TournamentStore(engine), lambda kind, data: events.send(event(kind, data))
+    )
+    background.spawn(
+        every(config.lobby_interval, tournaments.tick, "could not advance the tournaments")
+    )
     app.state.reviews = reviews = ReviewQueue(
         ReviewStore(engine),
         pool,

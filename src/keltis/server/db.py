@@ -454,6 +454,67 @@ pool_entries = sa.Table(
 
 # -- tournaments for people (docs/server.md, "Tournaments"; migration 0011) ----------------
 
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    # the account that created it (it plays only if it joins)
+    sa.Column("account_id", sa.String(24), nullable=False, index=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    # players per table: 2, or 3-4 (tables grouped by score)
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    # the matches' options: {"time": a time control or None}
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("rounds", sa.Integer, nullable=False),
+    # a round's time limit: its matches still playing then count as draws
+    sa.Column("round_minutes", sa.Integer, nullable=False),
+    sa.Column("max_players", sa.Integer, nullable=False),
+    sa.Column("starts_at", sa.DateTime(timezone=True), nullable=False),
+    # "upcoming", "running" or "finished"
+    sa.Column("status", sa.String(16), nullable=False),
+    # the round now played (0 before the first); claimed by a conditional update from
+    # round - 1, so that two processes cannot start one round twice
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("round_ends_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # every change (a player in or out, a round, a table's result): what the lobby's
+    # streams are told of
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_tournaments_status", "status", "starts_at"),
+)
+
+tournament_players = sa.Table(
+    "tournament_players",
+    metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("account_id", sa.String(24), primary_key=True),
+    sa.Column("name", sa.String(32), nullable=False),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+    # withdrawn during the tournament: paired no more, its results stay (a withdrawal
+    # before the start removes the row)
+    sa.Column("withdrawn_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+tournament_tables = sa.Table(
+    "tournament_tables",
+    metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    # the account ids at the table (one: a bye)
+    sa.Column("seats", sa.JSON, nullable=False),
+    # its match, once created (claimed in the transaction that stores the match)
+    sa.Column("match_id", sa.String(32), nullable=True, index=True),
+    # each account's points once the table ended ({account id: points}), set once (SQL
+    # NULL until then, not JSON null: "points IS NULL" finds the tables still playing)
+    sa.Column("points", sa.JSON(none_as_null=True), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
+)
+
 
 # -- friends, challenges and vacations (docs/server.md, "Friends"; migration 0012) ----------
 
