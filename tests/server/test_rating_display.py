@@ -4,11 +4,15 @@ scale, provisional until enough rated games, and the fields that carry it in the
 from __future__ import annotations
 
 import itertools
+import time
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from keltis.server import ratings
+from keltis.server import db, ratings
 from keltis.server.ratings import (
     PROVISIONAL_GAMES,
     PROVISIONAL_SIGMA,
@@ -19,6 +23,19 @@ from keltis.server.ratings import (
     provisional,
     shown,
 )
+
+from .harness import WAIT, Player, Server, create, play_together
+from .people import signup
+
+
+def _until(check: Any, what: str) -> Any:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"no {what} within {WAIT} s")
 
 
 def test_a_new_player_shows_1500() -> None:
@@ -77,3 +94,118 @@ def test_the_rating_json_carries_rating_and_provisional(games: int) -> None:
     assert set(data) == {"rating", "provisional", "mu", "sigma", "games"}
     assert data["rating"] == round(1500 + 20 * (27.0 - 16.5))
     assert isinstance(data["rating"], int)
+
+
+# -- over HTTP: the final screen's changes and the lobby's seeker rating (both databases) ----
+
+
+def test_a_rated_match_tells_each_seat_its_rating_change(server: Server) -> None:
+    first, second = signup(server, "Iollan_r"), signup(server, "Nessa_r")
+    try:
+        body = first.post(
+            "/api/matches",
+            json={
+                "game": "cards",
+                "seats": [{"kind": "person"}, {"kind": "person"}],
+                "rated": True,
+            },
+        ).json()
+        joined = second.post(
+            f"/api/matches/{body['id']}/join", json={"invite": body["invites"][0]["invite"]}
+        )
+        assert joined.status_code == 200, joined.text
+        started = first.post(
+            f"/api/matches/{body['id']}/start",
+            headers={"Authorization": f"Bearer {body['host_token']}"},
+        )
+        assert started.status_code == 200, started.text
+        with server.http() as http:
+            # running: not rated yet
+            pending = http.get(f"/api/matches/{body['id']}/ratings").json()
+        assert pending == {"match": body["id"], "state": "pending", "seats": []}
+        a = Player(server, body["id"], body["token"]).connect()
+        b = Player(server, body["id"], joined.json()["token"]).connect()
+        try:
+            play_together(a, b)
+        finally:
+            a.close()
+            b.close()
+        with server.http() as http:
+            changes = _until(
+                lambda: (
+                    (c := http.get(f"/api/matches/{body['id']}/ratings").json())["state"] == "rated"
+                    and c
+                ),
+                "the rating",
+            )
+        pages = {
+            m.name: m.get(f"/api/players/{m.name}").json()["ratings"]["cards"]
+            for m in (first, second)
+        }
+        assert [(s["seat"], s["name"]) for s in changes["seats"]] == [
+            (0, "Iollan_r"),
+            (1, "Nessa_r"),
+        ]
+        for seat in changes["seats"]:
+            assert seat["before"] == 1500  # two new players
+            assert seat["after"] == pages[seat["name"]]["rating"]
+            assert seat["change"] == seat["after"] - 1500
+            assert seat["provisional"] is True
+        scores = a.result["scores"]
+        if scores[0] != scores[1]:  # the winner gained, the loser lost
+            winner = 0 if scores[0] > scores[1] else 1
+            assert changes["seats"][winner]["change"] > 0 > changes["seats"][1 - winner]["change"]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_an_unrated_or_unknown_match_has_no_rating_changes(server: Server) -> None:
+    guest = create(
+        server, game="cards", seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}]
+    )
+    with server.http() as http:
+        answer = http.get(f"/api/matches/{guest['id']}/ratings")
+        assert answer.json() == {"match": guest["id"], "state": "unrated", "seats": []}
+        missing = http.get("/api/matches/nosuchmatch/ratings")
+        assert missing.status_code == 404
+        assert missing.json()["error"]["code"] == "server.no_match"
+        bad = http.get("/api/matches/bad%20id!/ratings")
+        assert bad.status_code in (400, 404, 422)
+
+
+def test_the_lobby_shows_the_seekers_rating(server: Server) -> None:
+    orla = signup(server, "Orla_r")
+    try:
+        seek = orla.post("/api/seeks", json={"players": 2, "game": "board"})
+        assert seek.status_code == 201, seek.text
+        assert seek.json()["by_rating"] == {"rating": 1500, "provisional": True}
+        # a stored rating: shown on its scale
+        engine = sa.create_engine(server.database)
+        try:
+            with engine.begin() as connection:
+                account = connection.execute(
+                    sa.select(db.accounts.c.id).where(db.accounts.c.name == "Orla_r")
+                ).scalar_one()
+                connection.execute(
+                    db.ratings.insert().values(
+                        player=f"account:{account}",
+                        game="board",
+                        mu=30.0,
+                        sigma=4.0,
+                        games=25,
+                        updated_at=datetime.now(UTC),
+                    )
+                )
+        finally:
+            engine.dispose()
+        with server.http() as http:
+            listed = http.get("/api/seeks").json()["seeks"]
+        mine = [s for s in listed if s["by"] == "Orla_r"]
+        assert [s["by_rating"] for s in mine] == [
+            {"rating": shown(30.0, 4.0), "provisional": False}
+        ]
+        assert shown(30.0, 4.0) == 1860
+        orla.delete(f"/api/seeks/{seek.json()['id']}")
+    finally:
+        orla.close()

@@ -285,6 +285,56 @@ class RatingBook:
             )
         return out
 
+    def changes(self, match: MatchRow) -> dict[str, Any]:
+        """What rating ``match`` gave each seat (the final screen): ``state`` is
+        ``"unrated"`` (not a rated match), ``"pending"`` (not rated yet: not over, or over a
+        moment ago), ``"aborted"``, ``"voided"`` or ``"rated"``; then ``seats`` holds, per
+        seat, its player's shown rating ``before`` and ``after`` the match, the ``change``
+        and whether the new rating is ``provisional`` (two seats of one bot level share its
+        change). Each player's rating before is its history's previous point (a new
+        player's where there is none)."""
+        if not match.rated:
+            return {"state": "unrated", "seats": []}
+        history = db.rating_history.c
+        with self.engine.connect() as connection:
+            rated = connection.execute(
+                sa.select(db.matches.c.rated_at).where(db.matches.c.id == match.id)
+            ).scalar_one_or_none()
+            if rated is None:
+                return {"state": "pending", "seats": []}
+            if match.aborted or match.voided:
+                return {"state": "aborted" if match.aborted else "voided", "seats": []}
+            found: dict[str, dict[str, Any]] = {}
+            for row in connection.execute(
+                sa.select(db.rating_history)
+                .where(history.match_id == match.id, history.game == match.game)
+                .order_by(history.id)
+            ):
+                earlier = connection.execute(
+                    sa.select(history.mu, history.sigma, sa.func.count().over().label("games"))
+                    .where(
+                        history.player == row.player,
+                        history.game == match.game,
+                        history.id < row.id,
+                    )
+                    .order_by(history.id.desc())
+                    .limit(1)
+                ).first()
+                mu, sigma, games = (START_MU, START_SIGMA, 0) if earlier is None else tuple(earlier)
+                before, after = shown(mu, sigma), shown(row.mu, row.sigma)
+                found[str(row.player)] = {
+                    "before": before,
+                    "after": after,
+                    "change": after - before,
+                    "provisional": provisional(int(games) + 1, row.sigma),
+                }
+        seats = []
+        for seat in match.seats:
+            player = seat_player(match, seat.seat)
+            if player in found:
+                seats.append({"seat": seat.seat, "name": seat.name, **found[player]})
+        return {"state": "rated", "seats": seats}
+
     def ratings_of(self, player: str) -> dict[str, Rating]:
         """``player``'s ratings by game (only games it played rated)."""
         query = sa.select(db.ratings).where(db.ratings.c.player == player)

@@ -47,6 +47,7 @@ from keltis.server.bodies import CreateMatch, OpenSeek
 from keltis.server.lobby import MatchPlan, SeatPlan, plan_match
 from keltis.server.master import MatchMaster
 from keltis.server.ratelimit import Buckets
+from keltis.server.ratings import START_MU, START_SIGMA, Rating
 from keltis.server.store import CHANNEL, ConflictError, Store, _aware, now
 
 log = logging.getLogger("keltis.server")
@@ -104,6 +105,9 @@ class Seek:
     seated: tuple[tuple[str, str], ...]
     suspended: bool = False
     """The seeker is suspended: the seek is not shown, nobody joins it."""
+    by_rating: Rating | None = None
+    """The seeker's rating in the seek's game, as the lobby shows it (``None``: a new
+    player's)."""
 
     @property
     def seated_ids(self) -> frozenset[str]:
@@ -149,7 +153,15 @@ class Seek:
             "created": self.created_at.isoformat(),
             "status": self.status,
             "match": self.match_id,
+            # the seeker's rating in this game (ratings.shown; a new player's if none)
+            "by_rating": _rating_json(self.by_rating),
         }
+
+
+def _rating_json(rating: Rating | None) -> dict[str, Any]:
+    """A seeker's rating as the lobby shows it: ``rating`` and ``provisional``."""
+    shown = rating if rating is not None else Rating(START_MU, START_SIGMA, 0)
+    return {"rating": shown.value, "provisional": shown.provisional}
 
 
 # -- the tables ---------------------------------------------------------------------------
@@ -446,6 +458,11 @@ def _read(connection: sa.Connection, condition: sa.ColumnElement[bool]) -> list[
     )
     for p in players:
         seated[str(p.seek_id)].append((str(p.account_id), str(p.name)))
+    seekers = {f"account:{r.account_id}" for r in rows}
+    ratings = {
+        (str(g.player), str(g.game)): Rating(float(g.mu), float(g.sigma), int(g.games))
+        for g in connection.execute(sa.select(db.ratings).where(db.ratings.c.player.in_(seekers)))
+    }
     seeks = []
     for r in rows:
         created, updated = _aware(r.created_at), _aware(r.updated_at)
@@ -472,6 +489,7 @@ def _read(connection: sa.Connection, condition: sa.ColumnElement[bool]) -> list[
                 updated_at=updated,
                 seated=tuple(people),
                 suspended=seeker in suspended,
+                by_rating=ratings.get((f"account:{seeker}", str(r.game))),
             )
         )
     return seeks

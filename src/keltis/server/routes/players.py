@@ -13,9 +13,9 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Query
 
 from keltis.bots.levels import LEVELS
-from keltis.server import db
+from keltis.server import clocks, db
 from keltis.server.answers import RefusedError, printable
-from keltis.server.bodies import AccountName, GameName
+from keltis.server.bodies import AccountName, GameName, IdText
 from keltis.server.ratings import aborted, ranks, seat_player
 from keltis.server.routes.deps import Master
 from keltis.server.store import MatchRow
@@ -37,6 +37,22 @@ async def leaderboard(
     """The leaderboard of ``game``: accounts and bot levels by rating (``mu − 3·sigma``)."""
     players = await asyncio.to_thread(master.ratings.leaderboard, game, limit)
     return {"game": game, "players": players}
+
+
+@router.get("/api/matches/{match_id}/ratings", tags=["ratings"])
+async def match_ratings(match_id: IdText, master: Master) -> dict[str, Any]:
+    """What a rated match did to its players' ratings (its final screen): ``state`` and, once
+    ``"rated"``, per seat the shown rating ``before`` and ``after``, the ``change`` and
+    ``provisional`` (:meth:`~keltis.server.ratings.RatingBook.changes`). Public, as the
+    players' pages are."""
+
+    def read() -> dict[str, Any]:
+        row = master.store.get_match(match_id)
+        if row is None:
+            raise RefusedError("server.no_match", status=404, id=match_id)
+        return {"match": match_id, **master.ratings.changes(row)}
+
+    return await asyncio.to_thread(read)
 
 
 @router.get("/api/players/{name}", tags=["ratings"])
@@ -110,6 +126,8 @@ def _results(
                 "rated": match.rated and not aborted(match) and not match.voided,
                 "aborted": aborted(match),
                 "voided": match.voided,
+                # its time control (clocks.described; None: none), as every match list shows
+                "time": clocks.described(match.options),
                 "at": match.updated_at.isoformat(),
             }
         )
