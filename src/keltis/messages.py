@@ -1137,6 +1137,8 @@ message("web.replay.back", "Back")
 message("web.replay.next", "Next")
 message("web.replay.last", "End")
 message("web.replay.start", "The start of the game.")
+# TRANSLATORS: the replay page's link that saves the finished match's record as a file
+message("web.replay.download", "Download record")
 # TRANSLATORS: the replay's list of all moves (each one a button that shows the game
 # after it)
 message("web.replay.moves", "All moves")
@@ -1881,6 +1883,14 @@ message("web.settings.password_new", "New password")
 message("web.settings.password_button", "Change the password")
 message("web.settings.password_changed", "The password is changed; your other sessions ended.")
 message("web.settings.delete", "Delete the account")
+message("web.settings.data", "Your data")
+message(
+    "web.settings.export_detail",
+    "Everything the server keeps about your account, as one file (JSON): your settings, your "
+    "ratings and their history, every match you played with its moves, and your chat messages.",
+)
+message("web.settings.export", "Download my data")
+message("web.settings.export_done", "Your data was downloaded.")
 message(
     "web.settings.delete_detail",
     "Your account, its ratings, mutes and seeks are deleted for good. Finished matches stay, "
@@ -2106,6 +2116,16 @@ message("web.ratings.rank", "Rank")
 message("web.ratings.player", "Player")
 message("web.ratings.rating", "Rating")
 message("web.ratings.games", "Rated matches")
+# TRANSLATORS: the title of the "?" after a provisional rating
+message(
+    "web.rating.provisional",
+    "provisional: fewer than 10 rated matches so far, so it may still move a lot",
+)
+# TRANSLATORS: the heading of a rated match's rating changes on its final screen
+message("web.rating.changes", "New ratings")
+message("web.rating.pending", "The ratings are being updated…")
+# TRANSLATORS: a rating's change read aloud; {change}: "+37" or "−12"; {before}: the old rating
+message("web.rating.change", "{change} (was {before})")
 # TRANSLATORS: a bot level as a player of the leaderboard; {level}: the level's name
 message("web.player.bot", "Bot: {level}")
 message("web.player.is_bot", "A bot of the server: its rating is measured against players.")

@@ -6,6 +6,7 @@ accessibility violation on the new pages, and each usable 360 px wide."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -291,14 +292,16 @@ def test_a_seek_becomes_a_rated_match_with_chat_then_the_ratings_change(
         page.wait_for_selector(".final", timeout=180_000)
     assert ada.locator(".chat-log li .chat-text", has_text="What a game").count() == 0
 
-    # Ada's page: the rating moved from where everyone starts (0.0), with its chart.
+    # Ada's page: the rating moved from where everyone starts (1500), with its chart; one
+    # rated match of ten: provisional, a "?" that says so in words.
     data = wait_rated(ada, ada_name, "cards")
     rating = data["ratings"]["cards"]
     assert rating["games"] == 1
-    assert rating["rating"] != 0
+    assert rating["rating"] != 1500
     ada.goto(f"/#/player/{ada_name}")
     shown = ada.get_by_test_id("rating-cards")
-    expect(shown).to_have_text(f"{rating['rating']:.1f}")
+    expect(shown).to_contain_text(f"{rating['rating']}?")
+    expect(shown.locator(".provisional")).to_have_attribute("title", re.compile("provisional"))
     expect(ada.get_by_test_id("chart-cards")).to_be_visible()
     recent = ada.locator(f"[data-testid=recent] [data-match='{match_id}']")
     expect(recent.get_by_role("link", name="Replay")).to_have_attribute(

@@ -6,6 +6,7 @@ import { useState } from "preact/hooks";
 import { ApiError } from "./api";
 import { accounts, deleteAccount, errorText, guestSeats, logIn, register, updateAccount, useSession } from "./community";
 import { useAnnounce, useT } from "./context";
+import { ExportData } from "./export";
 import { NotifyToggle } from "./header";
 import { recovery } from "./recovery";
 
@@ -325,6 +326,7 @@ export function Settings({ go, lang, names, chooseLang }: {
         <Outcome {...pwState} />
         <button type="submit">{t.t("web.settings.password_button")}</button>
       </form>
+      <ExportData />
       <form class="panel danger" onSubmit={remove} aria-labelledby="set-delete" data-testid="settings-delete">
         <h2 id="set-delete">{t.t("web.settings.delete")}</h2>
         <p>{t.t("web.settings.delete_detail")}</p>

@@ -57,9 +57,17 @@ export interface Seek {
   rating_max: number | null;
   bots_after: number | null;
   by: string;
+  /** The seeker's rating in the seek's game (1500, provisional, for a new player). */
+  by_rating?: ShownRating;
   seated: string[];
   created: string;
   status: string;
+}
+
+/** A rating as people read it (1500 for a new player) and whether it is provisional. */
+export interface ShownRating {
+  rating: number;
+  provisional?: boolean;
 }
 
 export interface SeekRequest {
@@ -76,6 +84,7 @@ export interface BoardEntry {
   name: string;
   kind: "account" | "bot";
   rating: number;
+  provisional?: boolean;
   mu: number;
   sigma: number;
   games: number;
@@ -85,12 +94,14 @@ export interface HistoryPoint {
   at: string;
   match: string;
   rating: number;
+  provisional?: boolean;
   mu: number;
   sigma: number;
 }
 
 export interface GameRating {
   rating: number;
+  provisional?: boolean;
   mu: number;
   sigma: number;
   games: number;
@@ -108,7 +119,16 @@ export interface RecentMatch {
   rated: boolean;
   /** A moderator voided its rated result (its rating changes were taken back). */
   voided?: boolean;
+  /** Its time control (null: none). */
+  time?: TimeControl | null;
   at: string;
+}
+
+/** What a match did to its players' ratings (GET /api/matches/{id}/ratings). */
+export interface RatingChanges {
+  match: string;
+  state: "unrated" | "pending" | "aborted" | "voided" | "rated";
+  seats: { seat: number; name: string; before: number; after: number; change: number; provisional: boolean }[];
 }
 
 export interface Opponent {
@@ -219,6 +239,7 @@ export const accounts = {
 export const ratings = {
   board: (game: GameName, limit = 50) => request<{ game: GameName; players: BoardEntry[] }>("GET", `/api/ratings/${enc(game)}?limit=${limit}`),
   player: (name: string) => request<PlayerPage>("GET", `/api/players/${enc(name)}`),
+  changes: (match: string) => request<RatingChanges>("GET", `/api/matches/${enc(match)}/ratings`),
 };
 
 export const seeks = {

@@ -25,6 +25,7 @@ import { RuleLink, RulesButton } from "./rules";
 import type { Hint, Legal, MatchInfo, ServerMessage, Step, View } from "./types";
 import { TutorialPanel, useTutor } from "./tutorial";
 import { ReportButton } from "./moderation";
+import { RatingChangesView } from "./ratings";
 
 /** What a card of the hand can do at a decision that plays one: be laid in a row of the
  * player's, only be discarded (alone or, in the card game, in a claim), nothing now. */
@@ -537,6 +538,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           {view.over && view.outcome ? (
             <div class="final-wrap">
               <FinalScores t={t} outcome={view.outcome} names={names} />
+              {matchRated(match) && <RatingChangesView match={match.id} />}
               <p class="final-buttons">
                 {me !== null && persons === 1 && (
                   <button type="button" class="primary" onClick={() => playAgain(again())}>{t.t("web.play_again")}</button>

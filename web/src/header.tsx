@@ -6,11 +6,12 @@
 // where the player asked for it, with a click: settings or the badge's list).
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { logOut, notifyWanted, refreshMatches, setNotify, useSession } from "./community";
+import { logOut, matchRated, matchTime, notifyWanted, refreshMatches, setNotify, useSession } from "./community";
 import type { AccountMatch } from "./community";
 import { useAnnounce, useT } from "./context";
 import { seatNames } from "./game";
 import { isModerator } from "./moderation";
+import { MatchKind } from "./ratings";
 
 /** How often the turn badge asks, in milliseconds: the page seen, in the background. */
 const POLL_SEEN = 15_000;
@@ -157,7 +158,8 @@ function TurnBadge() {
             <ul>
               {waiting.map((m) => (
                 <li key={m.match.id}>
-                  <a href={`#/match/${m.match.id}`} data-match={m.match.id}>{matchLine(t, m)}</a>
+                  <a href={`#/match/${m.match.id}`} data-match={m.match.id}>{matchLine(t, m)}</a>{" "}
+                  <span class="match-kind"><MatchKind rated={matchRated(m.match)} time={matchTime(m.match)} /></span>
                 </li>
               ))}
             </ul>
@@ -200,7 +202,10 @@ function AccountMenu({ name, go, moderator }: { name: string; go: (hash: string)
 }
 
 function NavLink({ href, here, children, testid }: { href: string; here: string; children: ComponentChildren; testid?: string }) {
-  const current = here === href || (href.startsWith("#/ratings") && here.startsWith("#/ratings"));
+  const current =
+    here === href ||
+    (href.startsWith("#/ratings") && here.startsWith("#/ratings")) ||
+    (href === "#/tournaments" && here.startsWith("#/tournaments/"));
   return <a href={href} aria-current={current ? "page" : undefined} data-testid={testid}>{children}</a>;
 }
 
@@ -228,6 +233,7 @@ export function Header({ hash, lang, names, chooseLang, go }: {
       </button>
       <nav id="top-nav" class={`top-nav${menu ? " open" : ""}`} aria-label={t.t("web.nav")}>
         <NavLink href="#/lobby" here={hash} testid="nav-lobby">{t.t("web.lobby")}</NavLink>
+        <NavLink href="#/tournaments" here={hash} testid="nav-tournaments">{t.t("web.tournaments")}</NavLink>
         <NavLink href="#/ratings/board" here={hash} testid="nav-ratings">{t.t("web.ratings")}</NavLink>
         {known && !account && (
           <>

@@ -10,7 +10,8 @@ import { TimeLine, seatNames } from "./game";
 import { CardFace } from "./pieces";
 import { RulesLinks } from "./rules";
 import { LearnPanel } from "./tutorial";
-import { useSession } from "./community";
+import { matchRated, matchTime, useSession } from "./community";
+import { MatchKind } from "./ratings";
 import { TimeChoice, rememberedGame, rememberedPlayers, timeControl } from "./lobby";
 import type { TimeSetting } from "./lobby";
 
@@ -129,6 +130,7 @@ function MyMatches({ list }: { list: MyMatch[] }) {
                   ))}
                 </span>
                 <span class={`mine-state${mine ? " turn" : ""}`}>{state}</span>
+                <span class="match-kind"><MatchKind rated={matchRated(match)} time={matchTime(match)} /></span>
               </div>
               {match.status === "finished" ? (
                 <a class="button" href={`#/replay/${id}`} aria-describedby={`mine-${id}`}>{t.t("web.replay")}</a>
@@ -512,6 +514,7 @@ export function Matches({ go }: { go: (hash: string) => void }) {
                 {list.map((m) => (
                   <li key={m.id}>
                     <span>{t.t(`title.${m.game}`)}: {seatNames(t, m).join(", ")}</span>{" "}
+                    <span class="match-kind"><MatchKind rated={matchRated(m)} time={matchTime(m)} /></span>{" "}
                     {status === "finished" ? (
                       <button type="button" onClick={() => go(`#/replay/${m.id}`)}>{t.t("web.replay")}</button>
                     ) : (

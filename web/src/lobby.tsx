@@ -9,7 +9,7 @@ import { durationWords, timeWords } from "./clock";
 import { errorText, refreshMatches, seeks, useSession } from "./community";
 import type { GameName, Seek, TimeControl } from "./community";
 import { useAnnounce, useT } from "./context";
-import { PlayerLink } from "./ratings";
+import { PlayerLink, RatingValue, ratingText } from "./ratings";
 import { useBlocks } from "./moderation";
 
 // -- the time control: a choice for forms -------------------------------------------------
@@ -188,8 +188,8 @@ function SeekItem({ seek, me, busy, act }: {
         {range && (
           <span>
             {t.t("web.lobby.range", {
-              min: seek.rating_min === null ? "–" : t.number(seek.rating_min, { maximumFractionDigits: 1 }),
-              max: seek.rating_max === null ? "–" : t.number(seek.rating_max, { maximumFractionDigits: 1 }),
+              min: seek.rating_min === null ? "–" : ratingText(t, seek.rating_min),
+              max: seek.rating_max === null ? "–" : ratingText(t, seek.rating_max),
             })}
           </span>
         )}
@@ -199,7 +199,15 @@ function SeekItem({ seek, me, busy, act }: {
         <span class="seek-who">
           {t.t("web.lobby.seated", { count: seek.seated.length, players: seek.players })}{" "}
           {seek.seated.map((n, i) => (
-            <span key={n}>{i > 0 && ", "}<PlayerLink name={n} /></span>
+            <span key={n}>
+              {i > 0 && ", "}<PlayerLink name={n} />
+              {/* the seeker's rating in this game (the others' are on their pages) */}
+              {n === seek.by && seek.by_rating && (
+                <span class="seek-rating" data-testid="seek-rating">
+                  {" ("}<RatingValue rating={seek.by_rating.rating} provisional={seek.by_rating.provisional} />{")"}
+                </span>
+              )}
+            </span>
           ))}
         </span>
       </div>
@@ -287,11 +295,11 @@ function SeekForm({ opened }: { opened: (seek: Seek) => void }) {
         <legend>{t.t("web.lobby.range_choice")}</legend>
         <label>
           {t.t("web.lobby.range_min")}
-          <input type="number" step="any" inputMode="decimal" value={min} onInput={(e) => setMin((e.target as HTMLInputElement).value)} />
+          <input type="number" step="1" inputMode="numeric" placeholder="1200" value={min} onInput={(e) => setMin((e.target as HTMLInputElement).value)} />
         </label>
         <label>
           {t.t("web.lobby.range_max")}
-          <input type="number" step="any" inputMode="decimal" value={max} onInput={(e) => setMax((e.target as HTMLInputElement).value)} />
+          <input type="number" step="1" inputMode="numeric" placeholder="1800" value={max} onInput={(e) => setMax((e.target as HTMLInputElement).value)} />
         </label>
       </fieldset>
       <label>

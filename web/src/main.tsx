@@ -17,6 +17,7 @@ import { Header } from "./header";
 import { loadSession, updateAccount, useSession } from "./community";
 import { Deleted, LogIn, Register, Settings } from "./account";
 import { LobbyPage } from "./lobby";
+import { TournamentPage, TournamentsPage } from "./tournament";
 import { ConfirmEmail, Forgot, ResetPassword } from "./recovery";
 import { Leaderboard, PlayerPageView } from "./ratings";
 import { ModerationPage, WarningsBanner } from "./moderation";
@@ -173,6 +174,11 @@ function App() {
       break;
     case "lobby":
       page = <LobbyPage go={go} />;
+      break;
+    case "tournaments":
+      page = parts[1]
+        ? <TournamentPage key={`t-${parts[1]}`} id={parts[1]} />
+        : <TournamentsPage go={go} />;
       break;
     case "ratings":
       page = <Leaderboard key={parts[1]} game={parts[1] === "cards" ? "cards" : "board"} />;

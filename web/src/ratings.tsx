@@ -4,20 +4,109 @@
 // with their replays, and the results against each opponent.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "./api";
+import { timeWords } from "./clock";
 import { ratings } from "./community";
-import type { BoardEntry, GameName, GameRating, HistoryPoint, PlayerPage, RecentMatch } from "./community";
+import type { BoardEntry, GameName, GameRating, HistoryPoint, PlayerPage, RatingChanges, RecentMatch, TimeControl } from "./community";
 import { useT } from "./context";
 import type { Translator } from "./i18n";
 import { PlayerActions } from "./moderation";
 import { isDeleted, playerWords } from "./names";
 
 const GAMES: GameName[] = ["board", "cards"];
-/** Where every rating starts (openskill's ordinal of mu 25, sigma 25/3). */
-const START_RATING = 0;
+/** Where every rating starts: the server shows openskill's ordinal as 1500 + 20 · ordinal
+ * (docs/server.md, "Ratings"), and a new player's ordinal is 0. */
+const START_RATING = 1500;
 
-/** A rating as shown: one decimal (openskill's ordinal, mu − 3·sigma). */
+/** A rating as shown: a whole number, as the server gives it. */
 export function ratingText(t: Translator, rating: number): string {
-  return t.number(rating, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return t.number(Math.round(rating), { maximumFractionDigits: 0, useGrouping: false });
+}
+
+/** A rating with, while it is provisional, a "?" whose title says why in words (read by
+ * screen readers from the hidden text beside it). */
+export function RatingValue({ rating, provisional, testid }: { rating: number; provisional?: boolean; testid?: string }) {
+  const t = useT();
+  const why = t.t("web.rating.provisional");
+  return (
+    <span class="rating-value" data-rating={rating} data-provisional={provisional ? "true" : undefined} data-testid={testid}>
+      {ratingText(t, rating)}
+      {provisional && (
+        <>
+          <span class="provisional" title={why} aria-hidden="true">?</span>
+          <span class="sr-only"> ({why})</span>
+        </>
+      )}
+    </span>
+  );
+}
+
+/** A rating's change as signed points: "+37", "−12", "±0". */
+export function changeText(t: Translator, change: number): string {
+  const size = t.number(Math.abs(Math.round(change)), { maximumFractionDigits: 0, useGrouping: false });
+  return change > 0 ? `+${size}` : change < 0 ? `−${size}` : `±${size}`;
+}
+
+/** What kind of match it is, as every list of matches says: rated or not, and its time
+ * control ("no time control", "30 seconds a move…", "correspondence, 3 days a move"). */
+export function MatchKind({ rated, time }: { rated: boolean; time: TimeControl | null | undefined }) {
+  const t = useT();
+  return (
+    <>
+      <span class={`tag${rated ? " rated" : ""}`} data-testid="match-rated">{t.t(rated ? "web.rated" : "web.unrated")}</span>
+      <span class="match-time" data-testid="match-time" data-kind={time ? time.kind : "none"}>{timeWords(t, time)}</span>
+    </>
+  );
+}
+
+/** The final screen's rating changes of a rated match: asked for until the server has rated
+ * it (a moment after its end), then each seat's new rating and its change. */
+export function RatingChangesView({ match }: { match: string }) {
+  const t = useT();
+  const [data, setData] = useState<RatingChanges | null>(null);
+  useEffect(() => {
+    let stale = false;
+    let timer: number | undefined;
+    let tries = 0;
+    const ask = () => {
+      ratings.changes(match).then(
+        (found) => {
+          if (stale) return;
+          setData(found);
+          if (found.state === "pending" && ++tries < 60) timer = window.setTimeout(ask, 1000);
+        },
+        () => {
+          if (!stale && ++tries < 60) timer = window.setTimeout(ask, 2000);
+        },
+      );
+    };
+    ask();
+    return () => {
+      stale = true;
+      window.clearTimeout(timer);
+    };
+  }, [match]);
+  if (!data || data.state === "unrated" || data.state === "aborted") return null;
+  return (
+    <section class="rating-changes" aria-labelledby="rating-changes-title" data-testid="rating-changes" data-state={data.state}>
+      <h3 id="rating-changes-title">{t.t("web.rating.changes")}</h3>
+      {data.state === "pending" && <p class="muted" role="status">{t.t("web.rating.pending")}</p>}
+      {data.state === "voided" && <p class="muted">{t.t("web.player.voided")}</p>}
+      {data.state === "rated" && (
+        <ul>
+          {data.seats.map((s) => (
+            <li key={s.seat} data-seat={s.seat} data-change={s.change}>
+              <PlayerLink name={s.name} />{" "}
+              <RatingValue rating={s.after} provisional={s.provisional} />{" "}
+              <span class={`rating-change${s.change > 0 ? " up" : s.change < 0 ? " down" : ""}`}
+                aria-label={t.t("web.rating.change", { change: changeText(t, s.change), before: ratingText(t, s.before) })}>
+                {changeText(t, s.change)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
 }
 
 export function dateText(t: Translator, iso: string | null | undefined): string {
@@ -94,7 +183,7 @@ export function Leaderboard({ game }: { game: GameName }) {
                 <tr key={p.name} data-player={p.name} class={p.kind === "bot" ? "bot" : undefined}>
                   <td class="num">{i + 1}</td>
                   <th scope="row"><PlayerLink name={p.name} /></th>
-                  <td class="num" data-rating={p.rating}>{ratingText(t, p.rating)}</td>
+                  <td class="num"><RatingValue rating={p.rating} provisional={p.provisional} /></td>
                   <td class="num">{p.games}</td>
                 </tr>
               ))}
@@ -132,9 +221,9 @@ function RatingChart({ t, game, history }: { t: Translator; game: GameName; hist
   const values = [START_RATING, ...history.map((h) => h.rating)];
   let lo = Math.min(...values);
   let hi = Math.max(...values);
-  if (hi - lo < 2) {
-    lo -= 1;
-    hi += 1;
+  if (hi - lo < 40) {
+    lo -= 20;
+    hi += 20;
   }
   const span = hi - lo;
   lo -= span * 0.08;
@@ -182,7 +271,7 @@ function GameRatingView({ t, game, rating }: { t: Translator; game: GameName; ra
     <section class="panel game-rating" aria-labelledby={`rating-${game}`} data-game={game}>
       <h3 id={`rating-${game}`}>{t.t(`title.${game}`)}</h3>
       <p class="rating-line">
-        <span class="big-rating" data-testid={`rating-${game}`} data-rating={rating.rating}>{ratingText(t, rating.rating)}</span>{" "}
+        <span class="big-rating"><RatingValue rating={rating.rating} provisional={rating.provisional} testid={`rating-${game}`} /></span>{" "}
         <span class="muted">{t.t("web.player.games", { count: rating.games })}</span>
       </p>
       {history.length > 0 && <RatingChart t={t} game={game} history={history} />}
@@ -202,7 +291,7 @@ function GameRatingView({ t, game, rating }: { t: Translator; game: GameName; ra
                 {[...history].reverse().map((h, i) => (
                   <tr key={`${h.match}-${i}`}>
                     <td>{dateText(t, h.at)}</td>
-                    <td class="num">{ratingText(t, h.rating)}</td>
+                    <td class="num"><RatingValue rating={h.rating} provisional={h.provisional} /></td>
                     <td><a href={`#/replay/${h.match}`}>{t.t("web.replay")}</a></td>
                   </tr>
                 ))}
@@ -265,7 +354,7 @@ export function PlayerPageView({ name }: { name: string }) {
                     <span>{t.t("web.player.against", { names: others.map((n) => playerWords(t, n)).join(", ") })}</span>
                     <span>{t.t("web.player.place", { rank: m.rank, players: names.length || 2 })}</span>
                     {typeof m.score === "number" && <span>{t.t("web.player.score", { score: m.score })}</span>}
-                    <span class={`tag${m.rated ? " rated" : ""}`}>{t.t(m.rated ? "web.rated" : "web.unrated")}</span>
+                    <MatchKind rated={m.rated} time={m.time} />
                     {m.voided && <span class="tag" data-testid="voided">{t.t("web.player.voided")}</span>}
                   </div>
                   <a class="button small-button" href={`#/replay/${m.match}`} aria-describedby={`recent-${m.match}`}>{t.t("web.replay")}</a>

@@ -11,6 +11,7 @@ import { FinalScores, Piles, Players, SeatBadge, WishRow } from "./table";
 import { marksOf } from "./marks";
 import { RulesButton } from "./rules";
 import type { Marked } from "./marks";
+import { DownloadRecord } from "./export";
 
 /** The controls' icons, drawn here (a font's ⏮ ⏭ are empty boxes where it lacks them). */
 function Icon({ name }: { name: "first" | "back" | "next" | "last" }) {
@@ -126,6 +127,7 @@ export function Replay({ id }: { id: string }) {
         <h1>{t.t("web.replay")}: {t.t(`title.${view.game}`)}</h1>
         <RulesButton game={view.game} />
         <a class="button" href={`#/review/${id}`} data-testid="open-review">{t.t("web.review.open")}</a>
+        <DownloadRecord match={id} />
         <nav class="replay-controls" aria-label={t.t("web.replay")}>
           <button type="button" onClick={() => setPly(0)} disabled={ply === 0}><Icon name="first" /> {t.t("web.replay.first")}</button>
           <button type="button" onClick={() => setPly(Math.max(0, ply - 1))} disabled={ply === 0}><Icon name="back" /> {t.t("web.replay.back")}</button>
