@@ -224,6 +224,12 @@ export function Home({ go }: { go: (hash: string) => void }) {
         <div>
           <h1>Keltis</h1>
           <p class="tagline">{t.t("web.tagline")}</p>
+          {account && (
+            // a logged-in player's first button: a person to play now (#/pool)
+            <p>
+              <a class="button primary big" href="#/pool" data-testid="play-person">{t.t("web.pool.play")}</a>
+            </p>
+          )}
           <RulesLinks />
         </div>
         <div class="fan" aria-hidden="true">

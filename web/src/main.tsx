@@ -17,6 +17,7 @@ import { Header } from "./header";
 import { loadSession, updateAccount, useSession } from "./community";
 import { Deleted, LogIn, Register, Settings } from "./account";
 import { LobbyPage } from "./lobby";
+import { PoolPage } from "./pool";
 import { TournamentPage, TournamentsPage } from "./tournament";
 import { ConfirmEmail, Forgot, ResetPassword } from "./recovery";
 import { Leaderboard, PlayerPageView } from "./ratings";
@@ -174,6 +175,9 @@ function App() {
       break;
     case "lobby":
       page = <LobbyPage go={go} />;
+      break;
+    case "pool":
+      page = <PoolPage go={go} />;
       break;
     case "tournaments":
       page = parts[1]
