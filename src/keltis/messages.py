@@ -2237,6 +2237,52 @@ message(
     "You cannot play here: you have blocked a player of this match or seek, or they have "
     "blocked you.",
 )
+# -- friends, challenges and vacation (keltis.server.friends, keltis.server.vacation)
+message("friends.self", "You cannot follow or challenge yourself.")
+message(
+    "friends.blocked",
+    "You cannot follow this player: one of you has blocked the other.",
+)
+message(
+    "friends.too_many",
+    "You follow as many players as you can ({limit}): stop following one first.",
+)
+message("friends.slow_down", "Too many changes at once: wait a moment, then try again.")
+message(
+    "challenge.blocked",
+    "You cannot challenge this player: one of you has blocked the other.",
+)
+message("challenge.not_yours", "This challenge is for another player.")
+message(
+    "challenge.too_many",
+    "You have {limit} open challenges: wait for an answer or cancel one first.",
+)
+message("vacation.already", "You are on vacation already.")
+message("vacation.none", "You are not on vacation.")
+plural_message(
+    "vacation.no_days",
+    "You have used your {per_year} day of vacation for this year.",
+    "You have used all your {per_year} days of vacation for this year.",
+    count="per_year",
+)
+plural_message(
+    "vacation.too_long",
+    "You have {left} day of vacation left this year.",
+    "You have {left} days of vacation left this year.",
+    count="left",
+)
+# TRANSLATORS: an e-mail's subject; {name}: a player's name, {game}: title.board or
+# title.cards
+message("mail.challenge.subject", "{name} challenges you to a match of {game}")
+message(
+    "mail.challenge.body",
+    "Hello {name},\n\n"
+    "{challenger} challenges you to a match of {game}.\n"
+    "Accept or decline it on your friends page: {link}\n\n"
+    "--\n"
+    "You get this e-mail because e-mails about challenges are on in your Keltis account.\n"
+    "Turn them off in your settings: {settings}",
+)
 # TRANSLATORS: {until}: a date and time such as 2026-11-27 18:04 UTC
 message("chat.muted", "A moderator has muted you: you can chat again after {until}.")
 message("moderation.forbidden", "Only moderators can do this.")
@@ -2300,6 +2346,70 @@ message(
 )
 message("web.block.unblocked", "{name} is no longer blocked.")
 message("web.block.note", "You have blocked this player.")
+# -- the friends page, challenges and vacation (web/src/friends.tsx)
+message("web.friends", "Friends")
+message("web.friends.following", "Players you follow")
+message("web.friends.follow_label", "Follow a player by name")
+message("web.friends.follow", "Follow")
+message("web.friends.followed", "You now follow {name}.")
+message("web.friends.unfollow", "Stop following")
+message("web.friends.unfollow_name", "Stop following {name}")
+message("web.friends.unfollowed", "You no longer follow {name}.")
+message(
+    "web.friends.none",
+    "You follow nobody yet: follow players by their name here, or on their page.",
+)
+message("web.friends.online", "online")
+message("web.friends.offline", "offline")
+message("web.friends.hidden", "does not show when they are online")
+message("web.friends.challenge", "Challenge")
+message("web.friends.challenge_name", "Challenge {name}")
+message("web.friends.send", "Send the challenge")
+message("web.friends.close", "Close")
+message("web.friends.sent", "Challenge sent to {name}.")
+message("web.friends.to_me", "Challenges to you")
+message("web.friends.from_me", "Your challenges")
+message("web.friends.no_challenges", "Nobody is challenging you now.")
+# TRANSLATORS: {game}: title.board or title.cards
+message("web.friends.challenge_from", "{name} challenges you to {game}")
+message("web.friends.challenge_to", "You challenged {name} to {game}")
+message("web.friends.accept", "Accept")
+message("web.friends.decline", "Decline")
+message("web.friends.cancel", "Cancel")
+message("web.friends.declined", "Challenge declined.")
+message("web.friends.cancelled", "Challenge cancelled.")
+plural_message(
+    "web.friends.badge",
+    "{count} challenge waits for your answer",
+    "{count} challenges wait for your answer",
+)
+message("web.vacation.title", "Vacation")
+message(
+    "web.vacation.text",
+    "While you are on vacation, the clocks of your correspondence matches stop and you get no "
+    "e-mails about your turns; your opponents see that you are away. Real-time matches go on. "
+    "You have {per_year} days of vacation a calendar year, and each day begun counts as one.",
+)
+plural_message(
+    "web.vacation.left",
+    "You have {count} day of vacation left this year.",
+    "You have {count} days of vacation left this year.",
+)
+# TRANSLATORS: {date}: a date and time in the reader's language
+message("web.vacation.until", "on vacation until {date}")
+message("web.vacation.on", "You are on vacation until {date}.")
+message("web.vacation.days", "Days of vacation")
+message("web.vacation.days_help", "Leave it empty to take all the days you have left.")
+message("web.vacation.start", "Start the vacation")
+message("web.vacation.end", "End the vacation now")
+message("web.vacation.started", "Your vacation has begun.")
+message("web.vacation.ended", "Your vacation has ended.")
+message("web.settings.friends", "Friends and challenges")
+message("web.settings.hide_online", "Don't show the players who follow me when I am online")
+message(
+    "web.settings.email_challenges",
+    "E-mail me when someone challenges me (to a confirmed address)",
+)
 message("web.player.voided", "Voided by a moderator")
 message("web.warning.title", "A moderator has warned you")
 message("web.warning.read", "I have read it")

@@ -352,6 +352,10 @@ export interface Match {
      * a bot stood in for the seat's player at some point (in a rated match it ranks last)
      */
     stood_in?: boolean;
+    /**
+     * until when the seat's account is on vacation: a correspondence match's clock stops for it (docs/server.md, "Vacation"); null: not on vacation
+     */
+    vacation?: string | null;
   }[];
   result: Outcome | null;
   clock?: Clock | null;

@@ -46,6 +46,7 @@ from keltis.server.replays import ReplayCache
 from keltis.server.reviews import ReviewQueue, ReviewStore, server_budget
 from keltis.server.routes import accounts, chat, health, info, live, mail, matches, players, records
 from keltis.server.routes import export as export_routes
+from keltis.server.routes import friends as friend_routes
 from keltis.server.routes import lobby as seek_routes
 from keltis.server.routes import pool as pool_routes
 from keltis.server.routes import recovery as recovery_routes
@@ -122,6 +123,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         seek_routes.router,
         pool_routes.router,
         tournament_routes.router,
+        friend_routes.router,
         reports_router,
         moderation_router,
     ):

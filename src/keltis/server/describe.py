@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from keltis.match import Match, Step
-from keltis.server import clocks
+from keltis.server import clocks, vacation
 from keltis.server.config import ServerConfig
 from keltis.server.livematch import SNAPSHOT_LOG, LiveMatch
 from keltis.server.ratings import aborted
@@ -115,6 +115,9 @@ def match_summary(
                 "away": s.kind == "person"
                 and s.joined
                 and (s.last_seen is None or s.last_seen <= away_before),
+                # until when its account is on vacation (a correspondence match's clock
+                # stops for it: keltis.server.vacation); only a date, nothing hidden
+                "vacation": _vacation(row, s.account_id),
             }
             for s in row.seats
         ],
@@ -125,6 +128,14 @@ def match_summary(
         "created": row.created_at.isoformat(),
         "updated": row.updated_at.isoformat(),
     }
+
+
+def _vacation(row: MatchRow, account_id: str | None) -> str | None:
+    """Until when the account of a seat of a correspondence match is on vacation."""
+    if account_id is None or not clocks.is_correspondence(row.options):
+        return None
+    until = vacation.BOOK.until(account_id)
+    return None if until is None else until.isoformat()
 
 
 def live_summary(live: LiveMatch, config: ServerConfig) -> dict[str, Any]:

@@ -55,7 +55,7 @@ from sqlalchemy.exc import IntegrityError
 
 from keltis.i18n import LANGUAGES, Translator
 from keltis.names import is_deleted, shown_name
-from keltis.server import db
+from keltis.server import db, vacation
 from keltis.server.accounts import AccountStore
 from keltis.server.config import ServerConfig
 from keltis.server.store import _aware, now
@@ -221,6 +221,7 @@ class Mailer:
                 db.accounts.c.email_confirmed_at.is_not(None),
                 db.accounts.c.email_turns.is_(True),
                 db.accounts.c.suspended_at.is_(None),
+                ~vacation.away_clause(now()),  # no turn e-mail while on vacation
                 db.matches.c.status == "running",
                 db.matches.c.ply == ply,
                 db.matches.c.to_move == seat,

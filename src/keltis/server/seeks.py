@@ -54,6 +54,8 @@ log = logging.getLogger("keltis.server")
 
 #: Open seeks one account may hold at once.
 MAX_OPEN = 3
+#: Open challenges (seeks addressed to one account) one account may hold at once.
+MAX_CHALLENGES = 5
 #: Times a join is tried again when the seek changed under it (another player joined or
 #: left between reading the seek and storing the join).
 JOIN_TRIES = 8
@@ -105,6 +107,11 @@ class Seek:
     seated: tuple[tuple[str, str], ...]
     suspended: bool = False
     """The seeker is suspended: the seek is not shown, nobody joins it."""
+    for_account: str | None = None
+    """A challenge (:mod:`keltis.server.friends`): the one account that may join it; it is
+    not in the public list, and its event goes to that account's streams only."""
+    for_name: str = ""
+    """The name of :attr:`for_account` ("" for a public seek)."""
     by_rating: Rating | None = None
     """The seeker's rating in the seek's game, as the lobby shows it (``None``: a new
     player's)."""
@@ -153,6 +160,7 @@ class Seek:
             "created": self.created_at.isoformat(),
             "status": self.status,
             "match": self.match_id,
+            "for": self.for_name or None,
             # the seeker's rating in this game (ratings.shown; a new player's if none)
             "by_rating": _rating_json(self.by_rating),
         }
@@ -182,7 +190,7 @@ class SeekStore:
         """The open seeks, oldest first (not those of a suspended seeker: the lobby does
         not show them, and nobody joins them)."""
         with self.engine.connect() as connection:
-            return _read(connection, sa.and_(db.seeks.c.status == "open", _seeker_active()))
+            return _read(connection, _listed())
 
     def get(self, seek_id: str) -> Seek | None:
         """The seek ``seek_id`` (whatever its status), or ``None``."""
@@ -195,7 +203,7 @@ class SeekStore:
         seeks ``seek_ids`` whatever their status, in one connection."""
         with self.engine.connect() as connection:
             fingerprint = self._fingerprint(connection)
-            if seek_ids is None:
+            if seek_ids is None:  # the challenges too: LobbyEvents tells their addressees
                 condition = sa.and_(db.seeks.c.status == "open", _seeker_active())
             else:
                 condition = db.seeks.c.id.in_(list(seek_ids))
@@ -265,9 +273,11 @@ class SeekStore:
 
     # -- changing --------------------------------------------------------------------------
 
-    def create(self, account: Account, body: OpenSeek) -> str:
+    def create(self, account: Account, body: OpenSeek, for_account: str | None = None) -> str:
         """Store a new open seek of ``account`` with the seeker as its first player; its id.
-        Refused (``seek.too_many``) if the account holds :data:`MAX_OPEN` open seeks."""
+        Refused (``seek.too_many``) if the account holds :data:`MAX_OPEN` open seeks. With
+        ``for_account``, a challenge to that account (``challenge.too_many`` beyond
+        :data:`MAX_CHALLENGES` open challenges; they are counted apart from seeks)."""
         seek_id, when = new_seek_id(), now()
         options = {"time": None if body.time is None else body.time.model_dump()}
         with self.engine.begin() as connection:
@@ -291,6 +301,7 @@ class SeekStore:
                     match_id=None,
                     created_at=when,
                     updated_at=when,
+                    for_account=for_account,
                 )
             )
             connection.execute(
@@ -298,13 +309,20 @@ class SeekStore:
                     seek_id=seek_id, account_id=account.id, joined_at=when
                 )
             )
+            kind = (
+                db.seeks.c.for_account.is_(None)
+                if for_account is None
+                else db.seeks.c.for_account.is_not(None)
+            )
             held = connection.execute(
                 sa.select(sa.func.count())
                 .select_from(db.seeks)
-                .where(db.seeks.c.account_id == account.id, db.seeks.c.status == "open")
+                .where(db.seeks.c.account_id == account.id, db.seeks.c.status == "open", kind)
             ).scalar_one()
-            if held > MAX_OPEN:
+            if for_account is None and held > MAX_OPEN:
                 raise RefusedError("seek.too_many", limit=MAX_OPEN)
+            if for_account is not None and held > MAX_CHALLENGES:
+                raise RefusedError("challenge.too_many", status=409, limit=MAX_CHALLENGES)
             self._notify(connection, "seeks")
         return seek_id
 
@@ -387,6 +405,24 @@ class SeekStore:
             self._notify(connection, "seeks")
         return True
 
+    def decline(self, seek_id: str, account_id: str) -> bool:
+        """The addressee ``account_id`` declines the open challenge ``seek_id`` (status
+        ``declined``); ``False`` if it is not an open challenge to that account."""
+        with self.engine.begin() as connection:
+            declined = connection.execute(
+                db.seeks.update()
+                .where(
+                    db.seeks.c.id == seek_id,
+                    db.seeks.c.for_account == account_id,
+                    db.seeks.c.status == "open",
+                )
+                .values(status="declined", updated_at=now())
+            )
+            if declined.rowcount != 1:
+                return False
+            self._notify(connection, "seeks")
+        return True
+
     # -- inside ----------------------------------------------------------------------------
 
     def _lock(self, connection: sa.Connection, seek_id: str) -> None:
@@ -420,6 +456,11 @@ class SeekStore:
                 sa.text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": CHANNEL, "payload": f"{subject}:lobby:{self.origin}"},
             )
+
+
+def _listed() -> sa.ColumnElement[bool]:
+    """The seeks the public list shows: open, not a challenge, the seeker not suspended."""
+    return sa.and_(db.seeks.c.status == "open", db.seeks.c.for_account.is_(None), _seeker_active())
 
 
 def _seeker_active() -> sa.ColumnElement[bool]:
@@ -463,6 +504,19 @@ def _read(connection: sa.Connection, condition: sa.ColumnElement[bool]) -> list[
         (str(g.player), str(g.game)): Rating(float(g.mu), float(g.sigma), int(g.games))
         for g in connection.execute(sa.select(db.ratings).where(db.ratings.c.player.in_(seekers)))
     }
+    addressed = {str(r.for_account) for r in rows if r.for_account is not None}
+    addressees = (
+        {
+            str(a.id): str(a.name)
+            for a in connection.execute(
+                sa.select(db.accounts.c.id, db.accounts.c.name).where(
+                    db.accounts.c.id.in_(addressed)
+                )
+            )
+        }
+        if addressed
+        else {}
+    )
     seeks = []
     for r in rows:
         created, updated = _aware(r.created_at), _aware(r.updated_at)
@@ -489,6 +543,8 @@ def _read(connection: sa.Connection, condition: sa.ColumnElement[bool]) -> list[
                 updated_at=updated,
                 seated=tuple(people),
                 suspended=seeker in suspended,
+                for_account=None if r.for_account is None else str(r.for_account),
+                for_name=addressees.get(str(r.for_account), "") if r.for_account else "",
                 by_rating=ratings.get((f"account:{seeker}", str(r.game))),
             )
         )
@@ -544,10 +600,21 @@ class Seeks:
             raise RefusedError("seek.no_seek", status=404)
         return seek
 
-    async def open(self, account: Account, body: OpenSeek) -> Seek:
-        """``account`` opens a seek."""
-        seek_id = await asyncio.to_thread(self.store.create, account, body)
+    async def open(self, account: Account, body: OpenSeek, for_account: str | None = None) -> Seek:
+        """``account`` opens a seek (with ``for_account``: a challenge to that account)."""
+        seek_id = await asyncio.to_thread(self.store.create, account, body, for_account)
         self.events.changed(seek_id)
+        return await self.get(seek_id)
+
+    async def decline(self, account: Account, seek_id: str) -> Seek:
+        """The addressee of a challenge declines it (``409`` ``seek.not_open`` if it is no
+        longer open; ``403`` ``challenge.not_yours`` if it is not addressed to them)."""
+        seek = await self.get(seek_id)
+        if seek.for_account != account.id:
+            raise RefusedError("challenge.not_yours", status=403)
+        if not await asyncio.to_thread(self.store.decline, seek.id, account.id):
+            raise RefusedError("seek.not_open")
+        self.events.changed(seek.id)
         return await self.get(seek_id)
 
     async def join(self, account: Account, seek_id: str) -> Seek:
@@ -561,6 +628,8 @@ class Seeks:
                 raise RefusedError("seek.not_open")
             if account.id == seek.account_id:
                 raise RefusedError("seek.own")
+            if seek.for_account is not None and account.id != seek.for_account:
+                raise RefusedError("challenge.not_yours", status=403)
             if account.id in seek.seated_ids:
                 raise RefusedError("seek.joined")
             if await asyncio.to_thread(
@@ -752,12 +821,19 @@ class LobbyEvents:
         self.greetings: list[Callable[[], bytes | None]] = []
         """What else a new stream gets after the open seeks: each gives an event or
         ``None`` (the quick-pairing pool's counts, :mod:`keltis.server.pool`)."""
+        self.owners: dict[Queue, str] = {}
+        """The logged-in account of each stream that has one: a challenge's events go to
+        its addressee's streams only."""
+        self._challenges: dict[str, tuple[str, str, str]] = {}
+        """The open challenges the addressees' streams were told of: each one's addressee,
+        challenger and JSON text."""
 
     # -- streams ---------------------------------------------------------------------------
 
-    async def subscribe(self) -> Queue | None:
-        """A new stream's queue, the open seeks first in it (``None``: the server is
-        stopping)."""
+    async def subscribe(self, account_id: str | None = None) -> Queue | None:
+        """A new stream's queue, the open seeks first in it, then the open challenges to
+        ``account_id`` (the stream's logged-in account, if any); ``None``: the server is
+        stopping."""
         if self.closed:
             return None
         queue: Queue = asyncio.Queue(STREAM_QUEUE)
@@ -770,14 +846,21 @@ class LobbyEvents:
                 greeting = greet()
                 if greeting is not None:
                     queue.put_nowait(greeting)
+            if account_id is not None:
+                self.owners[queue] = account_id
+                for addressee, _, text in self._challenges.values():
+                    if addressee == account_id and not queue.full():
+                        queue.put_nowait(event_of("challenge", text))
             self.listeners.add(queue)
         return queue
 
     def unsubscribe(self, queue: Queue) -> None:
         """A stream ended."""
         self.listeners.discard(queue)
+        self.owners.pop(queue, None)
         if not self.listeners:  # nobody follows: what was last told is forgotten
             self._known, self._shown, self._snapshot, self._fingerprint = False, {}, None, None
+            self._challenges = {}
 
     def snapshot(self) -> bytes:
         """The ``seeks`` event of the open seeks as the streams were last told them."""
@@ -829,7 +912,13 @@ class LobbyEvents:
         self._told[seek_id] = None
         while len(self._told) > TOLD_STARTS:
             self._told.popitem(last=False)
-        self._send(event("started", {"seek": seek_id, "match": match_id}))
+        started = event("started", {"seek": seek_id, "match": match_id})
+        challenge = self._challenges.get(seek_id)
+        if challenge is None:
+            self._send(started)
+        else:  # a challenge's start: its two players' streams only
+            self._send_to(challenge[0], started)
+            self._send_to(challenge[1], started)
         self.changed(seek_id)
 
     async def notified(self, subject: str) -> None:
@@ -878,8 +967,13 @@ class LobbyEvents:
         shown = {
             s.id: ((s.created_at, s.id), json.dumps(s.to_json(), separators=(",", ":")))
             for s in seeks
-            if s.status == "open" and not s.suspended
+            if s.status == "open" and not s.suspended and s.for_account is None
         }
+        read_ids = {s.id for s in seeks}
+        missing = [i for i in self._challenges if i not in read_ids and (every or i in ids)]
+        if missing:  # challenges no longer open: read them, to tell how they ended
+            seeks = seeks + (await asyncio.to_thread(self.store.snapshot, missing))[1]
+        self._tell_challenges(every, ids, seeks)
         read = shown.keys() if every else ids
         gone = [i for i in (self._shown.keys() - shown.keys()) if every or i in ids]
         unknown = [i for i in gone if i not in self._told]
@@ -901,6 +995,43 @@ class LobbyEvents:
                 self._shown[seek_id] = now_shown
                 self._snapshot = None
                 self._send(event_of("seek", now_shown[1]))
+
+    def _tell_challenges(self, every: bool, ids: set[str], seeks: list[Seek]) -> None:
+        """Tell each addressee's streams of the challenges to it that opened (``challenge``,
+        the seek with ``status`` ``open``) or ended (the same with its status now:
+        ``started``, ``cancelled``, ``declined``) since they were last told. Only the
+        addressee's streams hear of a challenge: the public list never shows it."""
+        read = {s.id: s for s in seeks if s.for_account is not None}
+        now_open = {
+            i: (str(s.for_account), s.account_id, json.dumps(s.to_json(), separators=(",", ":")))
+            for i, s in read.items()
+            if s.status == "open" and not s.suspended
+        }
+        for seek_id in list(self._challenges):
+            if seek_id in now_open or not (every or seek_id in ids):
+                continue
+            addressee, _, _ = self._challenges.pop(seek_id)
+            seek = read.get(seek_id)
+            ended = {"id": seek_id, "status": "gone" if seek is None else seek.status}
+            if seek is not None:
+                ended = {**seek.to_json(), "status": seek.status}
+            self._send_to(addressee, event("challenge", ended))
+        for seek_id, told in now_open.items():
+            if self._challenges.get(seek_id) != told:
+                self._challenges[seek_id] = told
+                self._send_to(told[0], event_of("challenge", told[2]))
+
+    def _send_to(self, account_id: str, data: bytes) -> None:
+        """``data`` to the streams of ``account_id`` only."""
+        for queue, owner in list(self.owners.items()):
+            if owner != account_id or queue not in self.listeners:
+                continue
+            try:
+                queue.put_nowait(data)
+            except asyncio.QueueFull:
+                self.listeners.discard(queue)
+                self.owners.pop(queue, None)
+                _end(queue)
 
     def send(self, data: bytes) -> None:
         """An event of another part (``data``, as :func:`event` makes it) to every stream

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
+from keltis.server import vacation
 from keltis.server.cache import MatchCache
 from keltis.server.config import ServerConfig
 from keltis.server.store import Store, now
@@ -84,8 +85,15 @@ class Timeouts:
         self.resume = resume
 
     async def check(self) -> None:
-        """Time out every decision past its deadline now."""
-        for late in await asyncio.to_thread(self.store.late_decisions, now()):
+        """Time out every decision past its deadline now — but not a correspondence
+        decision of an account on vacation (keltis.server.vacation: the vacations due to
+        end are ended first, their deadlines pushed back)."""
+        await asyncio.to_thread(vacation.upkeep, self.store.engine, now())
+        decisions = await asyncio.to_thread(self.store.late_decisions, now())
+        paused = await asyncio.to_thread(vacation.paused, self.store.engine, decisions, now())
+        for late in decisions:
+            if late.match_id in paused:
+                continue
             try:
                 level = self.config.stand_in_level
                 if await asyncio.to_thread(self.store.time_out, late, level):

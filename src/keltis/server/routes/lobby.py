@@ -17,7 +17,7 @@ from keltis.server import guards
 from keltis.server.accounts import LoggedIn
 from keltis.server.answers import error_response
 from keltis.server.bodies import IdText, OpenSeek
-from keltis.server.routes.deps import Connections, Lang, Member
+from keltis.server.routes.deps import Connections, Lang, Member, Viewer
 from keltis.server.seeks import LobbyEvents, Queue, Seeks
 
 router = APIRouter()
@@ -104,7 +104,12 @@ async def withdraw(
     responses={200: {"content": {"text/event-stream": {}}}},
 )
 async def lobby_events(
-    request: Request, seeks: SeeksDep, streams: Streams, connections: Connections, lang: Lang
+    request: Request,
+    seeks: SeeksDep,
+    streams: Streams,
+    connections: Connections,
+    lang: Lang,
+    viewer: Viewer,
 ) -> Response:
     """The lobby live (Server-Sent Events): ``seeks`` (``{"seeks": […]}``, the open seeks)
     at once and after every change, whichever process made it; ``started`` (``{"seek",
@@ -123,7 +128,8 @@ async def lobby_events(
         connections.release(address)
 
     try:
-        queue = await seeks.events.subscribe()
+        # a logged-in stream also gets the challenges to its account (``challenge``)
+        queue = await seeks.events.subscribe(None if viewer is None else viewer.account.id)
     except BaseException:
         release()
         raise
