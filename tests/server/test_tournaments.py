@@ -35,6 +35,7 @@ from keltis.server.tournaments import (
 
 from .harness import WAIT, Player, Server
 from .people import Member, my_seat, signup
+from .test_seeks import lobby
 
 QUICK_ACCOUNTS = ("--signup-rate", "10000", "--login-rate", "10000")
 Servers = Callable[..., Server]
@@ -516,3 +517,24 @@ def test_refusals(servers: Servers) -> None:
     listed = bea.get("/api/tournaments").json()
     assert listed["total"] == 2
     assert {t["entrants"] for t in listed["tournaments"]} == {0, 2}
+
+
+def test_the_lobby_streams_of_every_process_hear_of_tournaments(servers: Servers) -> None:
+    """A tournament created and joined through one process: the lobby stream of another
+    process (on the same database) gets ``tournaments`` and then ``tournament`` with its
+    id and status, and again when its round starts."""
+    one = servers(*QUICK_ACCOUNTS)
+    two = servers(*QUICK_ACCOUNTS)
+    ann, bea = signup(one, "ann"), signup(one, "bea")
+    with lobby(two) as stream:
+        stream.next("seeks")
+        made = create(ann, starts_at=soon(8), rounds=1)
+        assert stream.next("tournaments") == {}
+        join(ann, made["id"])
+        join(bea, made["id"])
+        told = stream.next("tournament")
+        assert told["id"] == made["id"]
+        assert told["status"] == "upcoming"
+        while told["status"] != "running":
+            told = stream.next("tournament")
+        assert told == {"id": made["id"], "status": "running", "round": 1}
