@@ -20,6 +20,11 @@ own account, that stay open all through the run. Then:
   for three or four and leave it again; the lag of a change is the time from its request's
   answer to the event (``seek`` or ``gone``) that shows it, at each watcher (negative: the
   event came first);
+- ``--pool-players`` other accounts look for a person to play now (``POST /api/pool``, the
+  default pool: the board game, two players, rated), one about every ``1/--pool-rate``
+  seconds, each asking ``GET /api/pool`` every 2 s as the waiting page does until it is
+  paired into a match (nobody plays those: their clocks run), then joining again later;
+  the JSON says how long they waited and how the pool's requests were answered;
 - every account in play (players, seekers, churners) asks for its matches
   (``GET /api/me/matches``) every ``--badge-every`` seconds, spread out, as the turn badge
   of each page does;
@@ -91,6 +96,10 @@ except ImportError:
 
 #: Every account's password (creating an account hashes it: that is what costs).
 PASSWORD = "load-test-password"
+
+
+#: Seconds between a waiting pool player's GET /api/pool (as the waiting page asks).
+POOL_POLL = 2.0
 
 
 def free_port() -> int:
@@ -277,6 +286,10 @@ class Tally:
     changes: list[Change] = field(default_factory=list)
     watchers: list[Watcher] = field(default_factory=list)
     loop_lags: list[float] = field(default_factory=list)
+    pool_requests: dict[str, list[float]] = field(default_factory=dict)
+    pool_refusals: Counter[str] = field(default_factory=Counter)
+    pool_waits: list[float] = field(default_factory=list)
+    pool_paired: int = 0
 
 
 @dataclass
@@ -713,6 +726,70 @@ class Churn:
         return dict(seek)
 
 
+class Pooler:
+    """Accounts that look for a person to play now (docs/server.md, "Quick pairing"): one
+    joins the default pool about ``rate`` times a second, asks for its entry every
+    :data:`POOL_POLL` seconds until it is paired, then may join again."""
+
+    def __init__(
+        self, http: httpx.AsyncClient, people: list[Person], rng: random.Random, tally: Tally
+    ) -> None:
+        self.http = http
+        self.idle = list(people)
+        self.rng = rng
+        self.tally = tally
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self, rate: float, warm: float, until: float) -> None:
+        while True:
+            await asyncio.sleep(self.rng.expovariate(rate))
+            if time.monotonic() >= until:
+                break
+            if not self.idle:
+                continue
+            person = self.idle.pop(self.rng.randrange(len(self.idle)))
+            task = asyncio.create_task(self.wait(person, warm, until))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        if self.tasks:
+            await asyncio.gather(*self.tasks)
+
+    async def wait(self, person: Person, warm: float, until: float) -> None:
+        """Join, then ask until paired (or the run ends: leave)."""
+        joined = time.monotonic()
+        if await self.request("join", "POST", person, {}, joined >= warm) is None:
+            self.idle.append(person)
+            return
+        while time.monotonic() < until:
+            await asyncio.sleep(POOL_POLL)
+            answer = await self.request("poll", "GET", person, None, time.monotonic() >= warm)
+            entry = None if answer is None else answer.get("entry")
+            if entry is not None and entry["status"] == "paired":
+                if joined >= warm:
+                    self.tally.pool_paired += 1
+                    self.tally.pool_waits.append(time.monotonic() - joined)
+                self.idle.append(person)
+                return
+        await self.request("leave", "DELETE", person, None, False)
+
+    async def request(
+        self, kind: str, method: str, person: Person, body: dict[str, Any] | None, counted: bool
+    ) -> dict[str, Any] | None:
+        sent = time.perf_counter()
+        try:
+            answer = await self.http.request(method, "/api/pool", json=body, headers=person.headers)
+        except httpx.HTTPError as error:
+            self.tally.pool_refusals[f"{kind} {type(error).__name__}"] += 1
+            return None
+        took = time.perf_counter() - sent
+        if answer.status_code not in (200, 201, 204):
+            self.tally.pool_refusals[f"{kind} {answer.status_code}"] += 1
+            return None
+        if counted:
+            self.tally.pool_requests.setdefault(kind, []).append(took)
+        return dict(answer.json()) if answer.status_code != 204 else {}
+
+
 def quantiles(values: list[float], scale: float = 1000.0) -> dict[str, float | int | None]:
     """p50/p90/p99/max/mean of ``values`` (seconds) in milliseconds, and how many."""
     ordered = sorted(values)
@@ -769,6 +846,8 @@ class LobbyPlan:
     churners: list[Person]
     held: list[dict[str, Any]]
     badge_every: float
+    pool_rate: float
+    poolers: list[Person]
     online: list[Person]
     seed: float
     started: float
@@ -829,6 +908,9 @@ async def lobby_clients(plan: LobbyPlan) -> dict[str, Any]:
         if plan.churn > 0 and plan.churners:
             churn = Churn(pools[-1], plan.churners, plan.held, random.Random(rng.random()), tally)
             jobs.append(churn.run(plan.churn, plan.warm, plan.until))
+        if plan.pool_rate > 0 and plan.poolers:
+            pooler = Pooler(pools[-2], plan.poolers, random.Random(rng.random()), tally)
+            jobs.append(pooler.run(plan.pool_rate, plan.warm, plan.until))
         await asyncio.gather(*jobs)
         await asyncio.sleep(2.0 if watching else 0.0)  # the last changes' events on their way
         for task in watching:
@@ -873,6 +955,14 @@ async def lobby_clients(plan: LobbyPlan) -> dict[str, Any]:
         "badge_waiting_mean": round(tally.badge_waiting / len(tally.badge), 2)
         if tally.badge
         else None,
+        "pool": {
+            "players": len(plan.poolers),
+            "requests": {k: len(v) for k, v in sorted(tally.pool_requests.items())},
+            "request_ms": quantiles([t for v in tally.pool_requests.values() for t in v]),
+            "refusals": dict(tally.pool_refusals),
+            "paired": tally.pool_paired,
+            "wait_ms": quantiles(tally.pool_waits),
+        },
         "lobby_client_cpu_seconds": round(cpu, 1),
         "lobby_client_loop_lag_ms": quantiles(tally.loop_lags),
     }
@@ -916,6 +1006,7 @@ async def run(
         seekers = [next(free) for _ in range(args.seeks)]
         held = await bounded((open_held_seek(http_, p) for p in seekers), 4)
         churners = [next(free) for _ in range(args.churners if args.churn else 0)]
+        poolers = [next(free) for _ in range(args.pool_players if args.pool_rate else 0)]
         flooder = await create_account(http_, 9999) if args.flood else None
         setup["seeks"] = time.monotonic() - step
         setup["total"] = time.monotonic() - began
@@ -933,6 +1024,8 @@ async def run(
         churners=churners,
         held=held,
         badge_every=args.badge_every,
+        pool_rate=args.pool_rate,
+        poolers=poolers,
         online=[*players, *seekers, *churners],
         seed=rng.random(),
         started=started,
@@ -1222,6 +1315,15 @@ def main() -> None:
     )
     parser.add_argument("--churners", type=int, default=50, help="accounts that make them (50)")
     parser.add_argument(
+        "--pool-rate",
+        type=float,
+        default=0.2,
+        help="accounts joining the quick-pairing pool per second (0.2; 0: none)",
+    )
+    parser.add_argument(
+        "--pool-players", type=int, default=20, help="accounts that take turns doing so (20)"
+    )
+    parser.add_argument(
         "--badge-every",
         type=float,
         default=15.0,
@@ -1263,13 +1365,14 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.accounts == 0:
-        args.seeks = args.lobby_watchers = args.churners = 0
-        args.churn = args.badge_every = 0.0
+        args.seeks = args.lobby_watchers = args.churners = args.pool_players = 0
+        args.churn = args.badge_every = args.pool_rate = 0.0
     else:
         bots = len(range(0, args.matches, args.bot_every)) if args.bot_every else 0
         needed = 2 * args.matches - bots + args.seeks + (args.churners if args.churn else 0)
+        needed += args.pool_players if args.pool_rate else 0
         if needed > args.accounts:
-            parser.error(f"the matches, seeks and churners need {needed} accounts")
+            parser.error(f"the matches, seeks, churners and pool need {needed} accounts")
         if args.churn and args.churners < 2:
             parser.error("--churn needs two churners at least")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
