@@ -5,11 +5,16 @@ matches (both databases)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
+import httpx
+import pytest
 import sqlalchemy as sa
 
 from keltis.server import db
@@ -251,3 +256,46 @@ def test_an_account_of_many_matches_is_exported_in_pages(server: Server) -> None
     finally:
         gus.close()
         hal.close()
+
+
+def test_archives_written_at_once_are_capped_and_counted_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In one process, at most ``AT_ONCE`` archives at a time (``503`` ``export.busy``), and
+    each one written gives its place back (the app in this process, its reads faked)."""
+    from keltis.server.accounts import Account, LoggedIn
+    from keltis.server.app import create_app
+    from keltis.server.config import ServerConfig
+    from keltis.server.ratelimit import Buckets
+    from keltis.server.routes import deps
+    from keltis.server.routes import export as export_route
+
+    class Pieces:
+        def __init__(self, master: object) -> None:
+            pass
+
+        async def stream(self, account: Account, to_thread: object) -> AsyncIterator[str]:
+            yield '{"account":'
+            yield json.dumps(account.name) + "}"
+
+    monkeypatch.setattr(export_route, "Exporter", Pieces)
+    app = create_app(ServerConfig(database="sqlite://"))
+    account = Account("a1", "Iona_x", "en", None, True, datetime.now(UTC), False)
+    app.dependency_overrides[deps._viewer] = lambda: LoggedIn(account, "csrf")
+    app.dependency_overrides[deps._master] = lambda: object()
+    running = [export_route.AT_ONCE]
+    app.state.export_limits = (Buckets(1.0, 100), running)
+
+    async def ask() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            return await http.get("/api/me/export")
+
+    busy = asyncio.run(ask())
+    assert busy.status_code == 503
+    assert busy.json()["error"]["code"] == "export.busy"
+    running[0] = export_route.AT_ONCE - 1
+    answer = asyncio.run(ask())
+    assert answer.status_code == 200
+    assert answer.json() == {"account": "Iona_x"}
+    assert running == [export_route.AT_ONCE - 1]  # its place given back once written

@@ -200,13 +200,13 @@ class Exporter:
         seats = await to_thread(self.seats_of, account.id)
         first = True
         finished = [(m, s) for m, status, s in seats if status == "finished"]
-        unfinished = [(m, status, s) for m, status, s in seats if status != "finished"]
+        unfinished = [(m, s) for m, status, s in seats if status != "finished"]
         for start in range(0, len(finished), PAGE):
             for item in await to_thread(self.finished, finished[start : start + PAGE]):
                 yield ("" if first else ",") + dumps(item)
                 first = False
-        for match_id, status, own in unfinished:
-            item = await self._unfinished(match_id, status, own)
+        for match_id, own in unfinished:
+            item = await self._unfinished(match_id, own)
             if item is not None:
                 yield ("" if first else ",") + dumps(item)
                 first = False
@@ -222,9 +222,7 @@ class Exporter:
             after = lines[-1]["id"]
         yield "]}"
 
-    async def _unfinished(
-        self, match_id: str, status: str, own: list[int]
-    ) -> dict[str, Any] | None:
+    async def _unfinished(self, match_id: str, own: list[int]) -> dict[str, Any] | None:
         """A match not over: its public description and what each of the account's seats
         sees now (never the record: it holds every seat's cards)."""
         try:
