@@ -797,6 +797,10 @@ message(
     "account.password_is_name",
     "That password is your name (or your name with a few changes): choose another.",
 )
+message(
+    "account.bad_time_zone",
+    "That is not a time zone this server knows: choose one from the list (like Europe/Prague).",
+)
 message("account.name_taken", "The name {name} is taken: choose another.")
 message("account.bad_login", "That name and password do not match an account.")
 # TRANSLATORS: {minutes} is always 15
@@ -1899,6 +1903,12 @@ message(
 message("web.settings.delete_password", "Your password, to confirm")
 message("web.settings.delete_button", "Delete my account")
 message("web.settings.deleted", "The account is deleted.")
+message("web.settings.time_zone", "Time zone")
+message("web.settings.time_zone_choice", "Your time zone")
+message(
+    "web.settings.time_zone_help",
+    "E-mails write the time a move is due in this time zone.",
+)
 message("web.settings.email_confirmed", "Confirmed: e-mails may go to this address.")
 message(
     "web.settings.email_unconfirmed",

@@ -1,23 +1,30 @@
 """The small things players met (issue 42 §7), against real ``keltis serve`` processes on
 SQLite and PostgreSQL: a common password, or the account's name as its password, is refused
 with its reason in the player's language — on registration, on a password change and on a
-reset by an e-mailed link."""
+reset by an e-mailed link; no turn e-mail while the player looks at the match (two
+processes), and one once they leave it; the account's time zone — a setting, checked — in
+which a turn e-mail writes its deadline."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 from keltis.i18n import Translator
+from keltis.server import db
 from keltis.server.accounts import check_password, common_passwords
 from keltis.server.answers import RefusedError
+from keltis.server.mail import deadline_text
 
-from .harness import Server
+from .harness import Player, Server, start
 from .people import PASSWORD, login, signup
 from .test_account_links import ask, confirmed, inbox, mailing, reset
-from .test_mail import Inbox, link_token
+from .test_mail import CORRESPONDENCE, PERSON, Inbox, link_token, play_until_seat
+from .test_mail import sign_up as mail_sign_up
 
 __all__ = ["inbox"]
 
@@ -146,3 +153,139 @@ def test_a_reset_refuses_them_and_the_link_still_works(
     done = reset(server, token, GOOD)
     assert done.status_code == 204, done.text
     login(server, "cleo_reset", GOOD).close()
+
+
+def test_no_turn_e_mail_while_the_player_looks_at_the_match(
+    servers: Callable[..., Server], inbox: Inbox
+) -> None:
+    """Two processes: Ann's page is connected to the second while Bea, on the first, passes
+    the turn to her — no e-mail; it goes once Ann's page closes. Bea, not looking, is
+    e-mailed at once."""
+    options = ("--smtp-host", "127.0.0.1", "--smtp-port", str(inbox.port), "--away-after", "3")
+    one, two = servers(*options), servers(*options)
+    ann = mail_sign_up(one, "ann_looks", "en", inbox)
+    bea = mail_sign_up(one, "bea_looks", "en", inbox)
+    try:
+        made = ann.post("/api/matches", {"seats": [PERSON, PERSON], "time": CORRESPONDENCE}).json()
+        match_id = made["id"]
+        joined = bea.post(f"/api/matches/{match_id}/join", {"invite": made["invites"][0]["invite"]})
+        bea_token = joined.json()["token"]
+        start(one, match_id, made["host_token"])
+        # Ann's first decision: her page is not open (joining is no looking): e-mailed
+        inbox.wait(ann.email, 1)
+        page = Player(two, match_id, made["token"]).connect()
+        try:
+            play_until_seat(one, match_id, made["token"], 1)
+            inbox.wait(bea.email, 1)  # Bea is not looking: told at once
+            play_until_seat(one, match_id, bea_token, 0)
+            one.logged(f"seat 0 of match {match_id} is looking at it: no e-mail yet")
+            assert len(inbox.to(ann.email)) == 1
+        finally:
+            page.close()
+        # her page closed, the decision still hers: the e-mail goes
+        second = inbox.wait(ann.email, 2)
+        assert f"/#/match/{match_id}" in second.get_content()
+    finally:
+        ann.http.close()
+        bea.http.close()
+
+
+def test_the_time_zone_is_a_setting_checked_and_kept(server: Server) -> None:
+    # registration: the browser's zone is kept; one the server does not know is left out
+    with server.http() as http:
+        made = http.post(
+            "/api/accounts",
+            json={"name": "tz_prague", "password": GOOD, "time_zone": "Europe/Prague"},
+        )
+        assert made.status_code == 201, made.text
+        assert made.json()["account"]["time_zone"] == "Europe/Prague"
+        odd = http.post(
+            "/api/accounts",
+            json={"name": "tz_odd", "password": GOOD, "time_zone": "Mars/Olympus_Mons"},
+        )
+        assert odd.status_code == 201, odd.text
+        assert odd.json()["account"]["time_zone"] is None
+    member = login(server, "tz_odd", GOOD)
+    try:
+        assert member.get("/api/sessions/current").json()["account"]["time_zone"] is None
+        changed = member.patch("/api/me", json={"time_zone": "America/New_York"})
+        assert changed.status_code == 200, changed.text
+        assert changed.json()["time_zone"] == "America/New_York"
+        again = member.get("/api/sessions/current").json()["account"]
+        assert again["time_zone"] == "America/New_York"
+        # refused in the player's language: a name this server does not know, a wrong type,
+        # too long; nothing changes
+        for bad, reason in (
+            ("Mars/Olympus_Mons", "account.bad_time_zone"),
+            ("europe/prague", "account.bad_time_zone"),
+            ("", "account.bad_time_zone"),
+            (12, "server.bad_request"),
+            ("A" * 65, "server.bad_request"),
+        ):
+            answer = member.patch(
+                "/api/me", json={"time_zone": bad}, headers={"Accept-Language": "cs"}
+            )
+            assert answer.status_code == 400, (bad, answer.text)
+            assert code(answer) == reason, (bad, answer.text)
+        refused = member.patch(
+            "/api/me", json={"time_zone": "Nowhere/Town"}, headers={"Accept-Language": "cs"}
+        )
+        assert said(refused) == Translator("cs")("account.bad_time_zone")
+        assert member.get("/api/sessions/current").json()["account"]["time_zone"] == (
+            "America/New_York"
+        )
+        # null: back to UTC
+        cleared = member.patch("/api/me", json={"time_zone": None})
+        assert cleared.status_code == 200, cleared.text
+        assert cleared.json()["time_zone"] is None
+    finally:
+        member.close()
+    with server.http() as http:
+        assert http.patch("/api/me", json={"time_zone": "Europe/Prague"}).status_code == 401
+
+
+def test_the_deadline_is_written_in_the_time_zone() -> None:
+    when = datetime(2026, 12, 2, 14, 30, tzinfo=UTC)
+    assert deadline_text(when, "Europe/Prague") == "2026-12-02 15:30 Europe/Prague"
+    assert deadline_text(when, "America/New_York") == "2026-12-02 09:30 America/New_York"
+    assert deadline_text(when, "Asia/Kathmandu") == "2026-12-02 20:15 Asia/Kathmandu"
+    summer = datetime(2026, 7, 2, 14, 30, tzinfo=UTC)
+    assert deadline_text(summer, "Europe/Prague") == "2026-07-02 16:30 Europe/Prague"
+    assert deadline_text(when, None) == "2026-12-02 14:30 UTC"
+    assert deadline_text(when, "Gone/Zone") == "2026-12-02 14:30 UTC"
+
+
+def test_a_turn_e_mail_writes_the_deadline_in_the_accounts_time_zone(
+    servers: Callable[..., Server], inbox: Inbox, database: str
+) -> None:
+    server = servers("--smtp-host", "127.0.0.1", "--smtp-port", str(inbox.port))
+    ann = mail_sign_up(server, "ann_zone", "en", inbox)
+    bea = mail_sign_up(server, "bea_zone", "en", inbox)
+    try:
+        assert (
+            ann.http.patch(
+                "/api/me", json={"time_zone": "Asia/Kathmandu"}, headers={"X-CSRF-Token": ann.csrf}
+            ).status_code
+            == 200
+        )
+        made = ann.post("/api/matches", {"seats": [PERSON, PERSON], "time": CORRESPONDENCE}).json()
+        match_id = made["id"]
+        bea.post(f"/api/matches/{match_id}/join", {"invite": made["invites"][0]["invite"]})
+        start(server, match_id, made["host_token"])
+        mail = inbox.wait(ann.email, 1).get_content()
+        engine = db.make_engine(database)
+        try:
+            with engine.connect() as connection:
+                deadline = connection.execute(
+                    sa.select(db.matches.c.deadline).where(db.matches.c.id == match_id)
+                ).scalar_one()
+        finally:
+            engine.dispose()
+        due = deadline.replace(tzinfo=UTC) if deadline.tzinfo is None else deadline
+        written = deadline_text(due, "Asia/Kathmandu")
+        assert written.endswith(" Asia/Kathmandu")
+        assert f"Decide by {written}:" in mail, mail
+        assert "UTC" not in mail
+    finally:
+        ann.http.close()
+        bea.http.close()

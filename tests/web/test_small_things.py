@@ -2,7 +2,8 @@
 player's chat again without a reload; the lobby's seek form starts with Play now's game and
 players; the registration form says in words what a name may contain and clears an error
 once it is fixed; deleting the account ends on a page saying it is gone; the unsubscribe
-page has the site's look and a way back to the start page (at 360 and 1280 px)."""
+page has the site's look and a way back to the start page; the account's time zone comes
+from the browser and is changed in the settings (at 360 and 1280 px)."""
 
 from __future__ import annotations
 
@@ -218,3 +219,61 @@ def test_the_unsubscribe_page_has_the_sites_look_and_a_way_back(
     expect(page.get_by_test_id("unsubscribe")).to_contain_text("not valid")
     expect(page.locator("form")).to_have_count(0)
     expect(page.get_by_test_id("unsubscribe-home")).to_be_visible()
+
+
+def zoned_page(browser: Any, server: Server, zone: str, width: int = 1280) -> Any:
+    """A page in a fresh browser context whose clock is in ``zone``."""
+    context = browser.new_context(
+        base_url=server.base,
+        locale="en",
+        timezone_id=zone,
+        viewport={"width": width, "height": 900},
+    )
+    return context.new_page()
+
+
+def test_the_time_zone_comes_from_the_browser_and_is_changed_in_the_settings(
+    browser: Any, server: Server, axe_scan: Any, screenshot: Any
+) -> None:
+    # registering through the form: the browser's time zone goes with it
+    page = zoned_page(browser, server, "Europe/Prague")
+    try:
+        page.goto("/#/register")
+        form = page.get_by_test_id("register-form")
+        form.get_by_test_id("register-name").fill(unique("zed"))
+        form.get_by_test_id("register-password").fill("a fine password of my own")
+        form.get_by_test_id("register-again").fill("a fine password of my own")
+        form.locator("button[type=submit]").click()
+        expect(page.get_by_test_id("account-menu")).to_be_visible()
+        account = page.request.get("/api/sessions/current").json()["account"]
+        assert account["time_zone"] == "Europe/Prague"
+    finally:
+        page.context.close()
+    # an account without one gets the browser's on its first visit to the settings
+    for width in (360, 1280):
+        name = unique("zoe")
+        signup(server, name).close()
+        page = zoned_page(browser, server, "America/New_York", width)
+        try:
+            log_in(page, name, "/#/settings")
+            panel = page.get_by_test_id("settings-time-zone")
+            choice = panel.get_by_test_id("time-zone")
+            expect(choice).to_have_value("America/New_York")
+            page.wait_for_function(
+                "() => fetch('/api/sessions/current').then((r) => r.json())"
+                ".then((a) => a.account.time_zone === 'America/New_York')"
+            )
+            # changed and saved: the server keeps it, a reload shows it
+            choice.select_option("Asia/Tokyo")
+            panel.locator("button[type=submit]").click()
+            expect(panel.locator("[role=status]")).to_have_text("Saved.")
+            account = page.request.get("/api/sessions/current").json()["account"]
+            assert account["time_zone"] == "Asia/Tokyo"
+            page.reload()
+            expect(page.get_by_test_id("time-zone")).to_have_value("Asia/Tokyo")
+            no_violations(axe_scan, page, f"the settings' time zone, {width} px")
+            fits(page, width)
+            page.get_by_test_id("settings-time-zone").scroll_into_view_if_needed()
+            screenshot(page, f"small-things-time-zone-{width}")
+        finally:
+            page.context.close()

@@ -2,7 +2,7 @@
 // and the settings — language, e-mail (confirmed or not: its link sent again) and e-mails on
 // one's turn, notifications, the password, deleting the account. Every refusal is the
 // server's message, in the player's language.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "./api";
 import { accounts, deleteAccount, errorText, guestSeats, logIn, register, updateAccount, useSession } from "./community";
 import { useAnnounce, useT } from "./context";
@@ -113,7 +113,11 @@ export function Register({ go, next, lang }: { go: (hash: string) => void; next?
     }
     setBusy(true);
     try {
-      const account = await register({ name: name.trim(), password, language: lang, ...(email.trim() ? { email: email.trim() } : {}) });
+      const zone = browserTimeZone();
+      const account = await register({
+        name: name.trim(), password, language: lang,
+        ...(email.trim() ? { email: email.trim() } : {}), ...(zone ? { time_zone: zone } : {}),
+      });
       announce(t.t("web.account.welcome", { name: account.name }));
       go(after(next));
     } catch (e) {
@@ -308,6 +312,7 @@ export function Settings({ go, lang, names, chooseLang }: {
         <NotifyToggle />
       </section>
       <form class="panel" onSubmit={changePassword} aria-labelledby="set-password" data-testid="settings-password">
+      <TimeZoneSettings />
         <h2 id="set-password">{t.t("web.settings.password")}</h2>
         <label>
           {t.t("web.settings.password_old")}
@@ -358,5 +363,66 @@ export function Deleted() {
         <p><a class="button primary" href="#/">{t.t("web.deleted.home")}</a></p>
       </section>
     </main>
+  );
+}
+
+/** This browser's time zone (an IANA name), if it says one. */
+export function browserTimeZone(): string | null {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The time zones to choose from: the browser's list, UTC first, the account's own kept. */
+function timeZoneChoices(own: string | null): string[] {
+  const known = (Intl as unknown as { supportedValuesOf?: (what: string) => string[] }).supportedValuesOf?.("timeZone") ?? [];
+  const all = new Set(["UTC", ...known]);
+  if (own) all.add(own);
+  const here = browserTimeZone();
+  if (here) all.add(here);
+  return [...all];
+}
+
+/** The settings' time zone: e-mails write their deadlines in it. An account that has none
+ * yet (made before there was one, or by a browser that said none) gets the browser's on
+ * this first visit, shown and changeable here. */
+function TimeZoneSettings() {
+  const t = useT();
+  const { account } = useSession();
+  const [zone, setZone] = useState<string | null>(null);
+  const [state, setState] = useState<{ error: string | null; done: string | null }>({ error: null, done: null });
+  const own = account?.time_zone ?? null;
+  useEffect(() => {
+    const here = browserTimeZone();
+    if (account && !account.time_zone && here) updateAccount({ time_zone: here }).catch(() => undefined);
+  }, [account?.name]);
+  if (!account) return null;
+  const shown = zone ?? own ?? browserTimeZone() ?? "UTC";
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setState({ error: null, done: null });
+    try {
+      await updateAccount({ time_zone: shown });
+      setState({ error: null, done: t.t("web.settings.saved") });
+    } catch (e) {
+      setState({ error: errorText(t, e), done: null });
+    }
+  };
+  return (
+    <form class="panel" onSubmit={save} aria-labelledby="set-zone" data-testid="settings-time-zone">
+      <h2 id="set-zone">{t.t("web.settings.time_zone")}</h2>
+      <label>
+        {t.t("web.settings.time_zone_choice")}
+        <select value={shown} data-testid="time-zone" aria-describedby="zone-help"
+          onChange={(e) => setZone((e.target as HTMLSelectElement).value)}>
+          {timeZoneChoices(own).map((z) => <option key={z} value={z}>{z.replaceAll("_", " ")}</option>)}
+        </select>
+      </label>
+      <p class="help" id="zone-help">{t.t("web.settings.time_zone_help")}</p>
+      <Outcome {...state} />
+      <button type="submit">{t.t("web.settings.save")}</button>
+    </form>
   );
 }

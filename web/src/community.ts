@@ -18,6 +18,8 @@ export interface Account {
   /** Its owner clicked the link sent to the address: only then does it get e-mails. */
   email_confirmed?: boolean;
   created?: string;
+  /** The IANA time zone its e-mails write times in (null: not chosen yet, UTC). */
+  time_zone?: string | null;
 }
 
 export interface SessionAnswer {
@@ -354,7 +356,7 @@ export async function logIn(name: string, password: string, takeGuestSeats: bool
   return account;
 }
 
-export async function register(body: { name: string; password: string; language: string; email?: string }): Promise<Account> {
+export async function register(body: { name: string; password: string; language: string; email?: string; time_zone?: string }): Promise<Account> {
   const account = signedIn(await accounts.register({ ...body, seats: guestSeats() }));
   void refreshMatches();
   return account;
@@ -368,7 +370,7 @@ export async function logOut(): Promise<void> {
   }
 }
 
-export async function updateAccount(body: { language?: string; email?: string | null; email_turns?: boolean }): Promise<Account> {
+export async function updateAccount(body: { language?: string; email?: string | null; email_turns?: boolean; time_zone?: string | null }): Promise<Account> {
   const account = unwrapAccount(await accounts.update(body));
   set({ account: { ...state.account, ...account } });
   return account;

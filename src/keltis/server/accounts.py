@@ -21,6 +21,7 @@ import hmac
 import re
 import secrets
 import string
+import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -66,6 +67,8 @@ class Account:
     email_confirmed: bool = False
     """Its owner clicked the link sent to :attr:`email` (only then does it get e-mails:
     :mod:`keltis.server.recovery`)."""
+    time_zone: str | None = None
+    """The IANA time zone its e-mails write times in (``None``: not chosen, UTC)."""
 
     @property
     def player(self) -> str:
@@ -83,6 +86,7 @@ class Account:
             "created": self.created_at.isoformat(),
             "moderator": self.moderator,
             "muted_until": None if self.muted_until is None else self.muted_until.isoformat(),
+            "time_zone": self.time_zone,
         }
 
 
@@ -120,6 +124,7 @@ def common_passwords() -> frozenset[str]:
 def _is_name(password: str, name: str) -> bool:
     """Whether the password is the account's name with simple changes: another case, the
     name reversed or twice, with digits or punctuation before or after."""
+
     def core(text: str) -> str:
         return text.strip(string.digits + string.punctuation + " ")
 
@@ -127,6 +132,19 @@ def _is_name(password: str, name: str) -> bool:
     if said in (key, key[::-1], key * 2):
         return True
     return core(key) != "" and core(said) in (core(key), core(key)[::-1], core(key) * 2)
+
+
+@functools.cache
+def time_zones() -> frozenset[str]:
+    """The time zones an account may choose: the IANA names this system's time zone data
+    knows (:func:`zoneinfo.available_timezones`), read once."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+def check_time_zone(name: str) -> None:
+    """Refuse a time zone that is not an IANA name this server knows."""
+    if name not in time_zones():
+        raise RefusedError("account.bad_time_zone", status=400)
 
 
 def check_password(password: str, name: str | None = None) -> None:
@@ -240,10 +258,20 @@ class AccountStore:
 
     # -- accounts --------------------------------------------------------------------------
 
-    def create(self, name: str, password_hash: str, language: str, email: str | None) -> Account:
+    def create(
+        self,
+        name: str,
+        password_hash: str,
+        language: str,
+        email: str | None,
+        time_zone: str | None = None,
+    ) -> Account:
         """A new account with a password's hash (:func:`~keltis.server.passwords.
-        hash_password`; ``account.name_taken`` if the name is, whatever its case)."""
+        hash_password`; ``account.name_taken`` if the name is, whatever its case) and
+        perhaps its time zone (:func:`check_time_zone`)."""
         check_name(name)
+        if time_zone is not None:
+            check_time_zone(time_zone)
         account_id = secrets.token_urlsafe(12)
         when = now()
         try:
@@ -259,11 +287,12 @@ class AccountStore:
                         email_turns=True,
                         created_at=when,
                         failed_logins=0,
+                        time_zone=time_zone,
                     )
                 )
         except IntegrityError:
             raise RefusedError("account.name_taken", status=409, name=name) from None
-        return Account(account_id, name, language, email, True, when, False)
+        return Account(account_id, name, language, email, True, when, False, time_zone=time_zone)
 
     def by_name(self, name: str) -> Account | None:
         """The account named ``name`` (any case), or ``None``."""
@@ -282,9 +311,13 @@ class AccountStore:
         return None if row is None else _account(row._mapping)
 
     def update(self, account: Account, **values: Any) -> Account:
-        """Change the account's ``language``, ``email`` or ``email_turns``. A new address
-        (any change of it) is unconfirmed until its owner clicks the link sent to it."""
-        allowed = {k: v for k, v in values.items() if k in ("language", "email", "email_turns")}
+        """Change the account's ``language``, ``email``, ``email_turns`` or ``time_zone``
+        (:func:`check_time_zone`). A new address (any change of it) is unconfirmed until its
+        owner clicks the link sent to it."""
+        settings = ("language", "email", "email_turns", "time_zone")
+        allowed = {k: v for k, v in values.items() if k in settings}
+        if allowed.get("time_zone") is not None:
+            check_time_zone(allowed["time_zone"])
         if allowed:
             changes = db.accounts.c.email.is_distinct_from(allowed.get("email"))
             with self.engine.begin() as connection:
@@ -596,4 +629,5 @@ def _account(values: Any) -> Account:
         seat_epoch=int(values.get("seat_epoch") or 0),
         email_confirmed=values["email"] is not None
         and values.get("email_confirmed_at") is not None,
+        time_zone=values.get("time_zone"),
     )

@@ -223,6 +223,11 @@ class NewAccount(_Strict):
         max_length=200,
         description="guest seats this browser holds, which the account keeps",
     )
+    time_zone: str | None = Field(
+        None,
+        max_length=64,
+        description="the IANA time zone e-mails write times in (the browser's); default UTC",
+    )
 
 
 class LogIn(_Strict):
@@ -238,6 +243,11 @@ class AccountChange(_Strict):
     language: Language | None = None
     email: str | None = Field(None, max_length=254, pattern=EMAIL_PATTERN)
     email_turns: bool | None = None
+    time_zone: str | None = Field(
+        None,
+        max_length=64,
+        description="the IANA time zone e-mails write times in (Europe/Prague); null: UTC",
+    )
 
 
 class PasswordChange(_Strict):

@@ -139,6 +139,8 @@ accounts = sa.Table(
     sa.Column("email_challenges", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Column("hide_online", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
+    # migration 0013: the IANA time zone its e-mails write times in (None: UTC)
+    sa.Column("time_zone", sa.String(64), nullable=True),
 )
 # a password reset asked for by e-mail address finds its accounts through this index
 sa.Index("ix_accounts_email", sa.func.lower(accounts.c.email))

@@ -3,8 +3,11 @@ it is your turn"), and the one-click unsubscribe that turns those e-mails off.
 
 When a decision of a correspondence match becomes due for a seat an account plays (the match
 starts, or the turn passes to that seat), the match service asks :meth:`Mailer.turn_due`.
-Unless the account has no address, turned the e-mails off or is suspended, one e-mail goes
-out, in the account's language, with a link to the match and an unsubscribe link
+While the player is looking at the match (their page connected, in any process: the seat's
+``last_seen`` fresh) the e-mail waits; it goes once they leave, if the decision is still
+theirs (:meth:`Mailer.looking`; a restart in between forgets it). Unless the account has
+no address, turned the e-mails off or is suspended, one e-mail goes out, in the account's
+language, with a link to the match and an unsubscribe link
 (``List-Unsubscribe`` and ``List-Unsubscribe-Post``, RFC 8058). A row in ``mail_log``
 (primary key: match, ply, account) is inserted before anything is sent, so of several
 processes, or the same decision announced twice, one e-mail goes out. Everything runs in a
@@ -40,8 +43,9 @@ import logging
 import re
 import smtplib
 import ssl
+import zoneinfo
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta, tzinfo
 from email.headerregistry import BaseHeader, HeaderRegistry, UniqueUnstructuredHeader
 from email.message import EmailMessage
 from email.policy import Policy
@@ -135,7 +139,7 @@ class LinkMail:
 class TurnMail:
     """One e-mail to send: who gets it (``account_id``, ``email``, ``name``, ``language``)
     and about which decision (``match_id``, ``game``, the ``opponents``' names, the
-    ``deadline``)."""
+    ``deadline``, written in the account's ``time_zone``)."""
 
     account_id: str
     email: str
@@ -145,6 +149,20 @@ class TurnMail:
     game: str
     opponents: list[str]
     deadline: datetime | None
+    time_zone: str | None = None
+
+
+def deadline_text(deadline: datetime, time_zone: str | None) -> str:
+    """A deadline as an e-mail writes it: date and time in the account's time zone, named
+    (``2026-12-02 15:30 Europe/Prague``); UTC where it chose none (or one this server no
+    longer knows)."""
+    zone: tzinfo = UTC
+    if time_zone:
+        try:
+            zone = zoneinfo.ZoneInfo(time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            time_zone = None
+    return f"{deadline.astimezone(zone):%Y-%m-%d %H:%M} {time_zone or 'UTC'}"
 
 
 class Mailer:
@@ -178,9 +196,41 @@ class Mailer:
 
     async def _tell(self, match_id: str, ply: int, seat: int) -> None:
         try:
+            # No e-mail while the player is looking at the match: it waits until they
+            # leave it (then it goes, if the decision is still theirs) or the match moves on.
+            interval = self.config.presence_interval
+            while await asyncio.to_thread(self.looking, match_id, ply, seat):
+                log.info("seat %d of match %s is looking at it: no e-mail yet", seat, match_id)
+                await asyncio.sleep(interval)
             await asyncio.to_thread(self.tell_now, match_id, ply, seat)
         except Exception:
             log.exception("could not e-mail seat %d of match %s", seat, match_id)
+
+    def looking(self, match_id: str, ply: int, seat: int) -> bool:
+        """Whether the player of ``seat`` is looking at the match while the decision at
+        ``ply`` is still theirs (thread): their page is connected, in this process or
+        another, so its ``last_seen`` is kept fresh (:class:`keltis.server.upkeep.Presence`
+        writes it every ``presence_interval``; a page that closes writes it once more) —
+        seen within one and a half intervals (and a second, for the writes' own time), and
+        since the seat was taken (joining writes it too, with no page open)."""
+        recent = now() - timedelta(seconds=self.config.presence_interval * 1.5 + 1.0)
+        query = (
+            sa.select(db.seats.c.last_seen, db.seats.c.joined_at)
+            .select_from(db.seats.join(db.matches, db.matches.c.id == db.seats.c.match_id))
+            .where(
+                db.seats.c.match_id == match_id,
+                db.seats.c.seat == seat,
+                db.matches.c.status == "running",
+                db.matches.c.ply == ply,
+                db.matches.c.to_move == seat,
+            )
+        )
+        with self.engine.connect() as connection:
+            found = connection.execute(query).first()
+        if found is None:
+            return False
+        seen, joined = _aware(found.last_seen), _aware(found.joined_at)
+        return seen is not None and seen >= recent and (joined is None or seen > joined)
 
     def tell_now(self, match_id: str, ply: int, seat: int) -> bool:
         """E-mail the account of ``seat`` about the decision at ``ply`` (thread): ``False``
@@ -204,6 +254,7 @@ class Mailer:
                 db.accounts.c.name,
                 db.accounts.c.email,
                 db.accounts.c.language,
+                db.accounts.c.time_zone,
                 db.matches.c.game,
                 db.matches.c.deadline,
             )
@@ -254,6 +305,7 @@ class Mailer:
             game=str(found.game),
             opponents=opponents,
             deadline=_aware(found.deadline),
+            time_zone=found.time_zone,
         )
 
     def compose(self, mail: TurnMail) -> EmailMessage:
@@ -270,7 +322,7 @@ class Mailer:
             shown_name(translate, name) if is_deleted(name) else plain_name(name)
             for name in mail.opponents  # a deleted account's in words, not as a name
         )
-        deadline = "" if mail.deadline is None else mail.deadline.strftime("%Y-%m-%d %H:%M UTC")
+        deadline = "" if mail.deadline is None else deadline_text(mail.deadline, mail.time_zone)
         message = EmailMessage(policy=POLICY)
         message["Subject"] = translate("mail.turn.subject", game=game, opponents=opponents)
         message["From"] = self.sender()

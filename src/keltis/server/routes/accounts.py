@@ -23,6 +23,7 @@ from keltis.server.accounts import (
     LoggedIn,
     check_name,
     check_password,
+    time_zones,
 )
 from keltis.server.answers import RefusedError
 from keltis.server.bodies import (
@@ -115,10 +116,12 @@ async def create_account(
     _passwords(request).admit(check=False)
     check_name(body.name)
     check_password(body.password, body.name)
+    # the browser's time zone, if this server knows it (else UTC: never a refusal for it)
+    zone = body.time_zone if body.time_zone in time_zones() else None
     password_hash = await _passwords(request).run(hash_password, body.password, check=False)
     accounts = master.accounts
     account = await asyncio.to_thread(
-        accounts.create, body.name, password_hash, body.language, body.email
+        accounts.create, body.name, password_hash, body.language, body.email, zone
     )
     logged = await asyncio.to_thread(accounts.open_session, account)
     assert logged.secret is not None

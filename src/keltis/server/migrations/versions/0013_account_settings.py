@@ -7,8 +7,8 @@ Create Date: 2026-11-29
 
 from __future__ import annotations
 
-import sqlalchemy as sa  # noqa: F401
-from alembic import op  # noqa: F401
+import sqlalchemy as sa
+from alembic import op
 
 revision = "0013"
 down_revision = "0012"
@@ -17,8 +17,10 @@ depends_on = None
 
 
 def upgrade() -> None:
-    pass
+    # the IANA time zone an account's e-mails write times in (None: UTC)
+    op.add_column("accounts", sa.Column("time_zone", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
-    pass
+    with op.batch_alter_table("accounts") as batch:
+        batch.drop_column("time_zone")
