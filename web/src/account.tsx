@@ -7,6 +7,7 @@ import { ApiError } from "./api";
 import { accounts, deleteAccount, errorText, guestSeats, logIn, register, updateAccount, useSession } from "./community";
 import { useAnnounce, useT } from "./context";
 import { ExportData } from "./export";
+import { FriendSettingsPanel, VacationSettings } from "./friends";
 import { NotifyToggle } from "./header";
 import { recovery } from "./recovery";
 
@@ -331,6 +332,8 @@ export function Settings({ go, lang, names, chooseLang }: {
         <Outcome {...pwState} />
         <button type="submit">{t.t("web.settings.password_button")}</button>
       </form>
+      <VacationSettings />
+      <FriendSettingsPanel />
       <ExportData />
       <form class="panel danger" onSubmit={remove} aria-labelledby="set-delete" data-testid="settings-delete">
         <h2 id="set-delete">{t.t("web.settings.delete")}</h2>

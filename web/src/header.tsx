@@ -11,6 +11,7 @@ import type { AccountMatch } from "./community";
 import { useAnnounce, useT } from "./context";
 import { seatNames } from "./game";
 import { isModerator } from "./moderation";
+import { ChallengeBadge } from "./friends";
 import { MatchKind } from "./ratings";
 
 /** How often the turn badge asks, in milliseconds: the page seen, in the background. */
@@ -235,6 +236,7 @@ export function Header({ hash, lang, names, chooseLang, go }: {
         <NavLink href="#/lobby" here={hash} testid="nav-lobby">{t.t("web.lobby")}</NavLink>
         <NavLink href="#/tournaments" here={hash} testid="nav-tournaments">{t.t("web.tournaments")}</NavLink>
         <NavLink href="#/ratings/board" here={hash} testid="nav-ratings">{t.t("web.ratings")}</NavLink>
+        {account && <NavLink href="#/friends" here={hash} testid="nav-friends">{t.t("web.friends")}</NavLink>}
         {known && !account && (
           <>
             <NavLink href={`#/login${back}`} here={hash} testid="nav-login">{t.t("web.account.log_in")}</NavLink>
@@ -254,6 +256,7 @@ export function Header({ hash, lang, names, chooseLang, go }: {
             ))}
           </select>
         </label>
+        {account && <ChallengeBadge />}
         {account && <TurnBadge />}
         {account && <AccountMenu name={account.name} go={go} moderator={isModerator(account)} />}
       </div>

@@ -17,8 +17,9 @@ import { Header } from "./header";
 import { loadSession, updateAccount, useSession } from "./community";
 import { Deleted, LogIn, Register, Settings } from "./account";
 import { LobbyPage } from "./lobby";
-import { PoolPage } from "./pool";
+import { FriendsPage } from "./friends";
 import { TournamentPage, TournamentsPage } from "./tournament";
+import { PoolPage } from "./pool";
 import { ConfirmEmail, Forgot, ResetPassword } from "./recovery";
 import { Leaderboard, PlayerPageView } from "./ratings";
 import { ModerationPage, WarningsBanner } from "./moderation";
@@ -189,6 +190,13 @@ function App() {
       break;
     case "moderation":
       page = <ModerationPage tab={parts[1] ?? ""} />;
+      break;
+    case "friends":
+      // #/friends, or #/friends/challenge/{name}: the challenge form for that account open
+      page = (
+        <FriendsPage key={`f-${parts[2] ?? ""}`} go={go}
+          challenge={parts[1] === "challenge" ? parts.slice(2).join("/") : undefined} />
+      );
       break;
     case "player":
       page = <PlayerPageView key={parts.slice(1).join("/")} name={parts.slice(1).join("/")} />;

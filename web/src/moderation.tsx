@@ -8,6 +8,7 @@ import { ApiError, request } from "./api";
 import { errorText, useSession } from "./community";
 import { useAnnounce, useT } from "./context";
 import { useModal } from "./modal";
+import { FollowButtons } from "./friends";
 import type { Translator } from "./i18n";
 import { isDeleted, shownName } from "./names";
 
@@ -164,6 +165,7 @@ export function PlayerActions({ name }: { name: string }) {
   if (!account || account.name.toLowerCase() === name.toLowerCase()) return null;
   return (
     <p class="player-actions" data-testid="player-actions">
+      <FollowButtons name={name} />
       <ReportButton names={[name]} />
       <BlockButton name={name} />
     </p>

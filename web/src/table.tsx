@@ -157,6 +157,14 @@ function ScoreButton({ t, view, seat, name }: { t: Translator; view: View; seat:
   );
 }
 
+/** A seat's vacation's end, in the reader's words (docs/server.md, "Vacation"). */
+function untilText(t: Translator, iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : new Intl.DateTimeFormat(t.lang, { dateStyle: "medium", timeStyle: "short" }).format(date);
+}
+
 export function Players({ t, view, names, seats, me, last, clock, canStandIn, standIn, replay, marked }: PlayersProps) {
   const laid = laidRow(last);
   const layMarks = (seat: number, row: Pile) =>
@@ -173,11 +181,13 @@ export function Players({ t, view, names, seats, me, last, clock, canStandIn, st
           ? t.t("web.bot")
           : info?.stand_in
             ? t.t("web.stand_in")
-            : info?.connected
-              ? t.t("web.online")
-              : info?.away
-                ? t.t("web.away")
-                : "";
+            : info?.vacation
+              ? t.t("web.vacation.until", { date: untilText(t, info.vacation) })
+              : info?.connected
+                ? t.t("web.online")
+                : info?.away
+                  ? t.t("web.away")
+                  : "";
         const current = view.current_player === seat && !view.over;
         return (
           <article key={seat} class={`player${current ? " current" : ""}${seat === me ? " me" : ""}`}
