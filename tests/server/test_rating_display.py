@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,16 +14,19 @@ import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
 from keltis.server import db, ratings
+from keltis.server.db import make_engine, migrate
 from keltis.server.ratings import (
     PROVISIONAL_GAMES,
     PROVISIONAL_SIGMA,
     START_MU,
     START_SIGMA,
     Rating,
+    RatingBook,
     ordinal,
     provisional,
     shown,
 )
+from keltis.server.store import MatchRow
 
 from .harness import WAIT, Player, Server, create, play_together
 from .people import signup
@@ -209,3 +213,57 @@ def test_the_lobby_shows_the_seekers_rating(server: Server) -> None:
         orla.delete(f"/api/seeks/{seek.json()['id']}")
     finally:
         orla.close()
+
+
+@pytest.mark.parametrize(
+    ("aborted", "voided", "state"), [(True, False, "aborted"), (False, True, "voided")]
+)
+def test_an_aborted_or_voided_match_shows_no_changes(
+    tmp_path: Path, aborted: bool, voided: bool, state: str
+) -> None:
+    """No seat's change for a rated match that changed nothing: aborted (a person never
+    moved) or voided by a moderator (its history rows gone)."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    try:
+        migrate(engine)
+        when = datetime.now(UTC)
+        with engine.begin() as connection:
+            connection.execute(
+                db.matches.insert().values(
+                    id="m1",
+                    game="cards",
+                    status="finished",
+                    header={},
+                    options={},
+                    host_hash="x",
+                    public=True,
+                    ply=0,
+                    to_move=0,
+                    result={"scores": [1, 0]},
+                    created_at=when,
+                    updated_at=when,
+                    rated=True,
+                    rated_at=when,
+                    aborted=aborted,
+                    voided_at=when if voided else None,
+                )
+            )
+        row = MatchRow(
+            id="m1",
+            game="cards",
+            status="finished",
+            header={},
+            options={},
+            public=True,
+            ply=0,
+            to_move=0,
+            result={"scores": [1, 0]},
+            created_at=when,
+            updated_at=when,
+            rated=True,
+            aborted=aborted,
+            voided=voided,
+        )
+        assert RatingBook(engine).changes(row) == {"state": state, "seats": []}
+    finally:
+        engine.dispose()
