@@ -113,7 +113,9 @@ async def lobby_events(
 ) -> Response:
     """The lobby live (Server-Sent Events): ``seeks`` (``{"seeks": […]}``, the open seeks)
     at once and after every change, whichever process made it; ``started`` (``{"seek",
-    "match"}``) when a seek became a match; a comment line every 15 s."""
+    "match"}``) when a seek became a match; a comment line every 15 s. A logged-in stream
+    also gets ``challenge`` (a seek addressed to its account: opened, then ended with its
+    ``status``), and only its own (:mod:`keltis.server.friends`)."""
     address = request.client.host if request.client else "?"
     refused = streams.admit(address)
     if refused is None:
