@@ -25,6 +25,11 @@ own account, that stay open all through the run. Then:
   seconds, each asking ``GET /api/pool`` every 2 s as the waiting page does until it is
   paired into a match (nobody plays those: their clocks run), then joining again later;
   the JSON says how long they waited and how the pool's requests were answered;
+- ``--tournament-players`` other accounts play a Swiss tournament (docs/server.md,
+  "Tournaments"; the card game, two at a table, ``--tournament-rounds`` rounds) that starts
+  just before the run: their clients play its matches as the others', each round's as it
+  starts, and one of them reads the tournament (``GET /api/tournaments/{id}``) every 2 s as
+  its page would; the JSON says how far it got and how fast those reads were answered;
 - every account in play (players, seekers, churners) asks for its matches
   (``GET /api/me/matches``) every ``--badge-every`` seconds, spread out, as the turn badge
   of each page does;
@@ -79,9 +84,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -790,6 +796,109 @@ class Pooler:
         return dict(answer.json()) if answer.status_code != 204 else {}
 
 
+#: Seconds between reads of the tournament's page.
+TOURNAMENT_POLL = 2.0
+
+
+class TournamentPlay:
+    """A running tournament (docs/server.md, "Tournaments"): its players' clients play each
+    round's matches as they start, and its page is read every :data:`TOURNAMENT_POLL`
+    seconds (the time each read took is kept)."""
+
+    def __init__(self, http: httpx.AsyncClient, tournament: str, people: list[Person]) -> None:
+        self.http = http
+        self.id = tournament
+        self.people = {p.name: p for p in people}
+        self.reads: list[float] = []
+        self.rounds: set[int] = set()
+        self.status = "upcoming"
+
+    @classmethod
+    async def create(
+        cls, http: httpx.AsyncClient, people: list[Person], rounds: int
+    ) -> TournamentPlay:
+        """The tournament, created by its first player and joined by all, starting in 2 s."""
+        starts = datetime.now(UTC) + timedelta(seconds=2)
+        body = {
+            "name": "Load Cup",
+            "game": "cards",
+            "rounds": rounds,
+            "starts_at": starts.isoformat(),
+        }
+        answer = await http.post("/api/tournaments", json=body, headers=people[0].headers)
+        if answer.status_code != 201:
+            raise RuntimeError(f"could not create a tournament: {answer.status_code} {answer.text}")
+        made = answer.json()["id"]
+        for person in people:
+            answer = await http.post(f"/api/tournaments/{made}/players", headers=person.headers)
+            if answer.status_code != 200:
+                raise RuntimeError(f"could not join the tournament: {answer.text}")
+        return cls(http, made, people)
+
+    async def read(self) -> dict[str, Any]:
+        took = time.perf_counter()
+        answer = await self.http.get(f"/api/tournaments/{self.id}")
+        self.reads.append(time.perf_counter() - took)
+        return dict(answer.json())
+
+    async def seats(self, tournament: dict[str, Any], number: int) -> list[Seat] | None:
+        """The seats of round ``number``'s matches (``None``: not all created yet)."""
+        tables = tournament["rounds"][number - 1]["tables"]
+        if any(not t["bye"] and not t["match"] for t in tables):
+            return None
+        found = []
+        for table in tables:
+            for name in [] if table["bye"] else table["players"]:
+                person = self.people[name]
+                mine = (await self.http.get("/api/me/matches", headers=person.cookie)).json()
+                for group in mine.values():
+                    for item in group:
+                        if item["match"]["id"] == table["match"]:
+                            found.append(
+                                Seat(
+                                    table["match"],
+                                    item["token"],
+                                    person,
+                                    address_of(person.number, 3),
+                                )
+                            )
+        return found
+
+    async def run(self, base: str, play: Callable[[Seat], Awaitable[None]], until: float) -> None:
+        """Follow the tournament until ``until``: each new round's seats to ``play`` (the
+        set-up's HTTP client is closed by now: one of its own)."""
+        playing: set[asyncio.Task[None]] = set()
+        async with contextlib.AsyncExitStack() as stack:
+            self.http = (await http_pools(stack, base))[0]
+            await self._follow(play, until, playing)
+        await asyncio.gather(*playing)
+
+    async def _follow(
+        self,
+        play: Callable[[Seat], Awaitable[None]],
+        until: float,
+        playing: set[asyncio.Task[None]],
+    ) -> None:
+        while time.monotonic() < until:
+            tournament = await self.read()
+            self.status = tournament["status"]
+            number = tournament["round"]
+            if tournament["status"] == "running" and number not in self.rounds:
+                seats = await self.seats(tournament, number)
+                if seats is not None:
+                    self.rounds.add(number)
+                    playing.update(asyncio.create_task(play(seat)) for seat in seats)
+            await asyncio.sleep(TOURNAMENT_POLL)
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "players": len(self.people),
+            "rounds_started": len(self.rounds),
+            "status": self.status,
+            "read_ms": quantiles(self.reads),
+        }
+
+
 def quantiles(values: list[float], scale: float = 1000.0) -> dict[str, float | int | None]:
     """p50/p90/p99/max/mean of ``values`` (seconds) in milliseconds, and how many."""
     ordered = sorted(values)
@@ -1007,6 +1116,11 @@ async def run(
         held = await bounded((open_held_seek(http_, p) for p in seekers), 4)
         churners = [next(free) for _ in range(args.churners if args.churn else 0)]
         poolers = [next(free) for _ in range(args.pool_players if args.pool_rate else 0)]
+        # a tournament's players, its first round starting as the run begins
+        tourney = [next(free) for _ in range(args.tournament_players)]
+        tournament = (
+            await TournamentPlay.create(http_, tourney, args.tournament_rounds) if tourney else None
+        )
         flooder = await create_account(http_, 9999) if args.flood else None
         setup["seeks"] = time.monotonic() - step
         setup["total"] = time.monotonic() - began
@@ -1055,6 +1169,13 @@ async def run(
             )
             for seat in seats
         ]
+        if tournament is not None:
+
+            async def play(seat: Seat) -> None:
+                url = f"{ws}/api/matches/{seat.match}/live"
+                await client(url, seat, args.think, random.Random(rng.random()), warm, until, tally)
+
+            jobs.append(tournament.run(base, play, until))
         jobs.append(loop_lag(warm, until, tally.loop_lags))
         flooded: asyncio.Future[Any] | None = None
         flooding = None
@@ -1103,6 +1224,7 @@ async def run(
         "refusals": tally.refusals,
         "matches_finished": tally.finished,
         "accounts": args.accounts,
+        "tournament": None if tournament is None else tournament.result(),
         "flood": flood_result,
         **lobby_result,
         "setup_seconds": {k: round(v, 1) for k, v in setup.items()},
@@ -1306,6 +1428,10 @@ def main() -> None:
         default=1000,
         help="accounts created before the run (1000); 0: guests play, no lobby",
     )
+    parser.add_argument(
+        "--tournament-players", type=int, default=16, help="accounts in a tournament (16; 0: none)"
+    )
+    parser.add_argument("--tournament-rounds", type=int, default=3, help="its rounds (3)")
     parser.add_argument("--seeks", type=int, default=100, help="seeks held open (100)")
     parser.add_argument(
         "--lobby-watchers", type=int, default=50, help="clients on the lobby's stream (50)"
