@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+from keltis.names import DELETED_NAME
 from keltis.server import db
 from keltis.server.db import make_engine, migrate
 from keltis.server.tournaments import (
@@ -34,7 +35,7 @@ from keltis.server.tournaments import (
 )
 
 from .harness import WAIT, Player, Server
-from .people import Member, my_seat, signup
+from .people import PASSWORD, Member, my_seat, signup
 from .test_seeks import lobby
 
 QUICK_ACCOUNTS = ("--signup-rate", "10000", "--login-rate", "10000")
@@ -538,3 +539,24 @@ def test_the_lobby_streams_of_every_process_hear_of_tournaments(servers: Servers
         while told["status"] != "running":
             told = stream.next("tournament")
         assert told == {"id": made["id"], "status": "running", "round": 1}
+
+
+def test_a_deleted_account_leaves_its_results_under_the_deleted_name(servers: Servers) -> None:
+    server = servers(*QUICK_ACCOUNTS)
+    members = {name: signup(server, name) for name in ("ann", "bea", "cid")}
+    made = create(members["ann"], rounds=2)
+    for member in members.values():
+        join(member, made["id"])
+    first = until(server, made["id"], round_ready(1))
+    play_round(first, members, 1)
+    until(server, made["id"], round_ready(2))
+    # ann, the creator, deletes her account during round 2
+    gone = members["ann"].request("DELETE", "/api/me", json={"password": PASSWORD})
+    assert gone.status_code == 204, gone.text
+    with server.http() as http:
+        seen = http.get(f"/api/tournaments/{made['id']}").json()
+    assert seen["by"] == DELETED_NAME
+    assert "ann" not in [p["name"] for p in seen["players"]]
+    row = next(r for r in seen["standings"] if r["name"] == DELETED_NAME)
+    assert row["withdrawn"] is True
+    assert row["rounds"][0] is not None  # her round 1 stays

@@ -45,6 +45,7 @@ import sqlalchemy as sa
 from pydantic import AwareDatetime, Field
 
 from keltis.games import DEFAULT_GAME
+from keltis.names import DELETED_NAME
 from keltis.server import db
 from keltis.server.accounts import Account
 from keltis.server.answers import RefusedError
@@ -421,7 +422,7 @@ def _row(mapping: Any, entrants: int = 0) -> TournamentRow:
         id=str(mapping["id"]),
         name=str(mapping["name"]),
         account_id=str(mapping["account_id"]),
-        creator=str(mapping["creator"]),
+        creator=str(mapping["creator"] or DELETED_NAME),  # its creator deleted the account
         game=str(mapping["game"]),
         players=int(mapping["players"]),
         rated=bool(mapping["rated"]),
