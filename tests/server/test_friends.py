@@ -28,7 +28,7 @@ from keltis.server.seeks import MAX_CHALLENGES
 from keltis.server.store import now
 
 from .harness import WAIT, Server, free_port
-from .people import Member, my_seat, signup
+from .people import PASSWORD, Member, my_seat, signup
 from .test_mail import Inbox, confirm_address, serving
 from .test_seeks import QUICK_ACCOUNTS, refused, seeks_of
 
@@ -282,6 +282,44 @@ def _after_rate(call: Callable[[], httpx.Response]) -> httpx.Response:
             return answer
         assert time.monotonic() < deadline
         time.sleep(float(answer.headers["Retry-After"]))
+
+
+def test_a_deleted_account_leaves_the_lists_and_its_challenges_end(server: Server) -> None:
+    ann, bea = person(server, "ann"), person(server, "bea")
+    assert ann.put(f"/api/me/following/{bea.name}").status_code == 204
+    assert bea.put(f"/api/me/following/{ann.name}").status_code == 204
+    sent = challenge(ann, bea.name)
+    assert bea.post("/api/me/vacation", json={"days": 2}).status_code == 200
+    engine = db.make_engine(server.database)
+    try:
+        with engine.connect() as connection:
+            bea_id = connection.execute(
+                sa.select(db.accounts.c.id).where(db.accounts.c.name == bea.name)
+            ).scalar_one()
+        gone = bea.request("DELETE", "/api/me", json={"password": PASSWORD})
+        assert gone.status_code == 204, gone.text
+        with engine.connect() as connection:
+            follows = connection.execute(
+                sa.select(sa.func.count())
+                .select_from(db.follows)
+                .where(
+                    sa.or_(db.follows.c.account_id == bea_id, db.follows.c.followed_id == bea_id)
+                )
+            ).scalar_one()
+            vacations = connection.execute(
+                sa.select(sa.func.count())
+                .select_from(db.vacations)
+                .where(db.vacations.c.account_id == bea_id)
+            ).scalar_one()
+            status = connection.execute(
+                sa.select(db.seeks.c.status).where(db.seeks.c.id == sent["id"])
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    assert (follows, vacations, status) == (0, 0, "cancelled")
+    assert following(ann) == []
+    assert ann.get("/api/challenges").json() == {"to_me": [], "from_me": []}
+    refused(ann.put(f"/api/me/following/{bea.name}"), 404, "account.no_player")
 
 
 # -- challenges ---------------------------------------------------------------------------

@@ -582,6 +582,19 @@ def _erase(connection: sa.Connection, account_id: str) -> list[str]:
         )
     )
     connection.execute(db.warnings.delete().where(db.warnings.c.account_id == account_id))
+    # its follows (made or suffered) and vacations go; the challenges to it are cancelled
+    # (keltis.server.friends)
+    connection.execute(
+        db.follows.delete().where(
+            sa.or_(db.follows.c.account_id == account_id, db.follows.c.followed_id == account_id)
+        )
+    )
+    connection.execute(db.vacations.delete().where(db.vacations.c.account_id == account_id))
+    connection.execute(
+        db.seeks.update()
+        .where(db.seeks.c.for_account == account_id, db.seeks.c.status == "open")
+        .values(status="cancelled", updated_at=now())
+    )
     connection.execute(
         db.reports.update()
         .where(db.reports.c.reporter_id == account_id)
