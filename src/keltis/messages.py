@@ -2134,7 +2134,7 @@ message(
 # TRANSLATORS: the heading of a rated match's rating changes on its final screen
 message("web.rating.changes", "New ratings")
 message("web.rating.pending", "The ratings are being updated…")
-# TRANSLATORS: a rating's change read aloud; {change}: "+37" or "−12"; {before}: the old rating
+# TRANSLATORS: a change read aloud; {change}: "+37" or "−12"; {before}: the old rating
 message("web.rating.change", "{change} (was {before})")
 # TRANSLATORS: a bot level as a player of the leaderboard; {level}: the level's name
 message("web.player.bot", "Bot: {level}")
