@@ -317,11 +317,16 @@ class PoolStore:
         return found[0], int(waiting)
 
     def drop_stale(self, before: datetime) -> int:
-        """Drop the entries not seen since ``before``; how many."""
+        """Drop the entries not seen since ``before``; how many. Looked for first, so that a
+        round with nothing to drop writes nothing (on SQLite a write takes the database's
+        one write lock)."""
+        stale = db.pool_entries.c.seen_at < before
+        first = sa.select(db.pool_entries.c.account_id).where(stale).limit(1)
+        with self.engine.connect() as connection:
+            if connection.execute(first).first() is None:
+                return 0
         with self.engine.begin() as connection:
-            gone = connection.execute(
-                db.pool_entries.delete().where(db.pool_entries.c.seen_at < before)
-            )
+            gone = connection.execute(db.pool_entries.delete().where(stale))
         return int(gone.rowcount)
 
     def waiting(self) -> tuple[list[Entry], set[frozenset[str]]]:
