@@ -36,6 +36,7 @@ from keltis.server.tournaments import (
 
 from .harness import WAIT, Player, Server
 from .people import PASSWORD, Member, my_seat, signup
+from .test_admin import admin
 from .test_seeks import lobby
 
 QUICK_ACCOUNTS = ("--signup-rate", "10000", "--login-rate", "10000")
@@ -560,3 +561,20 @@ def test_a_deleted_account_leaves_its_results_under_the_deleted_name(servers: Se
     row = next(r for r in seen["standings"] if r["name"] == DELETED_NAME)
     assert row["withdrawn"] is True
     assert row["rounds"][0] is not None  # her round 1 stays
+
+
+def test_a_suspended_account_is_not_paired(servers: Servers) -> None:
+    server = servers(*QUICK_ACCOUNTS)
+    members = {name: signup(server, name) for name in ("ann", "bea", "cid")}
+    made = create(members["ann"], rounds=1, starts_at=soon(15))
+    for member in members.values():
+        join(member, made["id"])
+    suspended = admin(server.database, "suspend", "cid", "--reason", "cheating")
+    assert suspended.returncode == 0, suspended.stdout + suspended.stderr
+    assert until(server, made["id"], lambda t: True)["status"] == "upcoming"  # suspended in time
+    first = until(server, made["id"], round_ready(1))
+    tables = first["rounds"][0]["tables"]
+    assert [t["players"] for t in tables] in (
+        [["ann", "bea"]],
+        [["bea", "ann"]],
+    )

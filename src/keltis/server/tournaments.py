@@ -723,11 +723,17 @@ class TournamentStore:
             )
             if claimed.rowcount != 1:
                 return False
+            # the players not withdrawn, whose account is not suspended (a suspended
+            # account cannot take its seat: it is not paired while suspended)
             ids = [
                 str(r.account_id)
                 for r in connection.execute(
-                    sa.select(p.c.account_id).where(
-                        p.c.tournament_id == tournament_id, p.c.withdrawn_at.is_(None)
+                    sa.select(p.c.account_id)
+                    .join(db.accounts, db.accounts.c.id == p.c.account_id)
+                    .where(
+                        p.c.tournament_id == tournament_id,
+                        p.c.withdrawn_at.is_(None),
+                        db.accounts.c.suspended_at.is_(None),
                     )
                 )
             ]
