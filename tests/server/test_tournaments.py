@@ -578,3 +578,25 @@ def test_a_suspended_account_is_not_paired(servers: Servers) -> None:
         [["ann", "bea"]],
         [["bea", "ann"]],
     )
+
+
+def test_a_table_of_four_scores_by_place(servers: Servers) -> None:
+    server = servers(*QUICK_ACCOUNTS)
+    members = {name: signup(server, name) for name in ("ann", "bea", "cid", "dan", "eve")}
+    made = create(members["ann"], rounds=1, players=4)
+    for member in members.values():
+        join(member, made["id"])
+    first = until(server, made["id"], round_ready(1))
+    tables = first["rounds"][0]["tables"]
+    # five players at tables of four: 3 + 2, nobody out
+    assert sorted(len(t["players"]) for t in tables) == [2, 3]
+    assert not any(t["bye"] for t in tables)
+    with server.http() as http:
+        for table in tables:
+            match = http.get(f"/api/matches/{table['match']}").json()
+            assert len(match["seats"]) == len(table["players"])
+    play_round(first, members, 1)
+    final = until(server, made["id"], lambda t: t["status"] == "finished")
+    for table in final["rounds"][0]["tables"]:
+        # points by place: they add up to half the players at the table
+        assert sum(table["points"]) == pytest.approx(len(table["players"]) / 2, abs=1e-3)
