@@ -2098,8 +2098,8 @@ message("web.pool.waiting", "Looking for players…")
 message("web.pool.waited", "Waiting for {time}")
 plural_message(
     "web.pool.others",
-    "{count} player waiting for this game",
-    "{count} players waiting for this game",
+    "{count} player waiting for this game, you included",
+    "{count} players waiting for this game, you included",
 )
 message("web.pool.stop", "Stop waiting")
 message("web.pool.stopped", "You stopped waiting.")

@@ -107,7 +107,9 @@ def test_two_browsers_are_paired_and_both_open_the_match(
     }
     waiting = ada.get_by_test_id("pool-waiting")
     expect(waiting).to_be_visible()
-    expect(waiting.get_by_test_id("pool-others")).to_have_text("1 player waiting for this game")
+    expect(waiting.get_by_test_id("pool-others")).to_have_text(
+        "1 player waiting for this game, you included"
+    )
     expect(waiting.get_by_test_id("pool-waited")).to_contain_text("second")
     expect(waiting.get_by_test_id("pool-choice")).to_have_text(
         "Keltis – the board game · 2 players · Rated · 30 seconds a move, 5 minutes in the bank"
