@@ -137,6 +137,7 @@ def test_a_correspondence_deadline_waits_while_on_vacation_and_is_pushed_back(
     # real-time match, whose clock goes on, says nothing)
     seen = wait_for(server, post, lambda m: m["seats"][0]["vacation"] is not None)
     assert seen["seats"][0]["vacation"] == away["until"]
+    assert seen["clock"] is None  # its clock stands still: none is shown
     assert seen["seats"][1]["vacation"] is None
     assert describe(server, live)["seats"][0]["vacation"] is None
     with database_engine(database) as engine:

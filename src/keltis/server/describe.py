@@ -41,7 +41,8 @@ def hints_on(row: MatchRow) -> bool:
 
 def turn_clock(row: MatchRow, match: Match | None = None) -> dict[str, Any] | None:
     """The turn clock of the decision now due, or ``None`` where none runs (no limit, the
-    match not running, a bot or a stand-in to move): ``seconds`` (the limit), ``seat`` (who
+    match not running, a bot or a stand-in to move, a correspondence seat's player on
+    vacation): ``seconds`` (the limit), ``seat`` (who
     must decide), ``deadline`` (ISO 8601, UTC), ``remaining`` (seconds left as this is
     said, 0 once out) and ``expired``; with a time control (:mod:`keltis.server.clocks`)
     ``seconds`` is its decision time, ``bank`` the seat's bank and ``deadline`` includes
@@ -55,6 +56,8 @@ def turn_clock(row: MatchRow, match: Match | None = None) -> dict[str, Any] | No
     seat = row.seats[to_move]
     if seat.kind != "person" or seat.stand_in is not None:
         return None
+    if _vacation(row, seat.account_id) is not None:
+        return None  # its player is on vacation: a correspondence clock stands still
     bank = None if decision is None else seat.bank
     deadline = clocks.deadline(row.turn_since, seconds, bank)
     remaining = max(0.0, (deadline - now()).total_seconds())

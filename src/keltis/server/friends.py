@@ -7,8 +7,8 @@
   holds a seat too. An account that blocked the follower, or that the follower blocked, is
   not followed (``403``, the same words whichever side blocked: a block is not revealed).
 - **Online** means the account had a page of the site open in the last
-  :data:`ONLINE_SECONDS`: the client asks ``GET /api/challenges`` every half minute on every
-  page while logged in, and opening the lobby's stream counts too, each writing
+  :data:`ONLINE_SECONDS`: the client asks ``GET /api/challenges`` on every page while logged
+  in (every 15 s while the page is seen, every minute in the background), which writes
   ``accounts.seen_at`` (at most once a minute per account); or a seat of it in a running
   match was seen (``seats.last_seen``, kept by :class:`keltis.server.upkeep.Presence` while
   its player is connected). An account may hide it (``hide_online``): its followers then
@@ -196,17 +196,24 @@ class Friends:
 
     def seen(self, account_id: str) -> None:
         """``account_id`` has a page of the site open now (``seen_at``, written at most
-        once every :data:`SEEN_EVERY` seconds: a conditional update)."""
+        once every :data:`SEEN_EVERY` seconds: read first, so that the header's frequent
+        asks cost a read, and then a conditional update — of several at once, one writes)."""
         when = now()
+        stale = when - timedelta(seconds=SEEN_EVERY)
+        with db.reading(self.engine) as connection:
+            seen = _aware(
+                connection.execute(
+                    sa.select(db.accounts.c.seen_at).where(db.accounts.c.id == account_id)
+                ).scalar_one_or_none()
+            )
+        if seen is not None and seen >= stale:
+            return
         with self.engine.begin() as connection:
             connection.execute(
                 db.accounts.update()
                 .where(
                     db.accounts.c.id == account_id,
-                    sa.or_(
-                        db.accounts.c.seen_at.is_(None),
-                        db.accounts.c.seen_at < when - timedelta(seconds=SEEN_EVERY),
-                    ),
+                    sa.or_(db.accounts.c.seen_at.is_(None), db.accounts.c.seen_at < stale),
                 )
                 .values(seen_at=when)
             )
