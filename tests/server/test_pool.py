@@ -452,7 +452,8 @@ def test_bad_input_limits_and_who_may(servers: Servers) -> None:
 
 def test_two_processes_pair_one_pool(servers: Servers) -> None:
     """One database, two processes, each pairing every round: 12 accounts joining at once
-    through both make 6 matches, no account in two."""
+    through both make 6 matches, no account in two; a change made through one process
+    reaches the other's lobby streams."""
     a = servers(*QUICK_ACCOUNTS)
     b = servers(*QUICK_ACCOUNTS)
     people = [signup(a if n % 2 else b, f"pair{n}") for n in range(12)]
@@ -477,6 +478,13 @@ def test_two_processes_pair_one_pool(servers: Servers) -> None:
     assert len(running) == 6
     seated = [s["name"] for m in running for s in m["seats"]]
     assert sorted(seated) == sorted(m.name for m in people)
+    # the counts reach the other process's streams: a join through A, seen on B's stream
+    cid = signup(a, "cid")
+    with lobby(b) as on_b:
+        join(cid, players=4)
+        waiting_counts(on_b, lambda p: waiting_in(p, 4) == 1)
+        assert cid.delete("/api/pool").status_code == 204
+        waiting_counts(on_b, lambda p: waiting_in(p, 4) == 0)
 
 
 def test_a_restart_with_entries_waiting(servers: Servers) -> None:

@@ -150,3 +150,19 @@ def test_a_guest_sent_to_the_pool_logs_in_first(new_page: Any, server: Server) -
     page.goto("/#/pool")
     page.wait_for_function("() => location.hash.startsWith('#/login')")
     assert "pool" in page.evaluate("decodeURIComponent(location.hash)")
+
+
+def test_a_wait_the_server_ended_sends_the_player_back_to_the_form(
+    new_page: Any, server: Server
+) -> None:
+    """The server drops an entry its page stopped asking for; a page that finds its entry
+    gone (here: ended from another tab of the account) says so and offers the form again."""
+    page = new_page(server=server)
+    sign_up(page, unique("cid"))
+    page.goto("/#/pool")
+    page.get_by_test_id("pool-find").click()
+    expect(page.get_by_test_id("pool-waiting")).to_be_visible()
+    csrf = page.request.get("/api/sessions/current").json()["csrf"]
+    assert page.request.delete("/api/pool", headers={"X-CSRF-Token": csrf}).status == 204
+    expect(page.get_by_role("status").filter(has_text="Your wait ended")).to_be_visible()
+    expect(page.get_by_test_id("pool-form")).to_be_visible()
