@@ -217,6 +217,10 @@ def test_the_lobby_and_the_lists_say_rating_rated_and_time(
         recent = wide.locator(f"[data-testid=recent] [data-match='{finished['id']}']")
         expect(recent.get_by_test_id("match-rated")).to_have_text("Rated")
         expect(recent.get_by_test_id("match-time")).to_have_text("no time control")
+        # its chart's grid at round ratings (1500, 1550: not a range's odd tenths)
+        ticks = wide.locator("[data-testid=chart-cards] .chart-tick text").all_text_contents()
+        assert 2 <= len(ticks) <= 4, ticks
+        assert all(int(v) % 10 == 0 for v in ticks), ticks
         screenshot(wide, "rating-player-1280")
         # the leaderboard: the same number, with its "?"
         wide.goto("/#/ratings/cards")

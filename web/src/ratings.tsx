@@ -211,6 +211,18 @@ function useWidth(): [{ current: HTMLElement | null }, number] {
   return [box, width];
 }
 
+/** Grid lines at round ratings (multiples of 1, 2 or 5 times a power of ten) between `lo`
+ * and `hi`, two to four of them, so that the axis reads 1500, 1550, 1600 rather than the odd
+ * values of a range's tenths. */
+export function roundTicks(lo: number, hi: number): number[] {
+  const rough = (hi - lo) / 3;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
+  const ticks: number[] = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push(v);
+  return ticks;
+}
+
 /** The rating's course: a line from where every rating starts over the rated matches, its
  * numbers in the table below (the drawing's text alternative); the drawing itself says the
  * first, last, lowest and highest. */
@@ -230,7 +242,7 @@ function RatingChart({ t, game, history }: { t: Translator; game: GameName; hist
   hi += span * 0.08;
   const x = (i: number) => pad.left + (i * (W - pad.left - pad.right)) / (values.length - 1);
   const y = (v: number) => pad.top + ((hi - v) * (H - pad.top - pad.bottom)) / (hi - lo);
-  const ticks = [hi - (hi - lo) * 0.1, (hi + lo) / 2, lo + (hi - lo) * 0.1];
+  const ticks = roundTicks(lo, hi);
   const path = values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
   const summary = t.t("web.player.chart", {
     game: t.t(`title.${game}`),
