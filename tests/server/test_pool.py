@@ -527,3 +527,26 @@ def test_the_pool_event_names_nobody(servers: Servers) -> None:
     for pools in seen:
         for p in pools:
             assert set(p) == {"game", "players", "rated", "time", "waiting"}
+
+
+def test_racing_joins_of_one_account_leave_one_entry(pool_store: PoolStore) -> None:
+    """Two tabs of one account joining at once: each join answers, one entry stays (on
+    PostgreSQL both inserts would meet the account's key without a second try)."""
+    ann = account(pool_store, "ann")
+    gate = threading.Barrier(8)
+    failed: list[BaseException] = []
+
+    def go(n: int) -> None:
+        gate.wait()
+        try:
+            pool_store.join(ann, JoinPool.model_validate({"players": 2 + n % 3}), 1500, T0)
+        except BaseException as error:  # the test reports any
+            failed.append(error)
+
+    threads = [threading.Thread(target=go, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failed == []
+    assert [e.name for e in pool_store.waiting()[0]] == ["ann"]

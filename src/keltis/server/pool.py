@@ -38,6 +38,7 @@ from pydantic import Field
 from keltis.games import DEFAULT_GAME
 from keltis.server import db
 from keltis.server.accounts import Account
+from keltis.server.answers import RefusedError
 from keltis.server.bodies import (
     MIN_BOTS_AFTER,
     GameName,
@@ -278,6 +279,12 @@ class PoolStore:
             "seen_at": at,
         }
         with self.engine.begin() as connection:
+            # the account's row locked (PostgreSQL; on SQLite the delete takes the write
+            # lock): two joins of one account at once replace one after the other, instead
+            # of both inserting its entry
+            connection.execute(
+                sa.select(db.accounts.c.id).where(db.accounts.c.id == account.id).with_for_update()
+            )
             connection.execute(
                 db.pool_entries.delete().where(db.pool_entries.c.account_id == account.id)
             )
@@ -472,7 +479,8 @@ class Pool:
         await asyncio.to_thread(self.store.join, account, body, float(rating.value), self.clock())
         self._wake.set()
         found = await self.mine(account)
-        assert found is not None
+        if found is None:  # left at once from another tab (or a round dropped it)
+            raise RefusedError("pool.not_in", status=409)
         return found
 
     async def mine(self, account: Account) -> dict[str, Any] | None:
