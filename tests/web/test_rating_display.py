@@ -130,6 +130,10 @@ def test_the_final_screen_shows_each_seats_rating_change(
         assert seat["before"] == 1500
         assert seat["after"] == 1500 + seat["change"]
         expect(change).to_have_attribute("aria-label", re.compile(r"was 1500"))
+    # the "?" in words below the list: a phone has no pointer to hover its title with
+    expect(box.get_by_test_id("provisional-note")).to_have_text(
+        "? provisional: fewer than 10 rated matches so far, so it may still move a lot"
+    )
     violations = axe_scan(page)
     assert not violations, describe_violations(violations)
     if width == 360:
@@ -227,6 +231,7 @@ def test_the_lobby_and_the_lists_say_rating_rated_and_time(
         row = wide.locator(f"tr[data-player='{ada_name}'] .rating-value")
         expect(row).to_have_attribute("data-rating", str(ada_after))
         expect(row.locator(".provisional")).to_be_visible()
+        expect(wide.get_by_test_id("provisional-note")).to_be_visible()
         violations = axe_scan(wide)
         assert not violations, describe_violations(violations)
         screenshot(wide, "rating-leaderboard-1280")

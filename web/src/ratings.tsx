@@ -40,6 +40,18 @@ export function RatingValue({ rating, provisional, testid }: { rating: number; p
   );
 }
 
+/** What the "?" means, in words under a list that shows one (a title is no help on a phone,
+ * which has no pointer to hover with). */
+export function ProvisionalNote() {
+  const t = useT();
+  return (
+    <p class="muted provisional-note" data-testid="provisional-note">
+      <span aria-hidden="true">? </span>
+      {t.t("web.rating.provisional")}
+    </p>
+  );
+}
+
 /** A rating's change as signed points: "+37", "−12", "±0". */
 export function changeText(t: Translator, change: number): string {
   const size = t.number(Math.abs(Math.round(change)), { maximumFractionDigits: 0, useGrouping: false });
@@ -105,6 +117,7 @@ export function RatingChangesView({ match }: { match: string }) {
           ))}
         </ul>
       )}
+      {data.state === "rated" && data.seats.some((s) => s.provisional) && <ProvisionalNote />}
     </section>
   );
 }
@@ -191,6 +204,7 @@ export function Leaderboard({ game }: { game: GameName }) {
           </table>
         </div>
       )}
+      {players.some((p) => p.provisional) && <ProvisionalNote />}
     </main>
   );
 }
@@ -348,6 +362,7 @@ export function PlayerPageView({ name }: { name: string }) {
             {games.map((g) => <GameRatingView key={g} t={t} game={g} rating={data.ratings[g]!} />)}
           </div>
         )}
+        {games.some((g) => data.ratings[g]?.provisional) && <ProvisionalNote />}
       </section>
       <section aria-labelledby="player-recent">
         <h2 id="player-recent">{t.t("web.player.recent")}</h2>
