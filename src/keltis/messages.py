@@ -1792,7 +1792,12 @@ message(
     "You have created {limit} tournaments in the last day: try again tomorrow.",
 )
 message("tournament.finished", "This tournament has finished: nobody joins or withdraws now.")
-message("tournament.full", "This tournament is full: it takes {limit} players.")
+plural_message(
+    "tournament.full",
+    "This tournament is full: it takes {limit} player.",
+    "This tournament is full: it takes {limit} players.",
+    count="limit",
+)
 message("tournament.joined", "You are in this tournament already.")
 message("tournament.not_joined", "You are not in this tournament.")
 message(
@@ -2059,8 +2064,7 @@ message("web.tournaments.round", "Round {round}")
 message("web.tournaments.by", "Created by {name}")
 message(
     "web.tournaments.round_ends",
-    "This round ends at {when} at the latest: matches still being played then count as "
-    "draws.",
+    "This round ends at {when} at the latest: matches still being played then count as draws.",
 )
 message("web.tournaments.join", "Join the tournament")
 message("web.tournaments.withdraw", "Withdraw")

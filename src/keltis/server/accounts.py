@@ -513,6 +513,19 @@ class AccountStore:
                 )
 
 
+def _withdraw_from_tournaments(connection: sa.Connection, account_id: str) -> None:
+    """A deleted account's tournament entries stay (their results count in the standings),
+    under the deleted name, withdrawn: it is paired no more."""
+    connection.execute(
+        db.tournament_players.update()
+        .where(db.tournament_players.c.account_id == account_id)
+        .values(
+            name=DELETED_NAME,
+            withdrawn_at=sa.func.coalesce(db.tournament_players.c.withdrawn_at, now()),
+        )
+    )
+
+
 def _erase(connection: sa.Connection, account_id: str) -> list[str]:
     """Everything personal of an account, gone; its matches keep :data:`DELETED_NAME`.
     Returns those matches."""
@@ -559,16 +572,7 @@ def _erase(connection: sa.Connection, account_id: str) -> list[str]:
     connection.execute(db.seek_players.delete().where(db.seek_players.c.seek_id.in_(open_seeks)))
     connection.execute(db.seek_players.delete().where(db.seek_players.c.account_id == account_id))
     connection.execute(db.seeks.delete().where(db.seeks.c.account_id == account_id))
-    # its tournament entries stay (their results count in the standings), under the
-    # deleted name, withdrawn: it is paired no more
-    connection.execute(
-        db.tournament_players.update()
-        .where(db.tournament_players.c.account_id == account_id)
-        .values(
-            name=DELETED_NAME,
-            withdrawn_at=sa.func.coalesce(db.tournament_players.c.withdrawn_at, now()),
-        )
-    )
+    _withdraw_from_tournaments(connection, account_id)
     connection.execute(
         db.mutes.delete().where(
             sa.or_(db.mutes.c.account_id == account_id, db.mutes.c.muted_id == account_id)

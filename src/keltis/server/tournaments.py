@@ -750,51 +750,12 @@ class TournamentStore:
                     )
                 )
                 return True
-            before = [
-                _table(r._mapping)
-                for r in connection.execute(
-                    sa.select(tt).where(tt.c.tournament_id == tournament_id)
-                )
-            ]
-            found = _ratings(connection, [f"account:{a}" for a in ids], str(row.game))
-            blocks = connection.execute(
-                sa.select(db.blocks.c.account_id, db.blocks.c.blocked_id).where(
-                    db.blocks.c.account_id.in_(ids), db.blocks.c.blocked_id.in_(ids)
-                )
-            ).all()
-            tables, bye = pair(
-                entrants(ids, before, {a: found[f"account:{a}"].value for a in ids}),
-                int(row.players),
-                met_pairs(before),
-                {pair_key(str(b.account_id), str(b.blocked_id)) for b in blocks},
+            connection.execute(
+                tt.insert(),
+                _paired(
+                    connection, tournament_id, number, str(row.game), int(row.players), ids, when
+                ),
             )
-            stored: list[dict[str, Any]] = [
-                {
-                    "tournament_id": tournament_id,
-                    "round": number,
-                    "number": n + 1,
-                    "seats": seats,
-                    "match_id": None,
-                    "points": None,
-                    "created_at": when,
-                    "ended_at": None,
-                }
-                for n, seats in enumerate(tables)
-            ]
-            if bye is not None:
-                stored.append(
-                    {
-                        "tournament_id": tournament_id,
-                        "round": number,
-                        "number": len(tables) + 1,
-                        "seats": [bye],
-                        "match_id": None,
-                        "points": {bye: 1.0},  # a bye scores a win
-                        "created_at": when,
-                        "ended_at": when,
-                    }
-                )
-            connection.execute(tt.insert(), stored)
         return True
 
     def finish(self, tournament_id: str, number: int) -> bool:
@@ -848,6 +809,63 @@ class TournamentStore:
                 .where(db.tournaments.c.id == tournament_id)
                 .values(updated_at=when)
             )
+
+
+def _paired(
+    connection: sa.Connection,
+    tournament_id: str,
+    number: int,
+    game: str,
+    size: int,
+    ids: list[str],
+    when: datetime,
+) -> list[dict[str, Any]]:
+    """The tables of round ``number`` for the players ``ids``, as rows to store: paired by
+    their points so far, their ratings in ``game``, who met and who blocked whom."""
+    tt = db.tournament_tables
+    before = [
+        _table(r._mapping)
+        for r in connection.execute(sa.select(tt).where(tt.c.tournament_id == tournament_id))
+    ]
+    found = _ratings(connection, [f"account:{a}" for a in ids], game)
+    blocks = connection.execute(
+        sa.select(db.blocks.c.account_id, db.blocks.c.blocked_id).where(
+            db.blocks.c.account_id.in_(ids), db.blocks.c.blocked_id.in_(ids)
+        )
+    ).all()
+    tables, bye = pair(
+        entrants(ids, before, {a: found[f"account:{a}"].value for a in ids}),
+        size,
+        met_pairs(before),
+        {pair_key(str(b.account_id), str(b.blocked_id)) for b in blocks},
+    )
+    stored: list[dict[str, Any]] = [
+        {
+            "tournament_id": tournament_id,
+            "round": number,
+            "number": n + 1,
+            "seats": seats,
+            "match_id": None,
+            "points": None,
+            "created_at": when,
+            "ended_at": None,
+        }
+        for n, seats in enumerate(tables)
+    ]
+    if bye is not None:
+        stored.append(
+            {
+                "tournament_id": tournament_id,
+                "round": number,
+                "number": len(tables) + 1,
+                "seats": [bye],
+                "match_id": None,
+                "points": {bye: 1.0},  # a bye scores a win
+                "created_at": when,
+                "ended_at": when,
+            }
+        )
+    return stored
 
 
 def entrants(
