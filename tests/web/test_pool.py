@@ -166,3 +166,31 @@ def test_a_wait_the_server_ended_sends_the_player_back_to_the_form(
     assert page.request.delete("/api/pool", headers={"X-CSRF-Token": csrf}).status == 204
     expect(page.get_by_role("status").filter(has_text="Your wait ended")).to_be_visible()
     expect(page.get_by_test_id("pool-form")).to_be_visible()
+
+
+def test_an_earlier_pairing_does_not_reopen_its_match(new_page: Any, server: Server) -> None:
+    """An account paired earlier (its entry still on the server) that opens Play a person now
+    again gets the form, not the old match; a pairing seen by the page forgets its entry."""
+    ada, bob = new_page(server=server), new_page(server=server)
+    sign_up(ada, unique("ada"))
+    sign_up(bob, unique("bob"))
+    for page in (ada, bob):
+        csrf = page.request.get("/api/sessions/current").json()["csrf"]
+        answer = page.request.post(
+            "/api/pool", data={"game": "cards"}, headers={"X-CSRF-Token": csrf}
+        )
+        assert answer.status == 201, answer.text()
+    server.logged("pool cards/2/")  # the only cards pool of these tests: paired
+    assert ada.request.get("/api/pool").json()["entry"]["status"] == "paired"
+    ada.goto("/#/pool")
+    expect(ada.get_by_test_id("pool-form")).to_be_visible()
+    assert ada.evaluate("location.hash") == "#/pool"
+    # a wait this page sees paired opens the match and forgets the entry
+    is_leave = lambda r: r.url.endswith("/api/pool") and r.request.method == "DELETE"  # noqa: E731
+    with ada.expect_response(is_leave) as left:
+        ada.get_by_test_id("pool-find").click()
+        bob.goto("/#/pool")
+        bob.get_by_test_id("pool-find").click()
+        ada.wait_for_function("() => location.hash.startsWith('#/match/')", timeout=30_000)
+    assert left.value.status == 204
+    assert ada.request.get("/api/pool").json() == {"entry": None}

@@ -188,8 +188,17 @@ export function PoolPage({ go }: { go: (hash: string) => void }) {
         if (gone) return;
         setAsked(true);
         if (found?.status === "paired" && found.match) {
+          if (!waitingRef.current) {
+            // paired before this page asked (an earlier visit): that match is among the
+            // account's matches; this page offers a new wait
+            setEntry(null);
+            return;
+          }
+          waitingRef.current = false;
           announce(tRef.current.t("web.lobby.started"));
           setEntry(found);
+          // the entry is forgotten (its match goes on), so that a later visit starts afresh
+          void pool.leave().catch(() => undefined);
           await openMatch(found.match, go, () => gone);
           return;
         }
