@@ -4,7 +4,8 @@ The state of a game is one array (``new_state``) with the fields at the offsets 
 decisions are the reference engine's dense action indices (``keltis.core.actions``), so a
 legal list here and ``{a.index for a in CardState.legal_actions()}`` are the same set (the
 differential test checks it at every step). Each rule is written once, in the kernels
-``legal``, ``apply`` and ``score``; ``play`` and ``play_batch`` play whole games with them.
+``legal``, ``apply`` and ``score``; ``keltis.fast.driver`` plays, steps and shows whole games
+with them (one driver for both games' kernels).
 
 Cards are the reference's card codes (``keltis.core.card_codes``): number cards ``colour*11+value``,
 closing cards ``55+colour``, point cards ``60+value``. Hands are unordered slots (the legal
@@ -17,12 +18,11 @@ from dataclasses import fields
 from typing import Any, Final
 
 import numpy as np
-from numba import njit
 
 from keltis.cards.state import CardVariant
 from keltis.core.gamestate import GameState
 from keltis.fast._jit import kernel
-from keltis.fast._rng import below, seed_game
+from keltis.fast._rng import below
 
 #: The rule switches, in the order of :class:`~keltis.cards.state.CardVariant`'s fields: a
 #: state array holds them from ``RULES`` on, and ``reset`` takes them as one array in this
@@ -58,7 +58,8 @@ HAND_SIZE: Final = 8
 PILE_ROOM: Final = 32
 DECK_CARDS: Final = 101
 MAX_LEGAL: Final = 128
-#: Scratch room ``env_reset`` and ``env_step`` take: a deck to shuffle, then a legal list.
+#: Scratch room the batched env's driver (``keltis.fast.driver``) takes: a deck to shuffle, then
+#: a legal list.
 WORK: Final = DECK_CARDS + MAX_LEGAL
 
 
@@ -544,66 +545,6 @@ def choose(s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray)
     return out[0]
 
 
-@njit(cache=True)
-def play(
-    s: np.ndarray,
-    policy: int,
-    rng: np.ndarray,
-    record: bool,
-    legal_out: np.ndarray,
-    offsets: np.ndarray,
-    choices: np.ndarray,
-) -> int:
-    """Play the game in ``s`` to its end with ``policy`` drawing on ``rng``; return the number
-    of decisions. With ``record``, also write every legal list (``legal_out`` from
-    ``offsets[i]`` to ``offsets[i + 1]``) and every choice (the differential test's trace)."""
-    out = np.zeros(MAX_LEGAL, dtype=np.int32)
-    step = 0
-    at = 0
-    if record:
-        offsets[0] = 0
-    while s[PHASE] != OVER:
-        n = legal(s, out)
-        a = choose(s, out, n, policy, rng)
-        if record:
-            for i in range(n):
-                legal_out[at + i] = out[i]
-            at += n
-            offsets[step + 1] = at
-            choices[step] = a
-        apply(s, a)
-        step += 1
-    return step
-
-
-@njit(cache=True)
-def play_batch(
-    players: int,
-    n_games: int,
-    policy: int,
-    seed: np.uint64,
-    rules: np.ndarray,
-    scores: np.ndarray,
-    ends: np.ndarray,
-    decisions: np.ndarray,
-    turns: np.ndarray,
-) -> None:
-    """Deal and play ``n_games`` games; fill the per-game result arrays."""
-    s = np.zeros(SIZE, dtype=np.int32)
-    cards = np.zeros(DECK_CARDS, dtype=np.int32)
-    rng = np.zeros(1, dtype=np.uint64)
-    no_legal = np.zeros(1, dtype=np.int32)
-    no_offsets = np.zeros(1, dtype=np.int64)
-    for g in range(n_games):
-        seed_game(rng, seed, g)
-        deal(s, players, rules, rng, cards)
-        decisions[g] = play(s, policy, rng, False, no_legal, no_offsets, no_legal)
-        for p in range(players):
-            scores[g, p] = score(s, p)
-        ends[g] = s[END]
-        turns[g] = s[TURN]
-
-
 # -- the batched learning environment (keltis.fast.BatchEnv) ---------------------------------
 #
 # The observation (keltis.env.encode, keltis.cards.encoding) needs a few things the rules'
@@ -892,240 +833,3 @@ def _shown(s: np.ndarray, x: np.ndarray, offsets: np.ndarray, obs: np.ndarray, f
             if top >= 0:
                 tops[top] = 1.0
         x[X_TOPS + k] = top
-
-
-@kernel()
-def deal_episode(
-    s: np.ndarray,
-    rng: np.ndarray,
-    seed: np.uint64,
-    index: int,
-    episode: int,
-    players: int,
-    rules: np.ndarray,
-    cards: np.ndarray,
-    fixed_seat: int,
-) -> int:
-    """Deal episode ``episode`` of game ``index`` of a batch seeded ``seed`` into ``s`` (its
-    own stream ``rng``: from the seed, the game's index and the episode, never the batch);
-    return the learner's seat (``fixed_seat``, or drawn when it is -1; -1 in self-play, -2)."""
-    seed_game(rng, seed, index)
-    seed_game(rng, rng[0], episode)
-    deal(s, players, rules, rng, cards)
-    if fixed_seat == -1:
-        return below(rng, players)
-    return fixed_seat if fixed_seat >= 0 else -1
-
-
-@kernel()
-def _advance(
-    s: np.ndarray,
-    x: np.ndarray,
-    rng: np.ndarray,
-    seat: int,
-    policies: np.ndarray,
-    scratch: np.ndarray,
-    trace: np.ndarray,
-    at: int,
-    offsets: np.ndarray,
-    out: np.ndarray,
-) -> int:
-    """The seats not driven by the learner move (``policies`` by seat relative to the learner's)
-    until the learner is to decide or the game is over; returns ``at`` plus the moves made
-    (written to ``trace`` from ``at`` when it has room). ``out``: the game's observation row."""
-    n = s[NP]
-    while s[PHASE] != OVER and seat >= 0 and s[CUR] != seat:
-        m = legal(s, scratch)
-        k = s[CUR] - seat
-        a = choose(s, scratch, m, policies[k + n if k < 0 else k], rng)
-        track(s, x, a, offsets, out)
-        apply(s, a)
-        if trace.shape[0] > 0:
-            trace[at] = a
-        at += 1
-    return at
-
-
-@kernel()
-def _start(
-    b: int,
-    states: np.ndarray,
-    extras: np.ndarray,
-    rngs: np.ndarray,
-    episodes: np.ndarray,
-    seats: np.ndarray,
-    config: np.ndarray,
-    rules: np.ndarray,
-    seed: np.uint64,
-    work: np.ndarray,
-    trace: np.ndarray,
-    at: int,
-    offsets: np.ndarray,
-    obs: np.ndarray,
-) -> int:
-    """Deal game ``b``'s current episode and let the other seats move up to the learner."""
-    s = states[b]
-    x = extras[b]
-    rng = rngs[b : b + 1]
-    seats[b] = deal_episode(
-        s, rng, seed, b, episodes[b], config[0], rules, work[:DECK_CARDS], config[1]
-    )
-    for i in range(X_SIZE):
-        x[i] = 0
-    x[X_VIEWER] = -1
-    return _advance(s, x, rng, seats[b], config[2:], work[DECK_CARDS:], trace, at, offsets, obs[b])
-
-
-@kernel()
-def _show(
-    s: np.ndarray,
-    x: np.ndarray,
-    offsets: np.ndarray,
-    obs: np.ndarray,
-    mask: np.ndarray,
-    scratch: np.ndarray,
-) -> None:
-    """The seat to move's observation (kept up to date where the row holds its view, else
-    written whole) and legal mask."""
-    viewer = s[CUR]
-    fresh = x[X_VIEWER] != viewer
-    if fresh:
-        observe(s, x, viewer, offsets, obs)
-        x[X_VIEWER] = viewer
-        _all_shown(x)
-    else:
-        _small(s, x, viewer, offsets, obs, False)
-    _shown(s, x, offsets, obs, fresh)
-    for i in range(mask.shape[0]):
-        mask[i] = 0
-    for i in range(legal(s, scratch)):
-        mask[scratch[i]] = 1
-
-
-@kernel()
-def env_reset(
-    states: np.ndarray,
-    extras: np.ndarray,
-    rngs: np.ndarray,
-    episodes: np.ndarray,
-    seats: np.ndarray,
-    config: np.ndarray,
-    rules: np.ndarray,
-    seed: np.uint64,
-    offsets: np.ndarray,
-    obs: np.ndarray,
-    masks: np.ndarray,
-    to_move: np.ndarray,
-    trace: np.ndarray,
-    trace_n: np.ndarray,
-    work: np.ndarray,
-) -> None:
-    """Deal every game of the batch (its episode ``episodes[b]``) and show the seat to move.
-    ``config``: players, the learner's seat (-1: drawn per episode, -2: self-play), then the
-    policy of each seat relative to the learner's (0 random, 1 greedy). ``work``: scratch room
-    (``WORK`` numbers)."""
-    scratch = work[DECK_CARDS:]
-    for b in range(states.shape[0]):
-        at = _start(
-            b, states, extras, rngs, episodes, seats, config, rules, seed, work, trace[b], 0,
-            offsets, obs,
-        )  # fmt: skip
-        trace_n[b] = at
-        _show(states[b], extras[b], offsets, obs[b], masks[b], scratch)
-        to_move[b] = states[b, CUR]
-
-
-@kernel()
-def _rewards(s: np.ndarray, margin: bool, scores: np.ndarray, rewards: np.ndarray) -> None:
-    """A finished game's scores and every seat's reward: ``win`` (1/k to each of k sharing
-    the best score) or ``margin`` ((own - best other) / 100), as keltis.env.common pays."""
-    n = s[NP]
-    best = -1000
-    for q in range(n):
-        scores[q] = score(s, q)
-        best = max(best, scores[q])
-    winners = 0
-    for q in range(n):
-        if scores[q] == best:
-            winners += 1
-    for q in range(n):
-        if margin:
-            other = -1000
-            for r in range(n):
-                if r != q:
-                    other = max(other, scores[r])
-            rewards[q] = (scores[q] - other) / 100.0
-        else:
-            rewards[q] = 1.0 / winners if scores[q] == best else 0.0
-
-
-@kernel()
-def env_step(
-    states: np.ndarray,
-    extras: np.ndarray,
-    rngs: np.ndarray,
-    episodes: np.ndarray,
-    seats: np.ndarray,
-    config: np.ndarray,
-    rules: np.ndarray,
-    seed: np.uint64,
-    offsets: np.ndarray,
-    actions: np.ndarray,
-    obs: np.ndarray,
-    masks: np.ndarray,
-    to_move: np.ndarray,
-    rewards: np.ndarray,
-    dones: np.ndarray,
-    truncated: np.ndarray,
-    scores: np.ndarray,
-    final_obs: np.ndarray,
-    final_seat: np.ndarray,
-    trace: np.ndarray,
-    trace_n: np.ndarray,
-    trace_end: np.ndarray,
-    work: np.ndarray,
-) -> int:
-    """Apply ``actions[b]`` in every game ``b``, let the other seats move, and deal a finished
-    game's next episode in place (its end: ``rewards``, ``dones``, ``truncated``, ``scores``,
-    ``final_obs`` seen by ``final_seat``). ``config[-1]`` is the reward: 0 win, 1 margin.
-    Returns -1, or the first game whose action is not legal (then nothing is changed)."""
-    batch = states.shape[0]
-    for b in range(batch):
-        a = actions[b]
-        if a < 0 or a >= masks.shape[1] or masks[b, a] == 0:
-            return b
-    scratch = work[DECK_CARDS:]
-    n = config[0]
-    margin = config[config.shape[0] - 1] == 1
-    for b in range(batch):
-        s = states[b]
-        x = extras[b]
-        row = trace[b]
-        a = int(actions[b])
-        p = s[CUR]
-        track(s, x, a, offsets, obs[b])
-        apply(s, a)
-        if row.shape[0] > 0:
-            row[0] = a
-        at = _advance(s, x, rngs[b : b + 1], seats[b], config[2:], scratch, row, 1, offsets, obs[b])
-        trace_end[b] = at
-        done = s[PHASE] == OVER
-        dones[b] = done
-        truncated[b] = done and s[END] == END_TRUNCATED
-        if not done:
-            for q in range(n):
-                rewards[b, q] = 0.0
-        else:
-            _rewards(s, margin, scores[b], rewards[b])
-            seen_by = seats[b] if seats[b] >= 0 else p
-            final_seat[b] = seen_by
-            observe(s, x, seen_by, offsets, final_obs[b])
-            episodes[b] += 1
-            at = _start(
-                b, states, extras, rngs, episodes, seats, config, rules, seed, work, row, at,
-                offsets, obs,
-            )  # fmt: skip
-        trace_n[b] = at
-        _show(s, x, offsets, obs[b], masks[b], scratch)
-        to_move[b] = s[CUR]
-    return -1

@@ -11,7 +11,8 @@ Decisions are the reference engine's dense action indices, and a differential te
 (``keltis.fast.diff``, ``benchmarks/fast_diff.py``) proves the legal decisions and outcomes
 equal to the reference engine's (``keltis.fast.env_diff``: observations, masks, rewards).
 See docs/performance.md, "The batch simulator (keltis.fast)". Compiled kernels are cached in the
-user's cache folder (``$XDG_CACHE_HOME/keltis/numba`` or ``~/.cache/keltis/numba``), unless
+user's cache folder (``$XDG_CACHE_HOME/keltis/numba/<sources digest>`` or
+``~/.cache/keltis/numba/<sources digest>``), unless
 ``NUMBA_CACHE_DIR`` says otherwise (:mod:`keltis.fast._cache`).
 """
 

@@ -8,22 +8,51 @@ sets ``NUMBA_CACHE_DIR`` to :func:`cache_dir` — ``$XDG_CACHE_HOME/keltis/numba
 ``~/.cache/keltis/numba`` — unless the user has set it. It sets it for the whole process (and
 the processes it starts), as numba reads only the environment: other numba code of the same
 process caches there too. This module imports nothing of numba's.
+
+The folder is named after a digest of the kernels' sources (:func:`sources_digest`): numba
+checks a cached function against its own file only, so the batched env's driver
+(``keltis.fast.driver``), compiled with the games' kernels inside it, would load stale code
+after a change to a kernel's file. A change to any of those sources compiles everything anew
+in a fresh folder.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
 
+_PACKAGE = Path(__file__).resolve().parents[1]
+#: The sources whose code or constants the compiled kernels hold (paths in the package).
+SOURCES = (
+    "fast/*.py",
+    "board/kernel.py",
+    "board/layout.py",
+    "board/state.py",
+    "cards/kernel.py",
+    "cards/state.py",
+    "core/card_codes.py",
+)
+
+
+def sources_digest() -> str:
+    """A short digest of the :data:`SOURCES` as they are now."""
+    digest = hashlib.sha256()
+    for pattern in SOURCES:
+        for path in sorted(_PACKAGE.glob(pattern)):
+            digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
 
 def cache_dir() -> Path:
-    """The folder for numba's cache when the user names none: ``keltis/numba`` in
+    """The folder for numba's cache when the user names none: ``keltis/numba/<digest>`` in
     ``$XDG_CACHE_HOME`` (an absolute path; the XDG convention ignores a relative one), else
-    in ``~/.cache``."""
+    in ``~/.cache``; ``<digest>`` is :func:`sources_digest`."""
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
-    return base / "keltis" / "numba"
+    return base / "keltis" / "numba" / sources_digest()
 
 
 def use_user_cache_dir() -> str:

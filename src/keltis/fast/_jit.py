@@ -13,11 +13,14 @@ from typing import Any
 
 from numba import njit
 
+#: The compile options every kernel shares (overloads that kernels call take them too).
+OPTIONS: dict[str, Any] = {"_nrt": False}
+
 
 def kernel(*, inline: bool = False) -> Any:
     """The decorator of a kernel: cached, without reference counting, and with ``inline``
     inlined into its callers by numba."""
-    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    options: dict[str, Any] = {"cache": True, **OPTIONS}
     if inline:
         options["inline"] = "always"
     return njit(**options)

@@ -9,7 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from keltis.core.protocol import JSON
-from keltis.fast.setup import kernel, seed_bits, switches
+from keltis.fast import driver
+from keltis.fast.setup import seed_bits, switches
 from keltis.games import get_game
 
 #: The policies: ``random`` chooses uniformly among the legal decisions (each distinct
@@ -101,7 +102,9 @@ def simulate(
     ends = np.zeros(n_games, dtype=np.int8)
     decisions = np.zeros(n_games, dtype=np.int32)
     turns = np.zeros(n_games, dtype=np.int32)
-    kernel(game).play_batch(players, n_games, code, bits, rules, scores, ends, decisions, turns)
+    driver.play_batch(
+        driver.tag(game), players, n_games, code, bits, rules, scores, ends, decisions, turns
+    )
     winners = scores == scores.max(axis=1, keepdims=True)
     return SimResult(
         game=game,

@@ -21,6 +21,7 @@ import numpy as np
 
 from keltis.core.actions import Action, ActionKind
 from keltis.core.protocol import JSON, Game, GameState
+from keltis.fast import driver
 from keltis.fast.batch import END_REASONS, POLICIES
 from keltis.fast.setup import Rng, State, dealt_state, game_rng, kernel, load_setup, to_setup
 from keltis.games import get_game
@@ -52,6 +53,7 @@ def differential(
     rules = get_game(game)
     rules.check_players(players)
     k = kernel(game)
+    tag = driver.tag(game)
     cap = int(rules.variant_json(variant)["turn_cap"])
     room = rules.max_game_length(players, cap) + 1
     legal_out = np.zeros(room * k.MAX_LEGAL, dtype=np.int32)
@@ -65,7 +67,7 @@ def differential(
     for g in range(n_games):
         s, rng, setup, where = _start(rules, players, seed, g, deal, variant)
         ref = rules.new_game(players, setup=setup, variant=variant)
-        steps = int(k.play(s, code, rng, True, legal_out, offsets, choices))
+        steps = int(driver.play(tag, s, code, rng, True, legal_out, offsets, choices))
         where += f", policy {policy}, variant {rules.variant_json(variant)}"
         for step in range(steps):
             fast = legal_out[offsets[step] : offsets[step + 1]].tolist()

@@ -47,6 +47,7 @@ from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import JSON
 from keltis.env.common import REWARDS
 from keltis.env.encode import observation_layout
+from keltis.fast import driver
 from keltis.fast.batch import POLICIES
 from keltis.fast.setup import kernel, seed_bits, switches, to_setup
 from keltis.games import get_game
@@ -104,6 +105,7 @@ class BatchEnv:
     ) -> None:
         get_game(game).check_players(players)
         k = self._k = kernel(game)
+        self._tag = driver.tag(game)
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch must be a whole number of at least 1, not {batch!r}")
         if reward not in REWARDS:
@@ -197,7 +199,8 @@ class BatchEnv:
             self.episodes[:] = 0
         elif self._started:
             self.episodes += 1
-        self._k.env_reset(
+        driver.env_reset(
+            self._tag,
             self._states,
             self._extras,
             self._rngs,
@@ -237,7 +240,8 @@ class BatchEnv:
             raise ValueError(f"actions must have shape ({self.batch},), not {given.shape}")
         chosen = np.ascontiguousarray(given, dtype=np.int64)
         bad = int(
-            self._k.env_step(
+            driver.env_step(
+                self._tag,
                 self._states,
                 self._extras,
                 self._rngs,
@@ -278,7 +282,8 @@ class BatchEnv:
         rng = np.zeros(1, dtype=np.uint64)
         cards = np.zeros(k.DECK_CARDS, dtype=np.int32)
         seat = int(
-            k.deal_episode(
+            driver.deal_episode(
+                self._tag,
                 s,
                 rng,
                 self._seed,
