@@ -172,14 +172,28 @@ def test_create_join_play_and_the_final_table(
     assert not bob.page_errors
 
 
+@pytest.mark.parametrize(
+    ("lang", "title", "login"),
+    [
+        ("en", "Tournaments", "Log in to create a tournament or to join one."),
+        ("de", "Turniere", "Melde dich an, um ein Turnier anzulegen oder einem beizutreten."),
+        ("cs", "Turnaje", "Po přihlášení můžeš založit turnaj nebo se do něj zapojit."),
+    ],
+)
 def test_the_list_for_a_guest_at_360(
-    new_page: Any, server: Server, axe_scan: Any, screenshot: Any
+    new_page: Any,
+    server: Server,
+    axe_scan: Any,
+    screenshot: Any,
+    lang: str,
+    title: str,
+    login: str,
 ) -> None:
-    page = new_page(server=server, width=360, height=740)
+    page = new_page(server=server, width=360, height=740, lang=lang)
     page.goto("/#/tournaments")
-    expect(page.locator("h1")).to_have_text("Tournaments")
-    expect(page.get_by_text("Log in to create a tournament or to join one.")).to_be_visible()
+    expect(page.locator("h1")).to_have_text(title)
+    expect(page.get_by_text(login)).to_be_visible()
     expect(page.get_by_test_id("nav-tournaments")).to_have_attribute("aria-current", "page")
     fits(page)
-    no_violations(axe_scan, page, "the tournaments, a guest")
-    screenshot(page, "tournaments-guest-360")
+    no_violations(axe_scan, page, f"the tournaments, a guest ({lang})")
+    screenshot(page, f"tournaments-guest-360-{lang}")

@@ -299,7 +299,8 @@ export function TournamentsPage({ go }: { go: (hash: string) => void }) {
         {known && account ? (
           <CreateForm go={go} />
         ) : known ? (
-          <section class="panel">
+          <section class="panel" aria-labelledby="tournament-login-title">
+            <h2 id="tournament-login-title">{t.t("web.tournaments.create")}</h2>
             <p>{t.t("web.tournaments.login")}</p>
             <p class="button-row">
               <a class="button primary" href={`#/login/${encodeURIComponent("#/tournaments")}`}>{t.t("web.account.log_in")}</a>
