@@ -59,7 +59,8 @@ def test_follow_challenge_and_accept_in_two_browsers(
     badge = bea.get_by_test_id("challenge-badge")
     expect(badge).to_have_text(re.compile("1"))
     expect(badge).to_have_attribute("aria-label", "1 challenge waits for your answer")
-    # the lobby's public list never shows it
+    # the lobby's public list (loaded: no "Loading" left in it) never shows it
+    expect(bea.get_by_test_id("seeks").locator("p[role=status]")).to_have_count(0)
     expect(bea.locator(".seek", has_text=ann_name)).to_have_count(0)
     badge.click()
     challenge = bea.get_by_test_id("challenges").locator(".challenge")
