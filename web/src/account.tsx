@@ -312,8 +312,8 @@ export function Settings({ go, lang, names, chooseLang }: {
         <h2 id="set-notify">{t.t("web.settings.notify")}</h2>
         <NotifyToggle />
       </section>
-      <form class="panel" onSubmit={changePassword} aria-labelledby="set-password" data-testid="settings-password">
       <TimeZoneSettings />
+      <form class="panel" onSubmit={changePassword} aria-labelledby="set-password" data-testid="settings-password">
         <h2 id="set-password">{t.t("web.settings.password")}</h2>
         <label>
           {t.t("web.settings.password_old")}

@@ -162,11 +162,11 @@ function App() {
     case "settings":
       page = <Settings go={go} lang={lang} names={names} chooseLang={chooseLang} />;
       break;
-    case "forgot":
-      page = <Forgot />;
     case "deleted":
       page = <Deleted />;
       break;
+    case "forgot":
+      page = <Forgot />;
       break;
     case "reset":
       page = <ResetPassword key={`r-${parts[1]}`} token={parts[1] ?? ""} />;
