@@ -55,6 +55,10 @@ def test_days_are_counted_and_capped(servers: Servers, database: str) -> None:
     three = start(ann, days=3)
     until = datetime.fromisoformat(three["until"])
     assert before + timedelta(days=3) <= until <= now() + timedelta(days=3)
+    # who follows ann sees it
+    bea = signup(server, "bea")
+    assert bea.put("/api/me/following/ann").status_code == 204
+    assert bea.get("/api/me/following").json()["following"][0]["vacation"] == three["until"]
     # while it lasts, its planned days are held
     assert (three["used"], three["left"]) == (3, DAYS_PER_YEAR - 3)
     refused(ann.post("/api/me/vacation", json={"days": 1}), 409, "vacation.already")
@@ -63,6 +67,7 @@ def test_days_are_counted_and_capped(servers: Servers, database: str) -> None:
     assert ended.status_code == 200, ended.text
     assert ended.json() == {"until": None, "used": 1, "left": 29, "per_year": 30}
     refused(ann.delete("/api/me/vacation"), 409, "vacation.none")
+    assert bea.get("/api/me/following").json()["following"][0]["vacation"] is None
     too_long = ann.post("/api/me/vacation", json={"days": 30})
     refused(too_long, 409, "vacation.too_long")
     assert "29" in too_long.json()["error"]["message"]
