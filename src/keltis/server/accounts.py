@@ -586,19 +586,7 @@ def _erase(connection: sa.Connection, account_id: str) -> list[str]:
         )
     )
     connection.execute(db.warnings.delete().where(db.warnings.c.account_id == account_id))
-    # its follows (made or suffered) and vacations go; the challenges to it are cancelled
-    # (keltis.server.friends)
-    connection.execute(
-        db.follows.delete().where(
-            sa.or_(db.follows.c.account_id == account_id, db.follows.c.followed_id == account_id)
-        )
-    )
-    connection.execute(db.vacations.delete().where(db.vacations.c.account_id == account_id))
-    connection.execute(
-        db.seeks.update()
-        .where(db.seeks.c.for_account == account_id, db.seeks.c.status == "open")
-        .values(status="cancelled", updated_at=now())
-    )
+    _forget_friends(connection, account_id)
     connection.execute(
         db.reports.update()
         .where(db.reports.c.reporter_id == account_id)
@@ -618,6 +606,22 @@ def _erase(connection: sa.Connection, account_id: str) -> list[str]:
     )
     connection.execute(db.accounts.delete().where(db.accounts.c.id == account_id))
     return match_ids
+
+
+def _forget_friends(connection: sa.Connection, account_id: str) -> None:
+    """A deleted account's follows (made or suffered) and vacations go; the challenges to it
+    are cancelled (:mod:`keltis.server.friends`)."""
+    connection.execute(
+        db.follows.delete().where(
+            sa.or_(db.follows.c.account_id == account_id, db.follows.c.followed_id == account_id)
+        )
+    )
+    connection.execute(db.vacations.delete().where(db.vacations.c.account_id == account_id))
+    connection.execute(
+        db.seeks.update()
+        .where(db.seeks.c.for_account == account_id, db.seeks.c.status == "open")
+        .values(status="cancelled", updated_at=now())
+    )
 
 
 def _muted(value: Any) -> datetime | None:
