@@ -786,7 +786,8 @@ message("server.busy", "The server holds as many connections as it can: try agai
 # -- accounts and ratings (keltis.server.accounts, routes/accounts.py, routes/players.py) ---
 message(
     "account.bad_name",
-    "A name has 3 to 20 characters: letters, digits, _ or - (no spaces).",
+    "A name has 3 to 20 characters: the letters A to Z without accents, the digits 0 to 9, "
+    "_ and -; no spaces.",
 )
 message("account.bad_password", "A password has {min} to {max} characters.")
 message(

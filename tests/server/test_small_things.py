@@ -289,3 +289,16 @@ def test_a_turn_e_mail_writes_the_deadline_in_the_accounts_time_zone(
     finally:
         ann.http.close()
         bea.http.close()
+
+
+def test_a_bad_name_is_refused_with_the_rule_in_words(server: Server) -> None:
+    for name, language, words in (
+        ("Zoë_W", "en", "the letters A to Z without accents"),
+        ("Łucja", "pl", "bez polskich znaków"),
+        ("has space", "de", "keine Leerzeichen"),
+    ):
+        answer = register(server, name, GOOD, language)
+        assert answer.status_code == 400, answer.text
+        assert code(answer) == "account.bad_name"
+        assert words in said(answer)
+        assert said(answer) == Translator(language)("account.bad_name")
