@@ -300,16 +300,9 @@ class PoolStore:
 
     def seen(self, account_id: str, at: datetime) -> tuple[Entry | None, int]:
         """``account_id``'s entry, its ``seen_at`` moved to ``at`` (written at most every
-        :data:`SEEN_EVERY` seconds), and how many wait in its pool."""
-        with self.engine.begin() as connection:
-            connection.execute(
-                db.pool_entries.update()
-                .where(
-                    db.pool_entries.c.account_id == account_id,
-                    db.pool_entries.c.seen_at < at - timedelta(seconds=SEEN_EVERY),
-                )
-                .values(seen_at=at)
-            )
+        :data:`SEEN_EVERY` seconds: the waiting page asks every 2 s, and on SQLite every
+        write takes the database's one write lock), and how many wait in its pool."""
+        with self.engine.connect() as connection:
             found = _read(connection, db.pool_entries.c.account_id == account_id)
             if not found:
                 return None, 0
@@ -321,6 +314,16 @@ class PoolStore:
                     db.pool_entries.c.status == "waiting",
                 )
             ).scalar_one()
+        if found[0].seen_at < at - timedelta(seconds=SEEN_EVERY):
+            with self.engine.begin() as connection:
+                connection.execute(
+                    db.pool_entries.update()
+                    .where(
+                        db.pool_entries.c.account_id == account_id,
+                        db.pool_entries.c.entry_id == found[0].entry_id,
+                    )
+                    .values(seen_at=at)
+                )
         return found[0], int(waiting)
 
     def drop_stale(self, before: datetime) -> int:
