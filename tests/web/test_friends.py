@@ -71,7 +71,10 @@ def test_follow_challenge_and_accept_in_two_browsers(
     match_id = bea.url.rsplit("/", 1)[-1]
     expect(bea.locator(".players")).to_contain_text(ann_name)
     expect(bea.get_by_test_id("challenge-badge")).to_have_count(0)
-    # ann sees bea playing it, with a Watch link
+    # ann, waiting on the friends page, was taken to the match as it started (live)
+    expect(ann).to_have_url(re.compile(rf"#/match/{match_id}$"))
+    expect(ann.locator(".players")).to_contain_text(bea_name)
+    # and sees bea playing it, with a Watch link
     ann.goto("/#/friends")
     expect(ann.locator(f'[data-followed="{bea_name}"] [data-watch="{match_id}"]')).to_be_visible()
     assert not ann.page_errors

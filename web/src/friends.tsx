@@ -286,6 +286,19 @@ function FollowedItem({ f, challenging, setChallenging, reload }: {
   );
 }
 
+/** Open the match ``matchId`` once its seat is among the account's matches (their tokens
+ * come with them), asking a few times. */
+async function openWhenSeated(matchId: string, go: (hash: string) => void): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    const found = await refreshMatches();
+    const all = found ? [...found.waiting, ...found.running, ...found.open] : [];
+    if (all.some((m) => m.match.id === matchId)) break;
+    await new Promise((resolve) => window.setTimeout(resolve, 300 * (i + 1)));
+  }
+  void refreshChallenges();
+  go(`#/match/${matchId}`);
+}
+
 function ChallengeItem({ c, mine, go }: { c: Challenge; mine: boolean; go: (hash: string) => void }) {
   const t = useT();
   const announce = useAnnounce();
@@ -320,17 +333,7 @@ function ChallengeItem({ c, mine, go }: { c: Challenge; mine: boolean; go: (hash
                 setBusy(true);
                 setError(null);
                 friends.accept(c.id).then(async (started) => {
-                  const matchId = started.match;
-                  if (!matchId) return;
-                  // the seat and its token come with the account's matches
-                  for (let i = 0; i < 5; i++) {
-                    const found = await refreshMatches();
-                    const all = found ? [...found.waiting, ...found.running, ...found.open] : [];
-                    if (all.some((m) => m.match.id === matchId)) break;
-                    await new Promise((resolve) => window.setTimeout(resolve, 300 * (i + 1)));
-                  }
-                  void refreshChallenges();
-                  go(`#/match/${matchId}`);
+                  if (started.match) await openWhenSeated(started.match, go);
                 }, (e) => setError(errorText(t, e))).finally(() => setBusy(false));
               }}>
               {t.t("web.friends.accept")}
@@ -369,6 +372,30 @@ export function FriendsPage({ go, challenge }: { go: (hash: string) => void; cha
     void refreshChallenges();
     const timer = window.setInterval(load, 30_000);
     return () => window.clearInterval(timer);
+  }, [account?.name]);
+  // Live while this page is open: the lobby's stream tells this account of the challenges
+  // to it (`challenge`) and of its challenges' matches (`started`): the challenger waiting
+  // here goes to the match as soon as it is accepted.
+  useEffect(() => {
+    if (!account) return undefined;
+    const source = new EventSource("/api/lobby/events");
+    source.addEventListener("challenge", () => {
+      void refreshChallenges();
+    });
+    source.addEventListener("started", (event) => {
+      let data: { seek?: string; match?: string } = {};
+      try {
+        data = JSON.parse((event as MessageEvent<string>).data) as typeof data;
+      } catch {
+        return;
+      }
+      const mine = (known?.from_me ?? []).some((c) => c.id === data.seek);
+      if (mine && data.match) {
+        announce(t.t("web.lobby.started"));
+        void openWhenSeated(data.match, go);
+      }
+    });
+    return () => source.close();
   }, [account?.name]);
   if (!sessionKnown) return <main id="main"><p role="status">{t.t("web.loading")}</p></main>;
   if (!account) {
