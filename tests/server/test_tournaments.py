@@ -600,3 +600,30 @@ def test_a_table_of_four_scores_by_place(servers: Servers) -> None:
     for table in final["rounds"][0]["tables"]:
         # points by place: they add up to half the players at the table
         assert sum(table["points"]) == pytest.approx(len(table["players"]) / 2, abs=1e-3)
+
+
+def test_a_round_past_its_time_limit_scores_its_unfinished_matches_as_draws(
+    servers: Servers,
+) -> None:
+    server = servers(*QUICK_ACCOUNTS)
+    members = {name: signup(server, name) for name in ("ann", "bea")}
+    made = create(members["ann"], rounds=2)
+    for member in members.values():
+        join(member, made["id"])
+    first = until(server, made["id"], round_ready(1))
+    match_id = first["rounds"][0]["tables"][0]["match"]
+    # nobody plays: the round's time limit is moved into the past (as if an hour went by)
+    engine = make_engine(server.database)
+    with engine.begin() as connection:
+        connection.execute(
+            db.tournaments.update()
+            .where(db.tournaments.c.id == made["id"])
+            .values(round_ends_at=datetime.now(UTC) - timedelta(minutes=1))
+        )
+    engine.dispose()
+    second = until(server, made["id"], round_ready(2))
+    table = second["rounds"][0]["tables"][0]
+    assert table["points"] == [0.5, 0.5]
+    # the match itself plays on
+    with server.http() as http:
+        assert http.get(f"/api/matches/{match_id}").json()["status"] == "running"
