@@ -222,3 +222,78 @@ def test_numba_caches_in_the_users_cache_folder_not_the_source_tree(tmp_path: Pa
     assert Path(configured) == mine
     assert Path(used).is_relative_to(mine)
     assert list(Path(used).glob("_rng.seed_game-*.nbi"))
+
+
+_NO_PRIVATE_OPTION = """
+import numba.core.cpu as cpu
+for base in cpu.CPUTargetOptions.__mro__:  # a numba that dropped the private option
+    if "_nrt" in vars(base):
+        delattr(base, "_nrt")
+try:
+    import keltis.fast
+except ImportError as error:
+    print(error)
+else:
+    print("imported")
+"""
+
+
+def test_a_numba_without_the_private_option_is_refused_with_what_to_do() -> None:
+    """The kernels skip numba's reference counting through its private option ``_nrt``: a
+    numba that drops it is refused when keltis.fast is imported, saying what to do, instead
+    of numba's "Unrecognized options" in the middle of a compile."""
+    from keltis.fast._jit import OPTIONS, private_nrt_option
+
+    assert private_nrt_option()  # the numba keltis pins has it, and the kernels use it
+    assert OPTIONS == {"_nrt": False}
+    env = {k: v for k, v in os.environ.items() if k != "KELTIS_FAST_NRT"}
+    done = subprocess.run(
+        [sys.executable, "-c", _NO_PRIVATE_OPTION],
+        capture_output=True, text=True, check=True, env=env, timeout=300,
+    )  # fmt: skip
+    said = done.stdout
+    assert "no longer offers it" in said
+    assert "KELTIS_FAST_NRT=1" in said
+    assert "pip install 'keltis[fast]'" in said
+
+
+_WITH_NRT = """
+import json
+from keltis.fast import simulate
+from keltis.fast._jit import OPTIONS
+result = simulate("cards", 2, 30, "greedy", seed=4)
+print(json.dumps([OPTIONS, result.scores.tolist(), result.decisions.tolist()]))
+"""
+
+
+@pytest.mark.slow
+def test_with_reference_counting_the_games_are_the_same(tmp_path: Path) -> None:
+    """``KELTIS_FAST_NRT=1`` compiles with public options only (numba's reference counting
+    on), in a cache folder of its own, and plays the very same games."""
+    env = {**os.environ, "KELTIS_FAST_NRT": "1", "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _WITH_NRT],
+        capture_output=True, text=True, check=True, env=env, timeout=1200,
+    )  # fmt: skip
+    options, scores, decisions = json.loads(done.stdout)
+    assert options == {}
+    plain = simulate("cards", 2, 30, "greedy", seed=4)
+    assert scores == plain.scores.tolist()
+    assert decisions == plain.decisions.tolist()
+
+
+@pytest.mark.slow
+def test_the_reference_counting_benchmark_runs() -> None:
+    """benchmarks/nrt_cost.py (what the private option buys) runs and says it in JSON."""
+    script = Path(__file__).parents[2] / "benchmarks" / "nrt_cost.py"
+    args = ["--rounds", "1", "--steps", "3", "--batch", "2", "--out", "-"]
+    done = subprocess.run(
+        [sys.executable, str(script), *args],
+        capture_output=True, text=True, check=True, timeout=1800,
+    )  # fmt: skip
+    report = json.loads(done.stdout)
+    assert set(report["nrt_over_default_median"]) == {
+        "cards-random", "cards-self", "board-random", "board-self",
+    }  # fmt: skip
+    assert all(value > 0 for value in report["nrt_over_default_median"].values())

@@ -36,9 +36,14 @@ SOURCES = (
 )
 
 
+#: The environment variable that chooses numba's reference counting (``keltis.fast._jit``):
+#: kernels compiled with and without it are kept apart.
+NRT_VARIABLE = "KELTIS_FAST_NRT"
+
+
 def sources_digest() -> str:
-    """A short digest of the :data:`SOURCES` as they are now."""
-    digest = hashlib.sha256()
+    """A short digest of the :data:`SOURCES` as they are now (and of :data:`NRT_VARIABLE`)."""
+    digest = hashlib.sha256(f"nrt={os.environ.get(NRT_VARIABLE, '')}".encode())
     for pattern in SOURCES:
         for path in sorted(_PACKAGE.glob(pattern)):
             digest.update(path.relative_to(_PACKAGE).as_posix().encode())

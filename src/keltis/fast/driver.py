@@ -25,19 +25,25 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, types
 from numba.extending import overload
+from numba.np.numpy_support import from_dtype as numba_from_dtype
 
-from keltis.board import kernel as board
-from keltis.cards import kernel as cards
 from keltis.fast._jit import OPTIONS, kernel
 from keltis.fast._rng import below, seed_game
+from keltis.games import GAME_NAMES, get_game
 
-#: Each game's tag dtype (the tags are empty arrays of it).
-_DTYPES: Final = {"board": np.int8, "cards": np.int16}
-_MODULES: Final[dict[Any, ModuleType]] = {types.int8: board, types.int16: cards}
+#: The tags' dtypes, one per game in :data:`keltis.games.GAME_NAMES`' order.
+_TAG_DTYPES: Final = (np.int8, np.int16, np.int32, np.int64)
+_DTYPES: Final = dict(zip(GAME_NAMES, _TAG_DTYPES, strict=False))
+_MODULES: Final[dict[Any, ModuleType]] = {
+    numba_from_dtype(np.dtype(dtype)): get_game(name).part("kernel")
+    for name, dtype in _DTYPES.items()
+}
 
 
 def tag(game: str) -> npt.NDArray[Any]:
-    """The tag of ``game`` (``board`` or ``cards``) that the functions here take first."""
+    """The tag of ``game`` (a name of :data:`keltis.games.GAME_NAMES`) that the functions here
+    take first."""
+    get_game(game)  # an unknown name: its clear error
     return np.zeros(0, dtype=_DTYPES[game])
 
 
