@@ -1702,9 +1702,9 @@ message(
     "to get no more of these e-mails (you can turn them on again in your account).",
 )
 message("mail.unsubscribe.button", "Turn the e-mails off")
+message("mail.unsubscribe.home", "Back to the start page")
 message(
     "mail.unsubscribe.done",
-message("mail.unsubscribe.home", "Back to the start page")
     "Done: you get no more e-mails about your turns. Turn them on again in your account.",
 )
 message(
@@ -1773,6 +1773,14 @@ message(
     "You are opening, joining or leaving seeks too often: wait a little, then try again.",
 )
 
+# -- quick pairing (keltis.server.pool, docs/server.md "Quick pairing") -------------------
+
+message(
+    "pool.slow_down",
+    "You are looking for players too often: wait a little, then try again.",
+)
+message("pool.not_in", "You are not waiting for a match.")
+
 message("tournament.no_tournament", "There is no such tournament.")
 # TRANSLATORS: {low}, {high}: numbers of characters; {marks}: the marks allowed
 message(
@@ -1805,14 +1813,6 @@ message(
     "tournament.slow_down",
     "You are joining or withdrawing too often: wait a little, then try again.",
 )
-
-# -- quick pairing (keltis.server.pool, docs/server.md "Quick pairing") -------------------
-
-message(
-    "pool.slow_down",
-    "You are looking for players too often: wait a little, then try again.",
-)
-message("pool.not_in", "You are not waiting for a match.")
 
 
 # -- web: community --------------------------------------------------------------------------
@@ -1915,6 +1915,16 @@ message(
     "web.settings.time_zone_help",
     "E-mails write the time a move is due in this time zone.",
 )
+# the page after deleting one's account (#/deleted)
+message("web.deleted.title", "Account deleted")
+message("web.deleted.named", "The account {name} is deleted.")
+message(
+    "web.deleted.detail",
+    "Its sessions, ratings, e-mail address, mutes, blocks and seeks are gone. Finished matches "
+    "stay, showing a deleted account in place of its name. You can go on playing as a guest, "
+    "or register again.",
+)
+message("web.deleted.home", "Back to the start page")
 message("web.settings.email_confirmed", "Confirmed: e-mails may go to this address.")
 message(
     "web.settings.email_unconfirmed",
@@ -1943,16 +1953,6 @@ message("web.forgot.send", "Send me the link")
 # name or address; {count}: how long the link works, in minutes (30)
 plural_message(
     "web.forgot.sent",
-# the page after deleting one's account (#/deleted)
-message("web.deleted.title", "Account deleted")
-message("web.deleted.named", "The account {name} is deleted.")
-message(
-    "web.deleted.detail",
-    "Its sessions, ratings, e-mail address, mutes, blocks and seeks are gone. Finished matches "
-    "stay, showing a deleted account in place of its name. You can go on playing as a guest, "
-    "or register again.",
-)
-message("web.deleted.home", "Back to the start page")
     "If an account with a confirmed e-mail address matches, a link is on its way to it. It "
     "works once, for {count} minute.",
     "If an account with a confirmed e-mail address matches, a link is on its way to it. It "
