@@ -7,17 +7,21 @@ accessibility violation on the new pages, and each usable 360 px wide."""
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from server.harness import Server, create, play_together, player
-from web.conftest import WEB_SERVER_OPTIONS
-from web.helpers import describe_violations, ws_messages
+from web.helpers import (
+    community_server,
+    fits,
+    no_violations,
+    sign_up,
+    unique,
+    ws_messages,
+)
 from web.pages import hold_seat
 
 PASSWORD = "correct horse battery"
@@ -26,47 +30,7 @@ AGAINST_A_BOT = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server for these tests: the browser tests' options, and as many accounts and
-    log-ins from one address as the tests make."""
-    folder: Path = tmp_path_factory.mktemp("community-server")
-    running = Server(
-        f"sqlite:///{folder / 'server.sqlite3'}",
-        *WEB_SERVER_OPTIONS,
-        "--signup-rate",
-        "1000",
-        "--login-rate",
-        "1000",
-    ).start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-def unique(prefix: str) -> str:
-    """A fresh account name (3-20 letters, digits, _ or -)."""
-    return f"{prefix}_{secrets.token_hex(4)}"
-
-
-def no_violations(axe_scan: Any, page: Any, screen: str) -> None:
-    violations = axe_scan(page)
-    assert not violations, f"{screen}:\n{describe_violations(violations)}"
-
-
-def fits(page: Any, width: int = 360) -> None:
-    """Nothing on the page is wider than the screen."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-
-
-def sign_up(page: Any, name: str) -> None:
-    """An account for ``page``'s browser, made through the API in its context (the session
-    cookie lands in that browser), then the start page with the account in the header."""
-    answer = page.request.post(
-        "/api/accounts", data={"name": name, "password": PASSWORD, "language": "en", "seats": []}
-    )
-    assert answer.status == 201, answer.text()
-    page.goto("/")
-    expect(page.get_by_test_id("account-menu")).to_contain_text(name)
+    yield from community_server(tmp_path_factory.mktemp("community-server"))
 
 
 def held_token(page: Any, match_id: str) -> str:

@@ -15,37 +15,13 @@ import pytest
 from playwright.sync_api import expect
 
 from server.harness import Player, Server, play_together
-from server.people import PASSWORD, signup
-from web.conftest import WEB_SERVER_OPTIONS
-from web.helpers import describe_violations
+from server.people import signup
+from web.helpers import community_server, describe_violations, fits, log_in
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder: Path = tmp_path_factory.mktemp("export-server")
-    running = Server(
-        f"sqlite:///{folder / 'server.sqlite3'}",
-        *WEB_SERVER_OPTIONS,
-        "--signup-rate",
-        "1000",
-        "--login-rate",
-        "1000",
-    ).start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-def log_in(page: Any, name: str) -> None:
-    answer = page.request.post("/api/sessions", data={"name": name, "password": PASSWORD})
-    assert answer.status == 200, answer.text()
-    page.goto("/")
-    expect(page.get_by_test_id("account-menu")).to_contain_text(name)
-
-
-def fits(page: Any, width: int = 360) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    yield from community_server(tmp_path_factory.mktemp("export-server"))
 
 
 def finished_match(server: Server) -> tuple[str, str, str]:

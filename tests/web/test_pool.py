@@ -6,58 +6,19 @@ accessibility violation."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from server.harness import Server
-from web.conftest import WEB_SERVER_OPTIONS
-from web.helpers import describe_violations
-
-PASSWORD = "correct horse battery"
+from web.helpers import community_server, fits, no_violations, sign_up, unique
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder: Path = tmp_path_factory.mktemp("pool-server")
-    running = Server(
-        f"sqlite:///{folder / 'server.sqlite3'}",
-        *WEB_SERVER_OPTIONS,
-        "--signup-rate",
-        "1000",
-        "--login-rate",
-        "1000",
-    ).start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}_{secrets.token_hex(4)}"
-
-
-def sign_up(page: Any, name: str) -> None:
-    answer = page.request.post(
-        "/api/accounts", data={"name": name, "password": PASSWORD, "language": "en", "seats": []}
-    )
-    assert answer.status == 201, answer.text()
-    page.goto("/")
-    expect(page.get_by_test_id("account-menu")).to_contain_text(name)
-
-
-def no_violations(axe_scan: Any, page: Any, screen: str) -> None:
-    violations = axe_scan(page)
-    assert not violations, f"{screen}:\n{describe_violations(violations)}"
-
-
-def fits(page: Any, width: int = 360) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    yield from community_server(tmp_path_factory.mktemp("pool-server"))
 
 
 @pytest.mark.parametrize("width", [1280, 360])

@@ -7,18 +7,15 @@ or not and the time control, "by correspondence" included."""
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from server.harness import Player, Server, play_together
-from server.people import PASSWORD, Member, signup
-from web.conftest import WEB_SERVER_OPTIONS
-from web.helpers import describe_violations
+from server.people import Member, signup
+from web.helpers import community_server, describe_violations, fits, log_in, unique
 from web.pages import hold_seat
 
 CHANGE = re.compile(r"^[+−±]\d+$")
@@ -26,35 +23,7 @@ CHANGE = re.compile(r"^[+−±]\d+$")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder: Path = tmp_path_factory.mktemp("rating-display-server")
-    running = Server(
-        f"sqlite:///{folder / 'server.sqlite3'}",
-        *WEB_SERVER_OPTIONS,
-        "--signup-rate",
-        "1000",
-        "--login-rate",
-        "1000",
-    ).start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}_{secrets.token_hex(3)}"
-
-
-def log_in(page: Any, name: str) -> None:
-    """``page``'s browser logged in as ``name`` (its session cookie), on the start page."""
-    answer = page.request.post("/api/sessions", data={"name": name, "password": PASSWORD})
-    assert answer.status == 200, answer.text()
-    page.goto("/")
-    expect(page.get_by_test_id("account-menu")).to_contain_text(name)
-
-
-def fits(page: Any, width: int = 360) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    yield from community_server(tmp_path_factory.mktemp("rating-display-server"))
 
 
 def rated_match(server: Server, first: Member, second: Member) -> dict[str, Any]:

@@ -67,6 +67,54 @@ function SecondsOptions({ values }: { values: number[] }) {
   );
 }
 
+/** The game a form asks for (the lobby's seek, the pool, a tournament): one radio each. */
+export function GameChoice({ value, set, idPrefix }: {
+  value: GameName;
+  set: (value: GameName) => void;
+  idPrefix: string;
+}) {
+  const t = useT();
+  return (
+    <fieldset>
+      <legend>{t.t("web.game")}</legend>
+      {(["board", "cards"] as const).map((g) => (
+        <label key={g} class="radio">
+          <input type="radio" name={`${idPrefix}-game`} value={g} checked={value === g} onChange={() => set(g)} />
+          {t.t(`title.${g}`)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** How many players (at a table): 2 to 4, under `label`. */
+export function CountChoice({ label, value, set, testid }: {
+  label: string;
+  value: number;
+  set: (value: number) => void;
+  testid: string;
+}) {
+  return (
+    <label>
+      {label}
+      <select value={value} data-testid={testid} onChange={(e) => set(Number((e.target as HTMLSelectElement).value))}>
+        {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
+      </select>
+    </label>
+  );
+}
+
+/** Rated or casual: one check box. */
+export function RatedChoice({ value, set, testid }: { value: boolean; set: (value: boolean) => void; testid: string }) {
+  const t = useT();
+  return (
+    <label class="check">
+      <input type="checkbox" checked={value} data-testid={testid} onChange={(e) => set((e.target as HTMLInputElement).checked)} />
+      {t.t("web.rated.choice")}
+    </label>
+  );
+}
+
 /** The time control: none (where `none` names what that means here), real time (a time for
  * each decision and a bank) or correspondence (days a decision). */
 export function TimeChoice({ value, set, none, idPrefix }: {
@@ -271,25 +319,9 @@ function SeekForm({ opened }: { opened: (seek: Seek) => void }) {
   return (
     <form class="panel seek-form" onSubmit={submit} aria-labelledby="seek-form-title" data-testid="seek-form">
       <h2 id="seek-form-title">{t.t("web.lobby.open")}</h2>
-      <fieldset>
-        <legend>{t.t("web.game")}</legend>
-        {(["board", "cards"] as const).map((g) => (
-          <label key={g} class="radio">
-            <input type="radio" name="seek-game" value={g} checked={game === g} onChange={() => setGame(g)} />
-            {t.t(`title.${g}`)}
-          </label>
-        ))}
-      </fieldset>
-      <label>
-        {t.t("web.players")}
-        <select value={players} data-testid="seek-players" onChange={(e) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
-          {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
-        </select>
-      </label>
-      <label class="check">
-        <input type="checkbox" checked={rated} data-testid="seek-rated" onChange={(e) => setRated((e.target as HTMLInputElement).checked)} />
-        {t.t("web.rated.choice")}
-      </label>
+      <GameChoice value={game} set={setGame} idPrefix="seek" />
+      <CountChoice label={t.t("web.players")} value={players} set={setPlayers} testid="seek-players" />
+      <RatedChoice value={rated} set={setRated} testid="seek-rated" />
       <TimeChoice value={time} set={setTime} idPrefix="seek" />
       <fieldset class="range">
         <legend>{t.t("web.lobby.range_choice")}</legend>

@@ -10,7 +10,7 @@ import { durationWords, timeWords } from "./clock";
 import { errorText, refreshMatches, useSession } from "./community";
 import type { GameName, TimeControl } from "./community";
 import { useAnnounce, useT } from "./context";
-import { DEFAULT_TIME, TimeChoice, timeControl } from "./lobby";
+import { CountChoice, DEFAULT_TIME, GameChoice, RatedChoice, TimeChoice, timeControl } from "./lobby";
 import type { TimeSetting } from "./lobby";
 
 /** How often the waiting screen asks for its entry (the server drops one not asked for in
@@ -95,25 +95,9 @@ function PoolForm({ joined }: { joined: (entry: PoolEntry) => void }) {
   };
   return (
     <form class="panel pool-form" onSubmit={submit} aria-labelledby="pool-title" data-testid="pool-form">
-      <fieldset>
-        <legend>{t.t("web.game")}</legend>
-        {(["board", "cards"] as const).map((g) => (
-          <label key={g} class="radio">
-            <input type="radio" name="pool-game" value={g} checked={game === g} onChange={() => setGame(g)} />
-            {t.t(`title.${g}`)}
-          </label>
-        ))}
-      </fieldset>
-      <label>
-        {t.t("web.players")}
-        <select value={players} data-testid="pool-players" onChange={(e) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
-          {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
-        </select>
-      </label>
-      <label class="check">
-        <input type="checkbox" checked={rated} data-testid="pool-rated" onChange={(e) => setRated((e.target as HTMLInputElement).checked)} />
-        {t.t("web.rated.choice")}
-      </label>
+      <GameChoice value={game} set={setGame} idPrefix="pool" />
+      <CountChoice label={t.t("web.players")} value={players} set={setPlayers} testid="pool-players" />
+      <RatedChoice value={rated} set={setRated} testid="pool-rated" />
       <TimeChoice value={time} set={setTime} idPrefix="pool" />
       <label>
         {t.t("web.lobby.bots_choice")}

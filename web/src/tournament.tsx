@@ -12,7 +12,7 @@ import { errorText, useSession } from "./community";
 import type { GameName, TimeControl } from "./community";
 import { useAnnounce, useT } from "./context";
 import type { Translator } from "./i18n";
-import { DEFAULT_TIME, TimeChoice, rememberedGame, timeControl } from "./lobby";
+import { CountChoice, DEFAULT_TIME, GameChoice, RatedChoice, TimeChoice, rememberedGame, timeControl } from "./lobby";
 import type { TimeSetting } from "./lobby";
 import { PlayerLink } from "./ratings";
 
@@ -243,21 +243,8 @@ function CreateForm({ go }: { go: (hash: string) => void }) {
         {t.t("web.tournaments.name")}
         <input value={name} maxLength={48} required data-testid="tournament-name" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
       </label>
-      <fieldset>
-        <legend>{t.t("web.game")}</legend>
-        {(["board", "cards"] as const).map((g) => (
-          <label key={g} class="radio">
-            <input type="radio" name="tournament-game" value={g} checked={game === g} onChange={() => setGame(g)} />
-            {t.t(`title.${g}`)}
-          </label>
-        ))}
-      </fieldset>
-      <label>
-        {t.t("web.tournaments.table_size")}
-        <select value={size} data-testid="tournament-size" onChange={(e) => setSize(Number((e.target as HTMLSelectElement).value))}>
-          {[2, 3, 4].map((n) => <option key={n} value={n}>{n}</option>)}
-        </select>
-      </label>
+      <GameChoice value={game} set={setGame} idPrefix="tournament" />
+      <CountChoice label={t.t("web.tournaments.table_size")} value={size} set={setSize} testid="tournament-size" />
       <label>
         {t.t("web.tournaments.rounds_choice")}
         <select value={rounds} data-testid="tournament-rounds" onChange={(e) => setRounds(Number((e.target as HTMLSelectElement).value))}>
@@ -272,10 +259,7 @@ function CreateForm({ go }: { go: (hash: string) => void }) {
         {t.t("web.tournaments.max_players")}
         <input type="number" min={2} max={100} value={most} data-testid="tournament-max" onInput={(e) => setMost(Number((e.target as HTMLInputElement).value))} />
       </label>
-      <label class="check">
-        <input type="checkbox" checked={rated} onChange={(e) => setRated((e.target as HTMLInputElement).checked)} />
-        {t.t("web.rated.choice")}
-      </label>
+      <RatedChoice value={rated} set={setRated} testid="tournament-rated" />
       <TimeChoice value={time} set={setTime} none={t.t("web.time.none")} idPrefix="tournament" />
       {error && <p class="error" role="alert" data-testid="tournament-error">{error}</p>}
       <button type="submit" class="primary" disabled={busy} data-testid="tournament-create">{t.t("web.tournaments.create_button")}</button>
