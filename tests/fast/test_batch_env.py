@@ -297,3 +297,117 @@ def test_the_vector_envs_reset_without_a_seed_deals_new_games(game: str) -> None
     assert not np.array_equal(first["observation"], second["observation"])
     third, _ = envs.reset(seed=4)
     assert np.array_equal(first["observation"], third["observation"])
+
+
+def _play(env: BatchEnv, steps: int, seed: int) -> list[tuple[Any, ...]]:
+    """``steps`` steps with legal actions drawn from ``seed``: what each returned, copied."""
+    rng = np.random.default_rng(seed)
+    seen = []
+    for _ in range(steps):
+        masks = env.masks
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        obs, masks, to_move, rewards, dones = env.step(actions)
+        seen.append(
+            (actions, obs.copy(), masks.copy(), to_move.copy(), rewards.copy(), dones.copy())
+        )
+    return seen
+
+
+def _same(a: list[tuple[Any, ...]], b: list[tuple[Any, ...]]) -> bool:
+    return all(
+        all(np.array_equal(x, y) for x, y in zip(one, other, strict=True))
+        for one, other in zip(a, b, strict=True)
+    )
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_a_snapshot_restored_plays_on_exactly_as_before(game: str) -> None:
+    """Games as data (issue 43 §3): a snapshot taken mid-game and restored replays the same
+    steps to the same observations, masks, rewards and ends — episodes ending on the way
+    included — for learner seats against opponents and in self-play."""
+    for opponents in ("greedy", None):
+        env = BatchEnv(game, 3, 5, seed=21, opponents=opponents)
+        env.reset()
+        _play(env, 40, seed=1)
+        snap = env.snapshot()
+        assert len(snap) == 5
+        steps = 150 if game == "cards" else 600  # long enough that games end on the way
+        first = _play(env, steps, seed=2)
+        env.restore(snap)
+        again = _play(env, steps, seed=2)
+        assert _same(first, again)
+        assert any(step[5].any() for step in first)  # some games ended on the way
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_a_game_restored_into_other_slots_is_the_same_game(game: str) -> None:
+    env = BatchEnv(game, 2, 4, seed=3, opponents=None)
+    env.reset()
+    _play(env, 10, seed=4)
+    one = env.snapshot([1])
+    env.restore(one, [2])
+    env.restore(env.snapshot(np.array([False, True, False, False])), np.array([3]))
+    for slot in (2, 3):
+        assert np.array_equal(env.obs[slot], env.obs[1])
+        assert np.array_equal(env.masks[slot], env.masks[1])
+    rng = np.random.default_rng(5)
+    for _ in range(8):  # the same moves in the three copies keep them equal
+        choice = int(np.argmax(env.masks[1] * rng.random(env.masks.shape[1])))
+        actions = np.argmax(env.masks, axis=1)
+        actions[1:] = choice
+        _, _, _, _, dones = env.step(actions)
+        if dones[1:].any():
+            break
+        assert np.array_equal(env.obs[2], env.obs[1])
+        assert np.array_equal(env.obs[3], env.obs[1])
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_resetting_some_games_deals_them_their_next_episode_only(game: str) -> None:
+    env = BatchEnv(game, 2, 4, seed=8)
+    env.reset()
+    _play(env, 5, seed=6)
+    before = env.snapshot()
+    episodes = env.episodes.copy()
+    obs, masks, _ = env.reset_games([0, 2])
+    assert env.episodes.tolist() == [episodes[0] + 1, episodes[1], episodes[2] + 1, episodes[3]]
+    for slot in (1, 3):  # untouched
+        assert np.array_equal(obs[slot], before.obs[slot])
+        assert np.array_equal(masks[slot], before.masks[slot])
+    for slot in (0, 2):  # the next deal of the seed's sequence: as another batch deals it
+        other = BatchEnv(game, 2, 4, seed=8)
+        other.reset()
+        other.episodes[slot] = env.episodes[slot] - 1
+        other.reset_games([slot])
+        assert np.array_equal(other.obs[slot], obs[slot])
+        assert np.array_equal(other.masks[slot], masks[slot])
+        assert not np.array_equal(obs[slot], before.obs[slot])
+    assert env.reset_games([])[0] is env.obs  # nothing to reset: nothing changes
+    mask = np.zeros(4, dtype=np.bool_)
+    mask[3] = True
+    env.reset_games(mask)
+    assert env.episodes[3] == episodes[3] + 1
+
+
+def test_snapshots_and_resets_refuse_what_does_not_fit() -> None:
+    env = BatchEnv("cards", 2, 3, seed=1)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.reset_games([0])
+    env.reset()
+    with pytest.raises(ValueError, match="no game slot"):
+        env.reset_games([3])
+    with pytest.raises(ValueError, match="shape"):
+        env.reset_games(np.array([True, False]))
+    with pytest.raises(ValueError, match="slot indices"):
+        env.reset_games([0.5])
+    snap = env.snapshot([0, 1])
+    with pytest.raises(ValueError, match="2 slot indices"):
+        env.restore(snap, [0])
+    with pytest.raises(ValueError, match="distinct slots"):
+        env.restore(snap, [1, 1])
+    with pytest.raises(ValueError, match="distinct slots"):
+        env.restore(snap, [2, 3])
+    with pytest.raises(ValueError, match="does not fit"):
+        BatchEnv("board", 2, 3, seed=1).restore(snap)
+    with pytest.raises(ValueError, match="does not fit"):
+        BatchEnv("cards", 3, 3, seed=1).restore(snap)

@@ -33,13 +33,14 @@ except ImportError as _missing:  # pragma: no cover - depends on the environment
     ) from _missing
 
 from keltis.fast.batch import END_REASONS, POLICIES, SimResult, simulate
-from keltis.fast.env import BatchEnv
+from keltis.fast.env import BatchEnv, BatchState
 from keltis.fast.setup import deal_setup, load_setup
 
 __all__ = [
     "END_REASONS",
     "POLICIES",
     "BatchEnv",
+    "BatchState",
     "SimResult",
     "deal_setup",
     "load_setup",

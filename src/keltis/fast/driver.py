@@ -268,13 +268,17 @@ def env_reset(
     trace: np.ndarray,
     trace_n: np.ndarray,
     work: np.ndarray,
+    which: np.ndarray,
 ) -> None:
-    """Deal every game of the batch (its episode ``episodes[b]``) and show the seat to move.
-    ``config``: players, the learner's seat (-1: drawn per episode, -2: self-play), then the
-    policy of each seat relative to the learner's (0 random, 1 greedy). ``work``: scratch room
-    (the kernel's ``WORK`` numbers)."""
+    """Deal the games ``b`` of the batch where ``which[b]`` is set (their episode
+    ``episodes[b]``) and show the seat to move; the others stay as they are. ``config``:
+    players, the learner's seat (-1: drawn per episode, -2: self-play), then the policy of each
+    seat relative to the learner's (0 random, 1 greedy). ``work``: scratch room (the kernel's
+    ``WORK`` numbers)."""
     scratch = work[const(game_tag, "DECK_CARDS") :]
     for b in range(states.shape[0]):
+        if not which[b]:
+            continue
         at = _start(
             game_tag, b, states, extras, rngs, episodes, seats, config, rules, seed, work,
             trace[b], 0, offsets, obs,

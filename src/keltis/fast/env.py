@@ -37,6 +37,7 @@ them and warns).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Final
 
@@ -57,6 +58,28 @@ Masks = npt.NDArray[np.int8]
 Seats = npt.NDArray[np.int32]
 Rewards = npt.NDArray[np.float64]
 Flags = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class BatchState:
+    """Games of a :class:`BatchEnv` as data (:meth:`BatchEnv.snapshot`): each game's kernel
+    state, its counters of what its observation row shows, its random stream, its episode and
+    learner's seat, and the observation, mask and seat to move it shows; one row per game."""
+
+    game: str
+    players: int
+    states: npt.NDArray[np.int32] = field(repr=False)
+    extras: npt.NDArray[np.int8] = field(repr=False)
+    rngs: npt.NDArray[np.uint64] = field(repr=False)
+    episodes: npt.NDArray[np.int64] = field(repr=False)
+    seats: npt.NDArray[np.int32] = field(repr=False)
+    obs: npt.NDArray[np.float32] = field(repr=False)
+    masks: npt.NDArray[np.int8] = field(repr=False)
+    to_move: npt.NDArray[np.int32] = field(repr=False)
+
+    def __len__(self) -> int:
+        return int(self.states.shape[0])
+
 
 #: The learner's seat in ``config``: drawn per episode, or self-play (every seat).
 _DRAWN: Final = -1
@@ -199,6 +222,92 @@ class BatchEnv:
             self.episodes[:] = 0
         elif self._started:
             self.episodes += 1
+        self._deal(np.ones(self.batch, dtype=np.bool_))
+        self.trace_end[:] = 0
+        self.dones[:] = False
+        self.rewards[:] = 0.0
+        self._started = True
+        return self.obs, self.masks, self.to_move
+
+    def reset_games(self, games: npt.ArrayLike) -> tuple[Observations, Masks, Seats]:
+        """Deal a new game in the slots ``games`` only (indices, or a boolean mask of the
+        batch): each one's next episode of the batch's seed sequence (the game in it is
+        abandoned); the other games go on untouched. Returns the whole batch's observations,
+        masks and seats to move."""
+        if not self._started:
+            raise RuntimeError("call reset() first")
+        which = self._which(games)
+        self.episodes[which] += 1
+        self._deal(which)
+        self.trace_end[which] = 0
+        self.dones[which] = False
+        self.rewards[which] = 0.0
+        return self.obs, self.masks, self.to_move
+
+    def snapshot(self, games: npt.ArrayLike | None = None) -> BatchState:
+        """A copy of the games in the slots ``games`` (indices or a boolean mask; all when
+        ``None``) as data: what :meth:`restore` puts back, into the same slots or others —
+        to search from a position, or to play a game on in several ways."""
+        which = np.arange(self.batch) if games is None else np.flatnonzero(self._which(games))
+        return BatchState(
+            game=self.game,
+            players=self.players,
+            states=self._states[which].copy(),
+            extras=self._extras[which].copy(),
+            rngs=self._rngs[which].copy(),
+            episodes=self.episodes[which].copy(),
+            seats=self.seats[which].copy(),
+            obs=self._obs[which].copy(),
+            masks=self._masks[which].copy(),
+            to_move=self.to_move[which].copy(),
+        )
+
+    def restore(self, state: BatchState, games: npt.ArrayLike | None = None) -> None:
+        """Put the games of ``state`` (a :meth:`snapshot`, of this env or another of the same
+        game and number of players) into the slots ``games`` (indices, one per game of the
+        snapshot, in its order; default: the first ``len(state)`` slots). A restored game
+        plays on exactly as the snapshot's would from there; its next episodes are dealt
+        from this batch's seed and the slot's index."""
+        if state.game != self.game or state.players != self.players:
+            raise ValueError(
+                f"a snapshot of {state.game} for {state.players} players does not fit this "
+                f"batch of {self.game} for {self.players}"
+            )
+        slots = np.arange(len(state)) if games is None else np.asarray(games)
+        if slots.dtype.kind not in "iu" or slots.shape != (len(state),):
+            raise ValueError(f"games must be {len(state)} slot indices, one per snapshot game")
+        if len(set(slots.tolist())) != len(slots) or not all(0 <= g < self.batch for g in slots):
+            raise ValueError(f"games must be distinct slots of the batch (0-{self.batch - 1})")
+        self._states[slots] = state.states
+        self._extras[slots] = state.extras
+        self._rngs[slots] = state.rngs
+        self.episodes[slots] = state.episodes
+        self.seats[slots] = state.seats
+        self._obs[slots] = state.obs
+        self._masks[slots] = state.masks
+        self.to_move[slots] = state.to_move
+        self.dones[slots] = False
+        self.rewards[slots] = 0.0
+        self._started = True
+
+    def _which(self, games: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        """``games`` (slot indices or a boolean mask of the batch) as a boolean mask."""
+        chosen = np.asarray(games)
+        if chosen.size == 0:
+            return np.zeros(self.batch, dtype=np.bool_)
+        if chosen.dtype == np.bool_:
+            if chosen.shape != (self.batch,):
+                raise ValueError(f"a mask of games must have shape ({self.batch},)")
+            return chosen.copy()
+        if chosen.dtype.kind not in "iu" or chosen.ndim != 1:
+            raise ValueError("games must be slot indices (whole numbers) or a boolean mask")
+        if chosen.size and (chosen.min() < 0 or chosen.max() >= self.batch):
+            raise ValueError(f"no game slot {chosen.tolist()} in a batch of {self.batch}")
+        which = np.zeros(self.batch, dtype=np.bool_)
+        which[chosen] = True
+        return which
+
+    def _deal(self, which: npt.NDArray[np.bool_]) -> None:
         driver.env_reset(
             self._tag,
             self._states,
@@ -216,12 +325,8 @@ class BatchEnv:
             self.trace,
             self.trace_n,
             self._work,
+            which,
         )
-        self.trace_end[:] = 0
-        self.dones[:] = False
-        self.rewards[:] = 0.0
-        self._started = True
-        return self.obs, self.masks, self.to_move
 
     def step(self, actions: npt.ArrayLike) -> tuple[Observations, Masks, Seats, Rewards, Flags]:
         """One decision per game (dense action ids, legal in :attr:`masks`) for the seat to
