@@ -431,3 +431,37 @@ export async function setNotify(on: boolean): Promise<boolean> {
   localStorage.setItem("keltis.notify", answer === "granted" ? "on" : "off");
   return answer === "granted";
 }
+
+/** How often the header's badges ask the server while the page is seen, and in the
+ * background. */
+export const POLL_SEEN = 15_000;
+export const POLL_HIDDEN = 60_000;
+
+/** Ask with `refresh` while `who` (the account's name) is logged in: every
+ * {@link POLL_SEEN} ms while the page is seen, every {@link POLL_HIDDEN} in the background,
+ * and at once when it comes back into view. */
+export function usePoll(who: string | undefined, refresh: () => Promise<unknown>): void {
+  useEffect(() => {
+    if (!who) return undefined;
+    let timer: number | undefined;
+    let stopped = false;
+    const schedule = () => {
+      window.clearTimeout(timer);
+      if (!stopped) timer = window.setTimeout(ask, document.hidden ? POLL_HIDDEN : POLL_SEEN);
+    };
+    const ask = () => {
+      void refresh().finally(schedule);
+    };
+    const onVisible = () => {
+      if (!document.hidden) ask();
+      else schedule();
+    };
+    ask();
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, [who]);
+}

@@ -8,7 +8,7 @@
 // friends sections.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { request } from "./api";
-import { errorText, refreshMatches, useSession } from "./community";
+import { errorText, refreshMatches, usePoll, useSession } from "./community";
 import type { GameName, Seek } from "./community";
 import { useAnnounce, useT } from "./context";
 import type { Translator } from "./i18n";
@@ -108,9 +108,6 @@ function useChallenges(): Challenges | null {
   return known;
 }
 
-const POLL_SEEN = 15_000;
-const POLL_HIDDEN = 60_000;
-
 /** The header's badge: how many challenges wait for the account's answer, a link to the
  * friends page (nothing while none waits). */
 export function ChallengeBadge() {
@@ -123,29 +120,9 @@ export function ChallengeBadge() {
     if (!account) {
       setKnown(null);
       seen.current = null;
-      return undefined;
     }
-    let timer: number | undefined;
-    let stopped = false;
-    const schedule = () => {
-      window.clearTimeout(timer);
-      if (!stopped) timer = window.setTimeout(ask, document.hidden ? POLL_HIDDEN : POLL_SEEN);
-    };
-    const ask = () => {
-      void refreshChallenges().finally(schedule);
-    };
-    const onVisible = () => {
-      if (!document.hidden) ask();
-      else schedule();
-    };
-    ask();
-    document.addEventListener("visibilitychange", onVisible);
-    return () => {
-      stopped = true;
-      window.clearTimeout(timer);
-      document.removeEventListener("visibilitychange", onVisible);
-    };
   }, [account?.name]);
+  usePoll(account?.name, refreshChallenges);
   const waiting = account ? challenges?.to_me ?? [] : [];
   // a new challenge is said to screen readers once (not those there when the page opened)
   useEffect(() => {

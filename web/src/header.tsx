@@ -6,7 +6,7 @@
 // where the player asked for it, with a click: settings or the badge's list).
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { logOut, matchRated, matchTime, notifyWanted, refreshMatches, setNotify, useSession } from "./community";
+import { logOut, matchRated, matchTime, notifyWanted, refreshMatches, setNotify, usePoll, useSession } from "./community";
 import type { AccountMatch } from "./community";
 import { useAnnounce, useT } from "./context";
 import { seatNames } from "./game";
@@ -15,8 +15,6 @@ import { ChallengeBadge } from "./friends";
 import { MatchKind } from "./ratings";
 
 /** How often the turn badge asks, in milliseconds: the page seen, in the background. */
-const POLL_SEEN = 15_000;
-const POLL_HIDDEN = 60_000;
 
 /** A button that opens a box under it: Escape or a click elsewhere closes it (Escape gives
  * the focus back to the button), and so does following a link in it. */
@@ -94,29 +92,7 @@ function TurnBadge() {
 
   // Poll while logged in: often while the page is seen, seldom in the background, at once
   // when it comes back into view.
-  useEffect(() => {
-    if (!account) return undefined;
-    let timer: number | undefined;
-    let stopped = false;
-    const schedule = () => {
-      window.clearTimeout(timer);
-      if (!stopped) timer = window.setTimeout(ask, document.hidden ? POLL_HIDDEN : POLL_SEEN);
-    };
-    const ask = () => {
-      void refreshMatches().finally(schedule);
-    };
-    const onVisible = () => {
-      if (!document.hidden) ask();
-      else schedule();
-    };
-    ask();
-    document.addEventListener("visibilitychange", onVisible);
-    return () => {
-      stopped = true;
-      window.clearTimeout(timer);
-      document.removeEventListener("visibilitychange", onVisible);
-    };
-  }, [account?.name]);
+  usePoll(account?.name, refreshMatches);
 
   // One more match waiting while the tab is in the background: the browser's notification.
   const before = useRef<number | null>(null);
