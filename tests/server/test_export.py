@@ -80,6 +80,9 @@ def test_the_archive_holds_the_account_its_ratings_matches_and_words(server: Ser
         assert heard.status_code == 201, heard.text
         assert ann.post("/api/me/mutes", json={"name": "Brigid_x"}).status_code == 204
         assert ann.post("/api/me/blocks", json={"name": "Ciaran_x"}).status_code == 204
+        assert ann.put("/api/me/following/Brigid_x").status_code == 204
+        taken = ann.post("/api/me/vacation", json={"days": 2})
+        assert taken.status_code in (200, 201), taken.text
         reported = ann.post(
             "/api/reports",
             json={"name": "Brigid_x", "reason": "other", "text": "asked me for my password"},
@@ -110,6 +113,10 @@ def test_the_archive_holds_the_account_its_ratings_matches_and_words(server: Ser
         assert [(c["match"], c["text"]) for c in data["chat"]] == [(finished, "good game, Brigid")]
         assert data["mutes"] == ["Brigid_x"]
         assert data["blocks"] == ["Ciaran_x"]
+        assert [f["name"] for f in data["following"]] == ["Brigid_x"]
+        [vacation] = data["vacations"]
+        assert vacation["start"] < vacation["until"]
+        assert vacation["ended"] is None
         assert [(r["reported"], r["reason"], r["text"]) for r in data["reports"]] == [
             ("Brigid_x", "other", "asked me for my password")
         ]
@@ -121,6 +128,7 @@ def test_the_archive_holds_the_account_its_ratings_matches_and_words(server: Ser
         other = _export(bea)
         assert [c["text"] for c in other["chat"]] == ["thanks, well played"]
         assert other["mutes"] == other["blocks"] == other["reports"] == []
+        assert other["following"] == other["vacations"] == []
         assert "aoife@example.org" not in json.dumps(other)
     finally:
         ann.close()

@@ -1,7 +1,7 @@
 """An account's own data as one JSON archive (``GET /api/me/export``; docs/server.md, "Your
 data"): the account and its settings, its ratings with their full history, every match it
-sat in, the chat lines it wrote, and the mutes, blocks and reports it made, and the warnings
-moderators gave it.
+sat in, the chat lines it wrote, whom it follows and its vacations, the mutes, blocks and
+reports it made, and the warnings moderators gave it.
 
 A finished match comes with its full record, as ``GET /api/matches/{id}/record`` gives it to
 anyone; a match not over yet only with what the account's own seat sees now (its view: its
@@ -71,8 +71,9 @@ class Exporter:
     # -- what fits in one read --------------------------------------------------------------
 
     def head(self, account: Account) -> dict[str, Any]:
-        """The archive's first part: the account, its ratings with their full history, and
-        what it muted, blocked and reported, and the warnings it was given."""
+        """The archive's first part: the account, its ratings with their full history, whom
+        it follows, its vacations, what it muted, blocked and reported, and the warnings it
+        was given."""
         ratings = self.master.ratings
         player = account.player
         with self.engine.connect() as connection:
@@ -86,6 +87,18 @@ class Exporter:
                 .where(db.warnings.c.account_id == account.id)
                 .order_by(db.warnings.c.id)
             ).all()
+            # whom it follows (by name: the ids are the server's) and its vacations
+            following = connection.execute(
+                sa.select(db.accounts.c.name, db.follows.c.at)
+                .join(db.accounts, db.accounts.c.id == db.follows.c.followed_id)
+                .where(db.follows.c.account_id == account.id)
+                .order_by(db.follows.c.at, db.accounts.c.name)
+            ).all()
+            vacations = connection.execute(
+                sa.select(db.vacations)
+                .where(db.vacations.c.account_id == account.id)
+                .order_by(db.vacations.c.id)
+            ).all()
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -95,6 +108,11 @@ class Exporter:
                 game: {**rating.to_json(), "history": ratings.history(player, game, None)}
                 for game, rating in sorted(ratings.ratings_of(player).items())
             },
+            "following": [{"name": f.name, "since": _iso(f.at)} for f in following],
+            "vacations": [
+                {"start": _iso(v.started_at), "until": _iso(v.until), "ended": _iso(v.ended_at)}
+                for v in vacations
+            ],
             "mutes": self.master.accounts.mutes(account),
             "blocks": self.master.moderation.blocks(account),
             # the reports it sent: whom, why, its own words and whether a moderator closed
