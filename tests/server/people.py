@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from .harness import WAIT, Server
+from .harness import WAIT, Player, Server, play_together
 
 #: A password every test account uses (8 characters or more).
 PASSWORD = "correct horse battery"
@@ -52,3 +52,29 @@ def my_seat(member: Member, match_id: str) -> dict[str, Any]:
             if item["match"]["id"] == match_id:
                 return dict(item)
     raise AssertionError(f"{member.name} has no seat in {match_id}: {answer.json()}")
+
+
+def rated_cards_played(server: Server, first: Member, second: Member) -> dict[str, Any]:
+    """A rated card game of two accounts, ``first`` its host, played to its end through the
+    live connections: the creation's answer (``id``, tokens, invites)."""
+    body: dict[str, Any] = first.post(
+        "/api/matches",
+        json={"game": "cards", "seats": [{"kind": "person"}, {"kind": "person"}], "rated": True},
+    ).json()
+    joined = second.post(
+        f"/api/matches/{body['id']}/join", json={"invite": body["invites"][0]["invite"]}
+    )
+    assert joined.status_code == 200, joined.text
+    started = first.post(
+        f"/api/matches/{body['id']}/start",
+        headers={"Authorization": f"Bearer {body['host_token']}"},
+    )
+    assert started.status_code == 200, started.text
+    a = Player(server, body["id"], body["token"]).connect()
+    b = Player(server, body["id"], joined.json()["token"]).connect()
+    try:
+        play_together(a, b)
+    finally:
+        a.close()
+        b.close()
+    return body

@@ -19,33 +19,8 @@ import sqlalchemy as sa
 
 from keltis.server import db
 
-from .harness import WAIT, Player, Server, play_together
-from .people import Member, my_seat, signup
-
-
-def _rated_cards(server: Server, first: Member, second: Member) -> str:
-    """A rated card game of ``first`` and ``second``, played to its end; its id."""
-    body = first.post(
-        "/api/matches",
-        json={"game": "cards", "seats": [{"kind": "person"}, {"kind": "person"}], "rated": True},
-    ).json()
-    joined = second.post(
-        f"/api/matches/{body['id']}/join", json={"invite": body["invites"][0]["invite"]}
-    )
-    assert joined.status_code == 200, joined.text
-    started = first.post(
-        f"/api/matches/{body['id']}/start",
-        headers={"Authorization": f"Bearer {body['host_token']}"},
-    )
-    assert started.status_code == 200, started.text
-    a = Player(server, body["id"], body["token"]).connect()
-    b = Player(server, body["id"], joined.json()["token"]).connect()
-    try:
-        play_together(a, b)
-    finally:
-        a.close()
-        b.close()
-    return str(body["id"])
+from .harness import WAIT, Server
+from .people import Member, my_seat, rated_cards_played, signup
 
 
 def _until(check: Any, what: str) -> Any:
@@ -73,7 +48,7 @@ def test_the_archive_holds_the_account_its_ratings_matches_and_words(server: Ser
     bea = signup(server, "Brigid_x", email="brigid@example.org")
     signup(server, "Ciaran_x").close()
     try:
-        finished = _rated_cards(server, ann, bea)
+        finished = rated_cards_played(server, ann, bea)["id"]
         said = ann.post(f"/api/matches/{finished}/chat", json={"text": "good game, Brigid"})
         assert said.status_code == 201, said.text
         heard = bea.post(f"/api/matches/{finished}/chat", json={"text": "thanks, well played"})
@@ -207,7 +182,7 @@ def test_an_account_of_many_matches_is_exported_in_pages(server: Server) -> None
     the archive with its record, read a page at a time."""
     gus, hal = signup(server, "Gus_x"), signup(server, "Hal_x")
     try:
-        played = _rated_cards(server, gus, hal)
+        played = rated_cards_played(server, gus, hal)["id"]
         engine = sa.create_engine(server.database)
         try:
             with engine.begin() as connection:

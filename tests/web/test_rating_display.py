@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from server.harness import Player, Server, play_together
-from server.people import Member, signup
+from server.harness import Server
+from server.people import rated_cards_played, signup
 from web.helpers import community_server, describe_violations, fits, log_in, unique
 from web.pages import hold_seat
 
@@ -24,31 +24,6 @@ CHANGE = re.compile(r"^[+−±]\d+$")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from community_server(tmp_path_factory.mktemp("rating-display-server"))
-
-
-def rated_match(server: Server, first: Member, second: Member) -> dict[str, Any]:
-    """A rated card game of two accounts played to its end: the creation's answer."""
-    body: dict[str, Any] = first.post(
-        "/api/matches",
-        json={"game": "cards", "seats": [{"kind": "person"}, {"kind": "person"}], "rated": True},
-    ).json()
-    joined = second.post(
-        f"/api/matches/{body['id']}/join", json={"invite": body["invites"][0]["invite"]}
-    )
-    assert joined.status_code == 200, joined.text
-    started = first.post(
-        f"/api/matches/{body['id']}/start",
-        headers={"Authorization": f"Bearer {body['host_token']}"},
-    )
-    assert started.status_code == 200, started.text
-    a = Player(server, body["id"], body["token"]).connect()
-    b = Player(server, body["id"], joined.json()["token"]).connect()
-    try:
-        play_together(a, b)
-    finally:
-        a.close()
-        b.close()
-    return body
 
 
 def rated(page: Any, match_id: str) -> dict[str, Any]:
@@ -67,7 +42,7 @@ def test_the_final_screen_shows_each_seats_rating_change(
     ada_name, bob_name = unique("ada"), unique("bob")
     ada, bob = signup(server, ada_name), signup(server, bob_name)
     try:
-        body = rated_match(server, ada, bob)
+        body = rated_cards_played(server, ada, bob)
     finally:
         ada.close()
         bob.close()
@@ -117,7 +92,7 @@ def test_the_lobby_and_the_lists_say_rating_rated_and_time(
     ada_name, bob_name = unique("ada"), unique("bob")
     ada, bob = signup(server, ada_name), signup(server, bob_name)
     try:
-        finished = rated_match(server, ada, bob)
+        finished = rated_cards_played(server, ada, bob)
         wide, phone = new_page(server=server), new_page(server=server, width=360)
         rating = rated(wide, finished["id"])
         ada_after = next(s["after"] for s in rating["seats"] if s["name"] == ada_name)
