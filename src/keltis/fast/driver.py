@@ -348,18 +348,15 @@ def env_step(
     work: np.ndarray,
     which: np.ndarray,
 ) -> int:
-    """Apply ``actions[b]`` in every game ``b`` where ``which[b]`` is set, let the other seats
-    move, and deal a finished game's next episode in place (its end: ``rewards``, ``dones``,
-    ``truncated``, ``scores``, ``final_obs`` seen by ``final_seat``); a game not in ``which``
-    is left as it is (its action is not read; no reward, not done). ``config[-1]`` is the
-    reward: 0 win, 1 margin. Returns -1, or the first game whose action is not legal (then
-    nothing is changed)."""
+    """Apply ``actions[b]`` in the games ``b`` where ``which[b]`` is set (the others stay as
+    they are: not done, no reward), let the other seats move, and deal a finished game's next
+    episode in place (its end: ``rewards``, ``dones``, ``truncated``, ``scores``, ``final_obs``
+    seen by ``final_seat``). ``config[-1]`` is the reward: 0 win, 1 margin. Returns -1, or the
+    first game whose action is not legal (then nothing is changed)."""
     batch = states.shape[0]
     for b in range(batch):
-        if not which[b]:
-            continue
         a = actions[b]
-        if a < 0 or a >= masks.shape[1] or masks[b, a] == 0:
+        if which[b] and (a < 0 or a >= masks.shape[1] or masks[b, a] == 0):
             return b
     scratch = work[const(game_tag, "DECK_CARDS") :]
     cur = const(game_tag, "CUR")
@@ -369,8 +366,7 @@ def env_step(
         if not which[b]:
             dones[b] = False
             truncated[b] = False
-            for q in range(n):
-                rewards[b, q] = 0.0
+            rewards[b, :] = 0.0
             trace_end[b] = 0
             trace_n[b] = 0
             continue
