@@ -100,8 +100,11 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--env batch plays one opponent in every environment: --opponents greedy")
         from keltis.fast.vector import BatchVectorEnv  # only with --env batch: needs numba
 
-        # Same-step autoreset as below; the seed of reset() seeds the whole batch.
-        envs = BatchVectorEnv(args.game, args.envs, 2, opponents[0], reward=args.reward)
+        # Same-step autoreset as below; reset(seed=s) seeds environment i with s + i.
+        envs = BatchVectorEnv(
+            args.game, args.envs, 2, opponents[0], reward=args.reward,
+            autoreset_mode=AutoresetMode.SAME_STEP,
+        )  # fmt: skip
     else:
         envs = SyncVectorEnv(
             [make_env(args.game, o, args.reward) for o in env_opponents],

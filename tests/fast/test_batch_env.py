@@ -178,7 +178,7 @@ def test_the_vector_env(game: str) -> None:
     gym = pytest.importorskip("gymnasium")
     from keltis.fast.vector import BatchVectorEnv
 
-    envs = BatchVectorEnv(game, 6, 2, "greedy", reward="win")
+    envs = BatchVectorEnv(game, 6, 2, "greedy", reward="win", autoreset_mode="SameStep")
     assert isinstance(envs, gym.vector.VectorEnv)
     obs, _info = envs.reset(seed=11)
     assert envs.observation_space.contains(obs)
@@ -194,7 +194,7 @@ def test_the_vector_env(game: str) -> None:
             assert (terminated | truncated)[ended].all()
             share = infos["final_info"]["win_share"][ended]
             assert np.array_equal(reward[ended], share)
-            assert not infos["final_obs"]["action_mask"][ended].any()
+            assert not any(final["action_mask"].any() for final in infos["final_obs"][ended])
             finished += int(ended.sum())
     assert finished > 0
 
@@ -411,3 +411,39 @@ def test_snapshots_and_resets_refuse_what_does_not_fit() -> None:
         BatchEnv("board", 2, 3, seed=1).restore(snap)
     with pytest.raises(ValueError, match="does not fit"):
         BatchEnv("cards", 3, 3, seed=1).restore(snap)
+
+
+def test_a_list_of_seeds_deals_each_game_as_a_batch_of_one() -> None:
+    """``BatchEnv.reset([s0, s1, …])``: game ``b`` is dealt and played as a one-game batch
+    seeded ``s_b`` (the stream the single env and the vector env share)."""
+    env = BatchEnv("cards", 2, 3, seed=0, opponents="random")
+    obs, masks, _ = env.reset([5, 6, 7])
+    one = BatchEnv("cards", 2, 1, seed=6, opponents="random")
+    alone, alone_masks, _ = one.reset()
+    assert np.array_equal(obs[1], alone[0])
+    assert np.array_equal(masks[1], alone_masks[0])
+    assert env.seeds.tolist() == [5, 6, 7]
+    assert env.indices.tolist() == [0, 0, 0]
+    assert not np.array_equal(obs[0], obs[1])
+    # reset(int) is the batch's stream again: game b is (seed, b)
+    again, _, _ = env.reset(6)
+    assert env.indices.tolist() == [0, 1, 2]
+    assert np.array_equal(again[0], alone[0])
+    assert not np.array_equal(again[1], alone[0])
+    with pytest.raises(ValueError, match="3 games need 3 seeds"):
+        env.reset([1, 2])
+
+
+def test_a_step_of_some_games_leaves_the_others_as_they_are() -> None:
+    env = BatchEnv("board", 2, 3, seed=4, opponents="greedy")
+    _, masks, _ = env.reset()
+    before = env.snapshot()
+    actions = np.argmax(masks, axis=1)
+    actions[1] = -1  # not read
+    env.step(actions, games=[0, 2])
+    after = env.snapshot([1])
+    assert np.array_equal(after.states[0], before.states[1])
+    assert np.array_equal(after.obs[0], before.obs[1])
+    assert not env.dones[1]
+    assert env.rewards[1].tolist() == [0.0, 0.0]
+    assert not np.array_equal(env.snapshot([0]).states[0], before.states[0])

@@ -30,6 +30,11 @@ from keltis.games import GAME_NAMES
 GYM_IDS = {name: f"keltis/{name.capitalize()}-v0" for name in GAME_NAMES}
 """The Gymnasium ids registered on ``import keltis.env`` (when Gymnasium is installed)."""
 
+FAST_GYM_IDS = {name: f"keltis/{name.capitalize()}-v1" for name in GAME_NAMES}
+"""The ids of the batch simulator's environments (``keltis.fast.vector``: needs numba when
+made): ``gymnasium.make`` gives one game (``FastEnv``), ``gymnasium.make_vec`` with
+``vectorization_mode="vector_entry_point"`` the batch (``BatchVectorEnv``)."""
+
 
 def _register_gymnasium() -> None:
     try:
@@ -41,11 +46,20 @@ def _register_gymnasium() -> None:
             gymnasium.register(
                 id=env_id, entry_point="keltis.env.gym_env:KeltisEnv", kwargs={"game": game}
             )
+    for game, env_id in FAST_GYM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="keltis.fast.vector:FastEnv",
+                vector_entry_point="keltis.fast.vector:BatchVectorEnv",
+                kwargs={"game": game},
+            )
 
 
 _register_gymnasium()
 
 __all__ = [
+    "FAST_GYM_IDS",
     "GYM_IDS",
     "Field",
     "ObservationLayout",

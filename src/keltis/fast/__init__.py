@@ -5,18 +5,21 @@ A second implementation of the rules on flat integer arrays, for researchers who
 of playouts: ``simulate(game, players, n_games, policy, seed)`` deals and plays whole games
 with a uniform random or a greedy policy and returns per-game scores, winners, end reasons and
 decision counts as numpy arrays (:class:`SimResult`); ``BatchEnv(game, players, batch, seed,
-opponents=…)`` steps a batch of games for a learner with ``keltis.env``'s observations, masks
-and rewards (``keltis.fast.env``; as a Gymnasium vector env: ``keltis.fast.vector``).
-Decisions are the reference engine's dense action indices, and a differential test
-(``keltis.fast.diff``, ``benchmarks/fast_diff.py``) proves the legal decisions and outcomes
-equal to the reference engine's (``keltis.fast.env_diff``: observations, masks, rewards).
-See docs/performance.md, "The batch simulator (keltis.fast)". Compiled kernels are cached in the
-user's cache folder (``$XDG_CACHE_HOME/keltis/numba/<sources digest>`` or
-``~/.cache/keltis/numba/<sources digest>``), unless
-``NUMBA_CACHE_DIR`` says otherwise (:mod:`keltis.fast._cache`).
+opponents=…)`` (or ``make(game, players, batch, …)``, as pgx's ``make``) steps a batch of games
+for a learner with ``keltis.env``'s observations, masks and rewards (``keltis.fast.env``; as
+Gymnasium environments: ``keltis.fast.vector``). Decisions are the reference engine's dense
+action indices, and a differential test (``keltis.fast.diff``, ``benchmarks/fast_diff.py``)
+proves the legal decisions and outcomes equal to the reference engine's
+(``keltis.fast.env_diff``: observations, masks, rewards). See docs/performance.md, "The batch
+simulator (keltis.fast)". Compiled kernels are cached in the user's cache folder
+(``$XDG_CACHE_HOME/keltis/numba/<sources digest>`` or
+``~/.cache/keltis/numba/<sources digest>``), unless ``NUMBA_CACHE_DIR`` says otherwise
+(:mod:`keltis.fast._cache`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from keltis.fast._cache import use_user_cache_dir
 
@@ -32,9 +35,32 @@ except ImportError as _missing:  # pragma: no cover - depends on the environment
         "pip install 'keltis[fast]'"
     ) from _missing
 
+from keltis.core.protocol import JSON
 from keltis.fast.batch import END_REASONS, POLICIES, SimResult, simulate
 from keltis.fast.env import BatchEnv, BatchState
 from keltis.fast.setup import deal_setup, load_setup
+
+
+def make(
+    game: str,
+    players: int = 2,
+    batch: int = 64,
+    *,
+    seed: int = 0,
+    opponents: str | Sequence[str] | None = "random",
+    seat: int | None = None,
+    reward: str = "win",
+    variant: JSON | None = None,
+    record: bool = False,
+) -> BatchEnv:
+    """A batch of ``batch`` games of ``game`` (``cards`` or ``board``) for ``players`` seats
+    (:class:`BatchEnv`, which says what the options are), as pgx's ``make`` gives an
+    environment by name."""
+    return BatchEnv(
+        game, players, batch, seed, opponents, seat=seat, reward=reward, variant=variant,
+        record=record,
+    )  # fmt: skip
+
 
 __all__ = [
     "END_REASONS",
@@ -44,5 +70,6 @@ __all__ = [
     "SimResult",
     "deal_setup",
     "load_setup",
+    "make",
     "simulate",
 ]

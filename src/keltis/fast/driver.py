@@ -200,21 +200,24 @@ def _start(
     seats: np.ndarray,
     config: np.ndarray,
     rules: np.ndarray,
-    seed: np.uint64,
+    seeds: np.ndarray,
+    indices: np.ndarray,
     work: np.ndarray,
     trace: np.ndarray,
     at: int,
     offsets: np.ndarray,
     obs: np.ndarray,
 ) -> int:
-    """Deal game ``b``'s current episode and let the other seats move up to the learner."""
+    """Deal game ``b``'s current episode (from its seed ``seeds[b]`` and index ``indices[b]``)
+    and let the other seats move up to the learner."""
     s = states[b]
     x = extras[b]
     rng = rngs[b : b + 1]
     room = const(game_tag, "DECK_CARDS")
     seats[b] = deal_episode(
-        game_tag, s, rng, seed, b, episodes[b], config[0], rules, work[:room], config[1]
-    )
+        game_tag, s, rng, seeds[b], indices[b], episodes[b], config[0], rules, work[:room],
+        config[1],
+    )  # fmt: skip
     for i in range(const(game_tag, "X_SIZE")):
         x[i] = 0
     x[const(game_tag, "X_VIEWER")] = -1
@@ -260,7 +263,8 @@ def env_reset(
     seats: np.ndarray,
     config: np.ndarray,
     rules: np.ndarray,
-    seed: np.uint64,
+    seeds: np.ndarray,
+    indices: np.ndarray,
     offsets: np.ndarray,
     obs: np.ndarray,
     masks: np.ndarray,
@@ -271,7 +275,8 @@ def env_reset(
     which: np.ndarray,
 ) -> None:
     """Deal the games ``b`` of the batch where ``which[b]`` is set (their episode
-    ``episodes[b]``) and show the seat to move; the others stay as they are. ``config``:
+    ``episodes[b]`` of the stream ``(seeds[b], indices[b])``, as :func:`deal_episode`) and
+    show the seat to move; the others stay as they are. ``config``:
     players, the learner's seat (-1: drawn per episode, -2: self-play), then the policy of each
     seat relative to the learner's (0 random, 1 greedy). ``work``: scratch room (the kernel's
     ``WORK`` numbers)."""
@@ -280,8 +285,8 @@ def env_reset(
         if not which[b]:
             continue
         at = _start(
-            game_tag, b, states, extras, rngs, episodes, seats, config, rules, seed, work,
-            trace[b], 0, offsets, obs,
+            game_tag, b, states, extras, rngs, episodes, seats, config, rules, seeds, indices,
+            work, trace[b], 0, offsets, obs,
         )  # fmt: skip
         trace_n[b] = at
         _show(game_tag, states[b], extras[b], offsets, obs[b], masks[b], scratch)
@@ -324,7 +329,8 @@ def env_step(
     seats: np.ndarray,
     config: np.ndarray,
     rules: np.ndarray,
-    seed: np.uint64,
+    seeds: np.ndarray,
+    indices: np.ndarray,
     offsets: np.ndarray,
     actions: np.ndarray,
     obs: np.ndarray,
@@ -340,21 +346,30 @@ def env_step(
     trace_n: np.ndarray,
     trace_end: np.ndarray,
     work: np.ndarray,
+    which: np.ndarray,
 ) -> int:
-    """Apply ``actions[b]`` in every game ``b``, let the other seats move, and deal a finished
-    game's next episode in place (its end: ``rewards``, ``dones``, ``truncated``, ``scores``,
-    ``final_obs`` seen by ``final_seat``). ``config[-1]`` is the reward: 0 win, 1 margin.
-    Returns -1, or the first game whose action is not legal (then nothing is changed)."""
+    """Apply ``actions[b]`` in the games ``b`` where ``which[b]`` is set (the others stay as
+    they are: not done, no reward), let the other seats move, and deal a finished game's next
+    episode in place (its end: ``rewards``, ``dones``, ``truncated``, ``scores``, ``final_obs``
+    seen by ``final_seat``). ``config[-1]`` is the reward: 0 win, 1 margin. Returns -1, or the
+    first game whose action is not legal (then nothing is changed)."""
     batch = states.shape[0]
     for b in range(batch):
         a = actions[b]
-        if a < 0 or a >= masks.shape[1] or masks[b, a] == 0:
+        if which[b] and (a < 0 or a >= masks.shape[1] or masks[b, a] == 0):
             return b
     scratch = work[const(game_tag, "DECK_CARDS") :]
     cur = const(game_tag, "CUR")
     n = config[0]
     margin = config[config.shape[0] - 1] == 1
     for b in range(batch):
+        if not which[b]:
+            dones[b] = False
+            truncated[b] = False
+            rewards[b, :] = 0.0
+            trace_end[b] = 0
+            trace_n[b] = 0
+            continue
         s = states[b]
         x = extras[b]
         row = trace[b]
@@ -382,8 +397,8 @@ def env_step(
             observe(game_tag, s, x, seen_by, offsets, final_obs[b])
             episodes[b] += 1
             at = _start(
-                game_tag, b, states, extras, rngs, episodes, seats, config, rules, seed, work,
-                row, at, offsets, obs,
+                game_tag, b, states, extras, rngs, episodes, seats, config, rules, seeds,
+                indices, work, row, at, offsets, obs,
             )  # fmt: skip
         trace_n[b] = at
         _show(game_tag, s, x, offsets, obs[b], masks[b], scratch)

@@ -26,12 +26,14 @@ The observation and the mask are exactly :func:`keltis.env.encode.encode` and
 :func:`keltis.env.common.terminal_reward`'s (``keltis.fast.env_diff`` proves it decision by
 decision against the reference engine). Episode ``e`` of game ``b`` is dealt and played from
 its own random stream, derived from ``(seed, b, e)``: the same seed replays the same games
-whatever the batch size. The arrays returned are the environment's own, overwritten by the
-next call: copy what you keep. The observations are read-only: the kernel keeps each game's
-row up to date from step to step (a step writes only what changed: writing every number
-anew was half of a step), so a change made to them would stay wrong; copy them to change
-them (``np.array(obs)``; ``torch.tensor(obs)`` copies, ``torch.from_numpy`` would share
-them and warns).
+whatever the batch size. ``reset(seed=[s0, s1, …])`` seeds each game on its own: game ``b``
+then plays the stream ``(s_b, 0, e)``, the games a one-game batch seeded ``s_b`` plays (what a
+Gymnasium vector env needs: :mod:`keltis.fast.vector`). The arrays returned are the
+environment's own, overwritten by the next call: copy what you keep. The observations are
+read-only: the kernel keeps each game's row up to date from step to step (a step writes only
+what changed: writing every number anew was half of a step), so a change made to them would
+stay wrong; copy them to change them (``np.array(obs)``; ``torch.tensor(obs)`` copies,
+``torch.from_numpy`` would share them and warns).
 """
 
 from __future__ import annotations
@@ -144,7 +146,10 @@ class BatchEnv:
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"no seat {seat} in a {players}-player game")
         self.fixed_seat = seat
-        self._seed = seed_bits(seed)
+        self.seeds = np.full(batch, seed_bits(seed), dtype=np.uint64)
+        """The seed of each game's stream (``seed`` modulo 2**64 unless reset with a list)."""
+        self.indices = np.arange(batch, dtype=np.int64)
+        """The index of each game in its stream (its slot, or 0 for a game seeded alone)."""
         self._rules = switches(game, variant)
         policies = [0] + [POLICIES.index(o) for o in self.opponents] + [0] * (4 - players)
         learner = _SELF_PLAY if self.self_play else _DRAWN if seat is None else seat
@@ -209,17 +214,22 @@ class BatchEnv:
                 )
         return tuple(specs)
 
-    def reset(self, seed: int | None = None) -> tuple[Observations, Masks, Seats]:
+    def reset(self, seed: int | Sequence[int] | None = None) -> tuple[Observations, Masks, Seats]:
         """Deal a new game in every slot: the observations, legal masks and seats to move.
 
         With ``seed``, the batch is dealt from that seed anew (episode 0 of every game: the
-        same seed replays the same games). Without one, the first reset deals episode 0 from
-        the constructor's seed and each later one goes on along the seed's sequence: every
-        game's next episode, never a deal played before (a game cut short is abandoned)."""
-        if seed is not None:
+        same seed replays the same games); a list of seeds, one per game, seeds each game on
+        its own (game ``b`` plays what a one-game batch seeded ``seed[b]`` plays). Without
+        one, the first reset deals episode 0 from the constructor's seed and each later one
+        goes on along each game's sequence: its next episode, never a deal played before (a
+        game cut short is abandoned)."""
+        if isinstance(seed, int):
             self.seed = seed
-            self._seed = seed_bits(seed)
+            self.seeds[:] = seed_bits(seed)
+            self.indices[:] = np.arange(self.batch)
             self.episodes[:] = 0
+        elif seed is not None:
+            self._reseed(np.ones(self.batch, dtype=np.bool_), seed)
         elif self._started:
             self.episodes += 1
         self._deal(np.ones(self.batch, dtype=np.bool_))
@@ -229,15 +239,21 @@ class BatchEnv:
         self._started = True
         return self.obs, self.masks, self.to_move
 
-    def reset_games(self, games: npt.ArrayLike) -> tuple[Observations, Masks, Seats]:
+    def reset_games(
+        self, games: npt.ArrayLike, seeds: Sequence[int] | None = None
+    ) -> tuple[Observations, Masks, Seats]:
         """Deal a new game in the slots ``games`` only (indices, or a boolean mask of the
-        batch): each one's next episode of the batch's seed sequence (the game in it is
-        abandoned); the other games go on untouched. Returns the whole batch's observations,
-        masks and seats to move."""
+        batch): each one's next episode of its seed sequence (the game in it is abandoned),
+        or with ``seeds`` (one per slot chosen, in slot order) episode 0 of a game seeded on
+        its own, as :meth:`reset` with a list; the other games go on untouched. Returns the
+        whole batch's observations, masks and seats to move."""
         if not self._started:
             raise RuntimeError("call reset() first")
         which = self._which(games)
-        self.episodes[which] += 1
+        if seeds is None:
+            self.episodes[which] += 1
+        else:
+            self._reseed(which, seeds)
         self._deal(which)
         self.trace_end[which] = 0
         self.dones[which] = False
@@ -267,7 +283,7 @@ class BatchEnv:
         game and number of players) into the slots ``games`` (indices, one per game of the
         snapshot, in its order; default: the first ``len(state)`` slots). A restored game
         plays on exactly as the snapshot's would from there; its next episodes are dealt
-        from this batch's seed and the slot's index."""
+        from the slot's seed and index (:attr:`seeds`, :attr:`indices`)."""
         if state.game != self.game or state.players != self.players:
             raise ValueError(
                 f"a snapshot of {state.game} for {state.players} players does not fit this "
@@ -289,6 +305,17 @@ class BatchEnv:
         self.dones[slots] = False
         self.rewards[slots] = 0.0
         self._started = True
+
+    def _reseed(self, which: npt.NDArray[np.bool_], seeds: Sequence[int]) -> None:
+        """Seed the games ``which`` on their own: ``seeds`` one per game chosen, in slot order
+        (each one's stream ``(seed, 0, e)``, from episode 0)."""
+        chosen = np.flatnonzero(which)
+        bits = [seed_bits(s) for s in seeds]
+        if len(bits) != len(chosen):
+            raise ValueError(f"{len(chosen)} games need {len(chosen)} seeds, not {len(bits)}")
+        self.seeds[chosen] = bits
+        self.indices[chosen] = 0
+        self.episodes[chosen] = 0
 
     def _which(self, games: npt.ArrayLike) -> npt.NDArray[np.bool_]:
         """``games`` (slot indices or a boolean mask of the batch) as a boolean mask."""
@@ -317,7 +344,8 @@ class BatchEnv:
             self.seats,
             self._config,
             self._rules,
-            self._seed,
+            self.seeds,
+            self.indices,
             self._offsets,
             self._obs,
             self._masks,
@@ -328,11 +356,15 @@ class BatchEnv:
             which,
         )
 
-    def step(self, actions: npt.ArrayLike) -> tuple[Observations, Masks, Seats, Rewards, Flags]:
+    def step(
+        self, actions: npt.ArrayLike, games: npt.ArrayLike | None = None
+    ) -> tuple[Observations, Masks, Seats, Rewards, Flags]:
         """One decision per game (dense action ids, legal in :attr:`masks`) for the seat to
         move; returns the observations, masks and seats to move (of the new game where one
         ended), the rewards by seat (``batch × players``, non-zero only where a game ended)
-        and the done flags. An illegal action raises ``ValueError`` and changes nothing."""
+        and the done flags. With ``games`` (slot indices or a boolean mask), only those games
+        move: the others' actions are not read, they stay as they are (not done, no reward).
+        An illegal action raises ``ValueError`` and changes nothing."""
         if not self._started:
             raise RuntimeError("call reset() first")
         given = np.asarray(actions)
@@ -344,6 +376,7 @@ class BatchEnv:
         if given.shape != (self.batch,):
             raise ValueError(f"actions must have shape ({self.batch},), not {given.shape}")
         chosen = np.ascontiguousarray(given, dtype=np.int64)
+        which = np.ones(self.batch, dtype=np.bool_) if games is None else self._which(games)
         bad = int(
             driver.env_step(
                 self._tag,
@@ -354,7 +387,8 @@ class BatchEnv:
                 self.seats,
                 self._config,
                 self._rules,
-                self._seed,
+                self.seeds,
+                self.indices,
                 self._offsets,
                 chosen,
                 self._obs,
@@ -370,6 +404,7 @@ class BatchEnv:
                 self.trace_n,
                 self.trace_end,
                 self._work,
+                which,
             )
         )
         if bad >= 0:
@@ -391,8 +426,8 @@ class BatchEnv:
                 self._tag,
                 s,
                 rng,
-                self._seed,
-                index,
+                self.seeds[index],
+                self.indices[index],
                 episode,
                 self.players,
                 self._rules,
