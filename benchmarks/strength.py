@@ -34,6 +34,16 @@ shared victory as a win. Every bot gets only its seat's view. Run::
     python benchmarks/strength.py --game board --lines hard-vs-old-hard \
         --hero-spec ismcts:iterations=1600,seconds=none --results /tmp/tuning
 
+``--ray ADDRESS`` plays the games as Ray tasks instead of ``--workers`` processes (``local``: a
+private instance on this machine; ``auto``: the running cluster; ``host:port``), connected as
+``keltis arena --ray`` is (:mod:`keltis.cluster`); each game is played from its seed alone, so
+a line's games are the same on Ray as locally (but for the CPU times, and for a search whose
+time net cuts it: the searches of ``LEARNED`` and hard stop at 2.5 s, which a loaded machine
+may reach). This script travels to the workers by value (Ray's cloudpickle): a cluster needs
+keltis installed, not the benchmarks folder::
+
+    python benchmarks/strength.py --game cards --lines learned-vs-hard --games 150 --ray auto
+
 Every finished game is appended at once to ``<results>/strength-<game>-<line>.jsonl`` (one
 JSON object per game, with its seed and the machine that played it), so an interrupted run
 loses nothing: run the same command again and it plays only the seeds still missing. Results
@@ -61,6 +71,7 @@ from keltis.arena.stats import wilson_interval
 from keltis.bots import make_bot
 from keltis.bots.ismcts import IsmctsBot, search
 from keltis.bots.levels import LEVELS
+from keltis.cluster import ClusterError, connect_ray, ordered_tasks, ray_module
 from keltis.core.protocol import Game, GameState, View
 from keltis.games import GAME_NAMES, get_game
 
@@ -364,8 +375,11 @@ def play_missing(
     results: Path,
     workers: int,
     hero_spec: str | None = None,
+    ray: str | None = None,
 ) -> None:
-    """Play every (line, seed) not yet in the results, appending each game as it ends."""
+    """Play every (line, seed) not yet in the results, appending each game as it ends
+    (``ray``: as Ray tasks on that cluster, see :func:`keltis.cluster.connect_ray`; a
+    connection this process already has is used and left open)."""
     jobs = []
     for line in lines:
         done = load_games(line_file(results, game, line), line, line.specs(hero_spec))
@@ -374,14 +388,23 @@ def play_missing(
     jobs.sort(key=lambda job: (job[2], job[1].name))
     if not jobs:
         return
+    own_ray = ray is not None and connect_ray(ray)  # before anything is written
     results.mkdir(parents=True, exist_ok=True)
     handles = {
         line.name: line_file(results, game, line).open("a", encoding="utf-8") for line in lines
     }
-    pool = multiprocessing.Pool(workers) if workers > 1 else None
+    pool = multiprocessing.Pool(workers) if workers > 1 and ray is None else None
     start = time.perf_counter()
+    outcomes: Iterable[dict[str, Any]] = ()
     try:
-        outcomes = pool.imap_unordered(play_one, jobs) if pool else map(play_one, jobs)
+        if ray is not None:
+            # by value: a cluster's workers have keltis, not this script
+            ray_module().cloudpickle.register_pickle_by_value(sys.modules[__name__])
+            outcomes = ordered_tasks(play_one, jobs)
+        elif pool is not None:
+            outcomes = pool.imap_unordered(play_one, jobs)
+        else:
+            outcomes = map(play_one, jobs)
         for count, row in enumerate(outcomes, 1):
             handle = handles[row["line"]]
             handle.write(json.dumps(row) + "\n")
@@ -399,6 +422,11 @@ def play_missing(
         if pool is not None:
             pool.terminate()
             pool.join()
+        close = getattr(outcomes, "close", None)
+        if ray is not None and close is not None:
+            close()  # cancels the Ray tasks still in flight
+        if own_ray:
+            ray_module().shutdown()
         for handle in handles.values():
             handle.close()
 
@@ -411,6 +439,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=("board", "cards"), default="board")
     parser.add_argument("--games", type=int, default=400, help="games per line (default 400)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="play as Ray tasks instead: local, auto, host:port or ray://host:port",
+    )
     parser.add_argument("--seed", type=int, default=1, help="first game seed (default 1)")
     parser.add_argument(
         "--lines",
@@ -449,7 +483,10 @@ def main(argv: list[str] | None = None) -> int:
     seeds = range(args.seed, args.seed + args.games)
     if not args.summary_only:
         try:
-            play_missing(args.game, wanted, seeds, results, args.workers, args.hero_spec)
+            play_missing(args.game, wanted, seeds, results, args.workers, args.hero_spec, args.ray)
+        except ClusterError as error:
+            print(f"strength.py: {error}", file=sys.stderr)
+            return 2
         except KeyboardInterrupt:
             print("\ninterrupted: the games played are kept; run again to go on", file=sys.stderr)
             return 130
