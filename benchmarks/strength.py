@@ -39,10 +39,12 @@ private instance on this machine; ``auto``: the running cluster; ``host:port``),
 ``keltis arena --ray`` is (:mod:`keltis.cluster`); each game is played from its seed alone, so
 a line's games are the same on Ray as locally (but for the CPU times, and for a search whose
 time net cuts it: the searches of ``LEARNED`` and hard stop at 2.5 s, which a loaded machine
-may reach). This script travels to the workers by value (Ray's cloudpickle): a cluster needs
-keltis installed, not the benchmarks folder::
+may reach). This script travels to the workers by value (Ray's cloudpickle), and a weights
+file the hero spec names (``weights=PATH``) through the object store: a cluster needs keltis
+installed, not this folder nor the file::
 
-    python benchmarks/strength.py --game cards --lines learned-vs-hard --games 150 --ray auto
+    python benchmarks/strength.py --game cards --lines learned-vs-hard --games 150 --ray auto \
+        --hero-spec learned-search:iterations=800,playout_rounds=1,seconds=2.5,weights=r1.npz
 
 Every finished game is appended at once to ``<results>/strength-<game>-<line>.jsonl`` (one
 JSON object per game, with its seed and the machine that played it), so an interrupted run
@@ -74,6 +76,7 @@ from keltis.bots.levels import LEVELS
 from keltis.cluster import ClusterError, connect_ray, ordered_tasks, ray_module
 from keltis.core.protocol import Game, GameState, View
 from keltis.games import GAME_NAMES, get_game
+from keltis.learn.selfplay import Shipped, local_spec, ship_weights
 
 RESULTS = Path(__file__).parent / "results"
 #: Safety net only: a game reaching it is reported as truncated (none is expected).
@@ -246,6 +249,21 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
     }
 
 
+Job = tuple[str, Line, int, str | None]
+"""A game to play: the game's name, the line, the seed and the hero spec (``--hero-spec``)."""
+
+
+def play_shipped(job: tuple[Job, Shipped | None]) -> dict[str, Any]:
+    """:func:`play_one` in a Ray task, the hero spec's weights file (``weights=PATH``) read
+    from the copy shipped through the object store; the game records the spec as given."""
+    (game, line, seed, hero_spec), shipped = job
+    if shipped is None or hero_spec is None:
+        return play_one((game, line, seed, hero_spec))
+    row = play_one((game, line, seed, local_spec(hero_spec, shipped, ray_module().get)))
+    row["hero_spec"] = line.specs(hero_spec)[0]
+    return row
+
+
 def line_file(results: Path, game: str, line: Line) -> Path:
     """Where the games of one line are kept."""
     return results / f"strength-{game}-{line.name}.jsonl"
@@ -380,7 +398,7 @@ def play_missing(
     """Play every (line, seed) not yet in the results, appending each game as it ends
     (``ray``: as Ray tasks on that cluster, see :func:`keltis.cluster.connect_ray`; a
     connection this process already has is used and left open)."""
-    jobs = []
+    jobs: list[Job] = []
     for line in lines:
         done = load_games(line_file(results, game, line), line, line.specs(hero_spec))
         jobs += [(game, line, seed, hero_spec) for seed in seeds if seed not in done]
@@ -400,7 +418,8 @@ def play_missing(
         if ray is not None:
             # by value: a cluster's workers have keltis, not this script
             ray_module().cloudpickle.register_pickle_by_value(sys.modules[__name__])
-            outcomes = ordered_tasks(play_one, jobs)
+            shipped = ship_weights(hero_spec, ray_module().put) if hero_spec else None
+            outcomes = ordered_tasks(play_shipped, [(job, shipped) for job in jobs])
         elif pool is not None:
             outcomes = pool.imap_unordered(play_one, jobs)
         else:

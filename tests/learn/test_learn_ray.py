@@ -175,18 +175,24 @@ def test_a_learned_bot_plays_the_same_on_ray_with_its_weights_shipped(
 def test_learned_vs_hard_on_ray_plays_the_games_it_plays_locally(
     local_ray: None, strength: ModuleType, tmp_path: Path
 ) -> None:
-    line = strength.Line("learned-vs-hard", TINY_LEARNED, TINY_HARD, 2, 0.60)
+    """The line as its command plays it with ``--hero-spec`` naming a weights file (a round's
+    new network), at a test's budget: hero and opponent as LEARNED and hard but for the
+    playouts."""
+    line = strength.Line("learned-vs-hard", strength.LEARNED, TINY_HARD, 2, 0.60)
+    weights = tmp_path / "r1.npz"
+    shutil.copyfile(shipped_path("cards", 2), weights)
+    hero = f"{TINY_LEARNED},weights={weights}"
     seeds = range(11, 14)
-    strength.play_missing("cards", [line], seeds, tmp_path / "local", 1)
-    strength.play_missing("cards", [line], seeds, tmp_path / "ray", 1, ray="auto")
+    strength.play_missing("cards", [line], seeds, tmp_path / "local", 1, hero)
+    strength.play_missing("cards", [line], seeds, tmp_path / "ray", 1, hero, ray="auto")
 
     def games(results: Path) -> list[dict[str, Any]]:
-        specs = line.specs(None)
+        specs = line.specs(hero)
         played = strength.load_games(strength.line_file(results, "cards", line), line, specs)
         machine = ("times", "opponent_times", "host")  # CPU times and where: not the game
         return [{k: v for k, v in played[s].items() if k not in machine} for s in seeds]
 
     local, on_ray = games(tmp_path / "local"), games(tmp_path / "ray")
     assert on_ray == local
-    assert {g["hero_spec"] for g in on_ray} == {TINY_LEARNED}
+    assert {g["hero_spec"] for g in on_ray} == {hero}  # as given, not the worker's copy
     assert [g["hero_seat"] for g in on_ray] == [1, 0, 1]
