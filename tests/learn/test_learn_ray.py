@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import shutil
 import socket
+import statistics
 import sys
 import time
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from keltis.cluster import LOOPBACK, connect_ray
+from keltis.cluster import LOOPBACK, connect_ray, ordered_tasks
 from keltis.learn.cli import main
 from keltis.learn.net import load_net, shipped_path
 from keltis.learn.selfplay import FIELDS, SelfPlayConfig, generate, local_spec, ship_weights
@@ -142,6 +143,13 @@ def local_ray() -> Iterator[None]:
         yield
     finally:
         ray.shutdown()
+
+
+@pytest.mark.ray
+def test_tasks_come_back_in_the_order_of_the_jobs(local_ray: None) -> None:
+    # The first job takes far longer than the others, which finish before it.
+    jobs = [range(3_000_000), range(3), range(5), range(7)]
+    assert list(ordered_tasks(statistics.fmean, jobs, window=4)) == [1_499_999.5, 1, 2, 3]
 
 
 @pytest.mark.ray
