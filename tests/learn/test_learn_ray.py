@@ -9,6 +9,7 @@ import shutil
 import socket
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -110,7 +111,11 @@ def test_workers_and_ray_exclude_each_other(capsys: pytest.CaptureFixture[str]) 
     assert "not allowed with argument" in capsys.readouterr().err
 
 
-def test_a_shipped_weights_file_becomes_a_copy_on_the_worker(tmp_path: Path) -> None:
+def test_a_shipped_weights_file_becomes_a_copy_on_the_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "worker"))  # the worker's temp
+    (tmp_path / "worker").mkdir()
     original = tmp_path / "mine.npz"
     shutil.copyfile(shipped_path("cards", 2), original)
     spec = f"learned-search:iterations=8,weights={original},value_weight=0.5"
@@ -125,6 +130,7 @@ def test_a_shipped_weights_file_becomes_a_copy_on_the_worker(tmp_path: Path) -> 
     original.unlink()  # a worker on another machine has no such file
     spec_there = local_spec(spec, shipped, store.__getitem__)
     copy = spec_there.split("weights=")[1].split(",")[0]
+    assert Path(copy).parent == tmp_path / "worker"
     assert spec_there == spec.replace(str(original), copy)
     assert Path(copy).read_bytes() == store[0]
     assert load_net(copy).game == "cards"
