@@ -34,6 +34,18 @@ shared victory as a win. Every bot gets only its seat's view. Run::
     python benchmarks/strength.py --game board --lines hard-vs-old-hard \
         --hero-spec ismcts:iterations=1600,seconds=none --results /tmp/tuning
 
+``--ray ADDRESS`` plays the games as Ray tasks instead of ``--workers`` processes (``local``: a
+private instance on this machine; ``auto``: the running cluster; ``host:port``), connected as
+``keltis arena --ray`` is (:mod:`keltis.cluster`); each game is played from its seed alone, so
+a line's games are the same on Ray as locally (but for the CPU times, and for a search whose
+time net cuts it: the searches of ``LEARNED`` and hard stop at 2.5 s, which a loaded machine
+may reach). This script travels to the workers by value (Ray's cloudpickle), and a weights
+file the hero spec names (``weights=PATH``) through the object store: a cluster needs keltis
+installed, not this folder nor the file::
+
+    python benchmarks/strength.py --game cards --lines learned-vs-hard --games 150 --ray auto \
+        --hero-spec learned-search:iterations=800,playout_rounds=1,seconds=2.5,weights=r1.npz
+
 Every finished game is appended at once to ``<results>/strength-<game>-<line>.jsonl`` (one
 JSON object per game, with its seed and the machine that played it), so an interrupted run
 loses nothing: run the same command again and it plays only the seeds still missing. Results
@@ -61,8 +73,10 @@ from keltis.arena.stats import wilson_interval
 from keltis.bots import make_bot
 from keltis.bots.ismcts import IsmctsBot, search
 from keltis.bots.levels import LEVELS
+from keltis.cluster import ClusterError, connect_ray, ordered_tasks, ray_module
 from keltis.core.protocol import Game, GameState, View
 from keltis.games import GAME_NAMES, get_game
+from keltis.learn.selfplay import Shipped, local_spec, ship_weights
 
 RESULTS = Path(__file__).parent / "results"
 #: Safety net only: a game reaching it is reported as truncated (none is expected).
@@ -235,6 +249,21 @@ def play_one(job: tuple[str, Line, int, str | None]) -> dict[str, Any]:
     }
 
 
+Job = tuple[str, Line, int, str | None]
+"""A game to play: the game's name, the line, the seed and the hero spec (``--hero-spec``)."""
+
+
+def play_shipped(job: tuple[Job, Shipped | None]) -> dict[str, Any]:
+    """:func:`play_one` in a Ray task, the hero spec's weights file (``weights=PATH``) read
+    from the copy shipped through the object store; the game records the spec as given."""
+    (game, line, seed, hero_spec), shipped = job
+    if shipped is None or hero_spec is None:
+        return play_one((game, line, seed, hero_spec))
+    row = play_one((game, line, seed, local_spec(hero_spec, shipped, ray_module().get)))
+    row["hero_spec"] = line.specs(hero_spec)[0]
+    return row
+
+
 def line_file(results: Path, game: str, line: Line) -> Path:
     """Where the games of one line are kept."""
     return results / f"strength-{game}-{line.name}.jsonl"
@@ -364,9 +393,12 @@ def play_missing(
     results: Path,
     workers: int,
     hero_spec: str | None = None,
+    ray: str | None = None,
 ) -> None:
-    """Play every (line, seed) not yet in the results, appending each game as it ends."""
-    jobs = []
+    """Play every (line, seed) not yet in the results, appending each game as it ends
+    (``ray``: as Ray tasks on that cluster, see :func:`keltis.cluster.connect_ray`; a
+    connection this process already has is used and left open)."""
+    jobs: list[Job] = []
     for line in lines:
         done = load_games(line_file(results, game, line), line, line.specs(hero_spec))
         jobs += [(game, line, seed, hero_spec) for seed in seeds if seed not in done]
@@ -374,14 +406,24 @@ def play_missing(
     jobs.sort(key=lambda job: (job[2], job[1].name))
     if not jobs:
         return
+    own_ray = ray is not None and connect_ray(ray)  # before anything is written
     results.mkdir(parents=True, exist_ok=True)
     handles = {
         line.name: line_file(results, game, line).open("a", encoding="utf-8") for line in lines
     }
-    pool = multiprocessing.Pool(workers) if workers > 1 else None
+    pool = multiprocessing.Pool(workers) if workers > 1 and ray is None else None
     start = time.perf_counter()
+    outcomes: Iterable[dict[str, Any]] = ()
     try:
-        outcomes = pool.imap_unordered(play_one, jobs) if pool else map(play_one, jobs)
+        if ray is not None:
+            # by value: a cluster's workers have keltis, not this script
+            ray_module().cloudpickle.register_pickle_by_value(sys.modules[__name__])
+            shipped = ship_weights(hero_spec, ray_module().put) if hero_spec else None
+            outcomes = ordered_tasks(play_shipped, [(job, shipped) for job in jobs])
+        elif pool is not None:
+            outcomes = pool.imap_unordered(play_one, jobs)
+        else:
+            outcomes = map(play_one, jobs)
         for count, row in enumerate(outcomes, 1):
             handle = handles[row["line"]]
             handle.write(json.dumps(row) + "\n")
@@ -399,6 +441,11 @@ def play_missing(
         if pool is not None:
             pool.terminate()
             pool.join()
+        close = getattr(outcomes, "close", None)
+        if ray is not None and close is not None:
+            close()  # cancels the Ray tasks still in flight
+        if own_ray:
+            ray_module().shutdown()
         for handle in handles.values():
             handle.close()
 
@@ -411,6 +458,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=("board", "cards"), default="board")
     parser.add_argument("--games", type=int, default=400, help="games per line (default 400)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="play as Ray tasks instead: local, auto, host:port or ray://host:port",
+    )
     parser.add_argument("--seed", type=int, default=1, help="first game seed (default 1)")
     parser.add_argument(
         "--lines",
@@ -449,7 +502,10 @@ def main(argv: list[str] | None = None) -> int:
     seeds = range(args.seed, args.seed + args.games)
     if not args.summary_only:
         try:
-            play_missing(args.game, wanted, seeds, results, args.workers, args.hero_spec)
+            play_missing(args.game, wanted, seeds, results, args.workers, args.hero_spec, args.ray)
+        except ClusterError as error:
+            print(f"strength.py: {error}", file=sys.stderr)
+            return 2
         except KeyboardInterrupt:
             print("\ninterrupted: the games played are kept; run again to go on", file=sys.stderr)
             return 130

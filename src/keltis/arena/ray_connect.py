@@ -1,179 +1,46 @@
-"""Connecting the arena to Ray (``keltis arena --ray ADDRESS``).
-
-``local`` starts a private Ray instance every time, bound to the loopback address, whatever
-``RAY_ADDRESS`` or an earlier ``ray start`` recorded. ``auto`` joins the running cluster:
-the one ``RAY_ADDRESS`` names, else the one ``ray start`` recorded in Ray's temp dir
-(``ray_current_cluster``). ``host:port`` and ``ray://host:port`` join that cluster.
-
-A cluster must answer before ``ray.init`` is called: Ray itself retries a dead address for
-more than ten minutes (and a head that crashed, or was stopped other than by ``ray stop``,
-leaves its record behind), so the address is probed first: a refusal, or silence for
-:data:`CONNECT_TIMEOUT` seconds, fails at once with the address named. A process there
-that answers but is not a working Ray cluster is left to Ray's own retries.
-"""
+"""The arena's side of :mod:`keltis.cluster` (``keltis arena --ray ADDRESS``): the same
+connection, its failures as :class:`TournamentError` like the arena's other errors."""
 
 from __future__ import annotations
 
-import importlib
-import os
-import socket
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from keltis.arena.tournament import TournamentError
+from keltis.cluster import (
+    AUTO,
+    CONNECT_TIMEOUT,
+    LOCAL,
+    LOOPBACK,
+    ClusterError,
+    recorded_cluster_file,
+)
+from keltis.cluster import connect_ray as _connect_ray
+from keltis.cluster import ray_module as _ray_module
 
-LOCAL = "local"
-AUTO = "auto"
-CONNECT_TIMEOUT = 30.0
-"""Seconds to wait for a cluster's address to answer before giving up."""
-LOOPBACK = "127.0.0.1"
-_CLIENT_PORT = 10001  # Ray Client's default port, for ray://host without a port
+__all__ = [
+    "AUTO",
+    "CONNECT_TIMEOUT",
+    "LOCAL",
+    "LOOPBACK",
+    "connect_ray",
+    "ray_module",
+    "recorded_cluster_file",
+]
 
 
 def ray_module() -> Any:
-    """The ``ray`` package, or a :class:`TournamentError` saying how to install it."""
+    """The ``ray`` package (:func:`keltis.cluster.ray_module`)."""
     try:
-        return importlib.import_module("ray")
-    except ImportError:
-        raise TournamentError(
-            "--ray needs Ray: pip install 'keltis[ray]' (or pip install ray)"
-        ) from None
+        return _ray_module()
+    except ClusterError as error:
+        raise TournamentError(str(error)) from None
 
 
 def connect_ray(
     address: str, *, num_cpus: int | None = None, timeout: float = CONNECT_TIMEOUT
 ) -> bool:
-    """Connect to Ray unless this process already is; True if this call connected.
-
-    ``address``: ``local`` (start a private instance on this machine, bound to the loopback
-    address; ``num_cpus`` limits it), ``auto`` (the running cluster), ``host:port`` or
-    ``ray://host:port``. A cluster that does not answer within ``timeout`` seconds is a
-    :class:`TournamentError` naming the address tried.
-    """
-    ray = ray_module()
-    if ray.is_initialized():
-        return False
-    target, origin = _target(address)
+    """Connect to Ray unless this process already is (:func:`keltis.cluster.connect_ray`)."""
     try:
-        if target == LOCAL:
-            with _loopback_node():
-                ray.init(
-                    address=LOCAL,
-                    num_cpus=num_cpus,
-                    include_dashboard=False,
-                    logging_level="WARNING",
-                    _node_ip_address=LOOPBACK,
-                )
-            return True
-        _probe(target, origin, timeout)
-        ray.init(address=target, logging_level="WARNING")
-    except TournamentError:
-        raise
-    except (ConnectionError, RuntimeError, ValueError) as error:
-        message = " ".join(str(error).split())  # Ray's messages may span lines
-        if target == LOCAL:
-            raise TournamentError(f"cannot start a private Ray instance: {message}") from None
-        raise TournamentError(
-            f"cannot connect to Ray at {_where(target, origin)}: {message}"
-        ) from None
-    return True
-
-
-def recorded_cluster_file() -> Path:
-    """Where ``ray start`` records the address of the cluster it started, and where Ray's
-    ``auto`` looks for it: ``ray/ray_current_cluster`` under ``$RAY_TMPDIR``, else
-    ``$TMPDIR`` (on Linux), else ``/tmp``."""
-    if "RAY_TMPDIR" in os.environ:
-        base = os.environ["RAY_TMPDIR"]
-    elif sys.platform.startswith("linux") and "TMPDIR" in os.environ:
-        base = os.environ["TMPDIR"]
-    else:
-        base = "/tmp"
-    return Path(base) / "ray" / "ray_current_cluster"
-
-
-def _target(address: str) -> tuple[str, str]:
-    """The address to give ``ray.init`` for ``--ray address``, and where it came from."""
-    if address != AUTO:
-        return address, ""
-    from_env = os.environ.get("RAY_ADDRESS", "")
-    if from_env and from_env != AUTO:
-        return from_env, "--ray auto, from RAY_ADDRESS"
-    record = recorded_cluster_file()
-    try:
-        recorded = record.read_text(encoding="utf-8").strip()
-    except OSError:
-        recorded = ""
-    if not recorded:
-        raise TournamentError(
-            f"--ray auto: no running Ray cluster to join (RAY_ADDRESS is not set and no "
-            f"`ray start` cluster is recorded in {record}); start one with `ray start --head`, "
-            "or use --ray local for a private instance"
-        )
-    return recorded, f"--ray auto, recorded in {record}"
-
-
-def _probe(target: str, origin: str, timeout: float) -> None:
-    """Raise a :class:`TournamentError` unless something accepts connections at ``target``."""
-    host, port = _host_port(target, origin)
-    try:
-        with socket.create_connection((host, port), timeout=timeout):
-            return
-    except TimeoutError:
-        reason = f"no answer within {timeout:g} s"
-    except OSError as error:
-        reason = error.strerror or str(error)
-    hint = ""
-    if "recorded in" in origin:
-        hint = (
-            "; the record may be left by a stopped cluster (`ray stop` removes it), "
-            "or use --ray local for a private instance"
-        )
-    raise TournamentError(f"cannot connect to Ray at {_where(target, origin)}: {reason}{hint}")
-
-
-def _where(target: str, origin: str) -> str:
-    return f"{target} ({origin})" if origin else target
-
-
-def _host_port(target: str, origin: str) -> tuple[str, int]:
-    """The host and port to probe for ``target``: ``host:port``, ``[ipv6]:port`` or
-    ``ray://host[:port]`` (Ray Client, port 10001 by default)."""
-    scheme, _, rest = target.rpartition("://")
-    host, colon, port = rest.rpartition(":")
-    if not colon or "]" in port:  # no port, or a bare [IPv6] address
-        host, port = rest, str(_CLIENT_PORT) if scheme else ""
-    host = host.removeprefix("[").removesuffix("]")
-    if not host or not port.isdigit():
-        raise TournamentError(
-            f"{_where(repr(target), origin)} is not a Ray address: use auto, local, "
-            "host:port or ray://host:port"
-        )
-    return host, int(port)
-
-
-@contextmanager
-def _loopback_node() -> Iterator[None]:
-    """While a private instance starts, have Ray take 127.0.0.1 as this node's address.
-
-    Ray turns ``_node_ip_address="127.0.0.1"`` into the machine's network address unless
-    its multi-node support is off (as on macOS and Windows); and its servers (GCS, raylet,
-    workers) listen on all interfaces unless the node's address is 127.0.0.1. So the switch
-    is turned off for the start: the processes then bind to the loopback address only.
-    """
-    try:
-        constants: Any = importlib.import_module("ray._private.ray_constants")
-    except ImportError:  # pragma: no cover - another Ray layout: its defaults apply
-        constants = None
-    if not hasattr(constants, "ENABLE_RAY_CLUSTER"):  # pragma: no cover - as above
-        yield
-        return
-    before = constants.ENABLE_RAY_CLUSTER
-    constants.ENABLE_RAY_CLUSTER = False
-    try:
-        yield
-    finally:
-        constants.ENABLE_RAY_CLUSTER = before
+        return _connect_ray(address, num_cpus=num_cpus, timeout=timeout)
+    except ClusterError as error:
+        raise TournamentError(str(error)) from None

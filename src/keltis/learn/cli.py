@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from keltis.cluster import ClusterError
 from keltis.games import GAME_NAMES
 
 
@@ -24,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=0, help="data seed (default 0)")
     play.add_argument("--bot", default="heuristic", help="bot spec of every seat")
     play.add_argument("--sample", type=float, default=0.1, help="share of decisions kept")
-    play.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
+    _add_where(play)
     play.add_argument("--out", type=Path, required=True, help="the shard to write (.npz)")
 
     train = commands.add_parser("train", help="train a network on self-play shards")
@@ -43,11 +44,24 @@ def _parser() -> argparse.ArgumentParser:
 
     recipe = commands.add_parser("recipe", help="play and train every network of the recipe")
     recipe.add_argument("--out", type=Path, required=True, help="folder of data, runs, weights")
-    recipe.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
+    _add_where(recipe)
     recipe.add_argument("--device", default="cpu", help="torch device for training")
     recipe.add_argument("--scale", type=float, default=1.0, help="multiply the games (trial)")
     recipe.add_argument("--only", default=None, help="e.g. cards-2,board-4 (default: all)")
     return parser
+
+
+def _add_where(command: argparse.ArgumentParser) -> None:
+    """``--workers N`` (local processes) or ``--ray ADDRESS`` (a Ray cluster)."""
+    where = command.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
+    where.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="play as Ray tasks: local (a private instance on this machine), auto (the "
+        "running cluster), host:port or ray://host:port; the same data as local processes",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,7 +77,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        generate(config, args.out, args.workers, progress=lambda s: print(s, file=sys.stderr))
+        try:
+            generate(
+                config,
+                args.out,
+                args.workers,
+                progress=lambda s: print(s, file=sys.stderr),
+                ray=args.ray,
+            )
+        except (ClusterError, OSError) as error:  # OSError: a weights file it cannot read
+            print(f"error: {error}", file=sys.stderr)
+            return 2
         print(args.out)
         return 0
     if args.command == "recipe":
@@ -81,14 +105,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.scale > 0:
             print("error: --scale must be positive", file=sys.stderr)
             return 2
-        written = run_recipe(
-            args.out,
-            workers=args.workers,
-            device=args.device,
-            scale=args.scale,
-            only=only,
-            progress=lambda s: print(s, file=sys.stderr, flush=True),
-        )
+        try:
+            written = run_recipe(
+                args.out,
+                workers=args.workers,
+                device=args.device,
+                scale=args.scale,
+                only=only,
+                progress=lambda s: print(s, file=sys.stderr, flush=True),
+                ray=args.ray,
+            )
+        except ClusterError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
         for path in written:
             print(path)
         return 0

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from keltis.cluster import connect_ray, ray_module
 from keltis.games import GAME_NAMES
 from keltis.learn.selfplay import SelfPlayConfig, generate
 from keltis.learn.train import TrainConfig
@@ -67,10 +68,30 @@ def run_recipe(
     scale: float = 1.0,
     only: set[tuple[str, int]] | None = None,
     progress: Callable[[str], None] | None = None,
+    ray: str | None = None,
 ) -> list[Path]:
     """Play and train every step (``only``: those game and player counts) into ``out``:
     ``data/``, ``runs/`` and ``weights/<game>-<players>.npz``. ``scale`` multiplies the
-    games (a quick trial: 0.01). Returns the weights files written."""
+    games (a quick trial: 0.01). ``ray``: play the games as Ray tasks on that cluster
+    (:func:`keltis.cluster.connect_ray`, connected once for every step); training stays on
+    this machine. Returns the weights files written."""
+    own_ray = ray is not None and connect_ray(ray)
+    try:
+        return _run_steps(out, workers, device, scale, only, progress, ray)
+    finally:
+        if own_ray:
+            ray_module().shutdown()
+
+
+def _run_steps(
+    out: Path,
+    workers: int | None,
+    device: str,
+    scale: float,
+    only: set[tuple[str, int]] | None,
+    progress: Callable[[str], None] | None,
+    ray: str | None,
+) -> list[Path]:
     say = progress or (lambda _text: None)
     trainings: list[tuple[Path, subprocess.Popen[bytes]]] = []
     for step in STEPS:
@@ -87,7 +108,7 @@ def run_recipe(
             say(f"{name}: playing {games} games")
             config = SelfPlayConfig(step.game, step.players, games, DATA_SEED, sample=step.sample)
             partial = shard.with_suffix(".part.npz")
-            generate(config, partial, workers, progress=_prefixed(say, name))
+            generate(config, partial, workers, progress=_prefixed(say, name), ray=ray)
             partial.replace(shard)
         t = TRAINING
         command = [

@@ -9,18 +9,25 @@ row gets its seat's result: its share of the victory (1, 1/k for a victory share
 its margin (its score minus the best other seat's). A row is one training example for the
 value (every row) and the prior (rows of the seat to move).
 
-Data is written as numpy ``.npz`` shards (:data:`FIELDS`); games are split between worker
-processes, each game from its own seed, so the data is the same whatever the number of
-workers.
+Data is written as numpy ``.npz`` shards (:data:`FIELDS`); games are split into chunks played
+by worker processes, or as Ray tasks on a cluster (``ray``: :mod:`keltis.cluster`), each game
+from its own seed and the chunks put together in game order, so the shard is the same whatever
+runs it. A weights file a bot spec names (``learned-search:weights=PATH``) travels to Ray's
+workers through its object store (:func:`ship_weights`): a cluster's machines need not share
+a disk with the driver.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import hashlib
 import multiprocessing
 import os
 import random
+import re
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -32,6 +39,7 @@ import numpy.typing as npt
 
 from keltis.bots.base import derive_seed
 from keltis.bots.spec import make_bot
+from keltis.cluster import connect_ray, ordered_tasks, ray_module
 from keltis.core.actions import NUM_ACTIONS
 from keltis.env.encode import encode, layout_version, observation_size
 from keltis.games import get_game
@@ -145,19 +153,65 @@ def _worker(job: tuple[SelfPlayConfig, list[int]]) -> dict[str, npt.NDArray[np.g
     return play_games(config, indices)
 
 
+#: A bot spec's weights file: the value of its ``weights=`` option.
+_WEIGHTS: Final = re.compile(r"(?<=[:,])weights=([^,]+)")
+
+Shipped = tuple[str, Any]
+"""A weights file on its way to Ray's workers: the path the spec names, and an object
+reference to its bytes."""
+
+
+def ship_weights(spec: str, put: Callable[[bytes], Any]) -> Shipped | None:
+    """The weights file ``spec`` names (``weights=PATH``) read here and handed to ``put``
+    (``ray.put``); ``None`` when it names none. A missing file fails here, in the driver."""
+    match = _WEIGHTS.search(spec)
+    if match is None:
+        return None
+    path = match.group(1)
+    return path, put(Path(path).read_bytes())
+
+
+def local_spec(spec: str, shipped: Shipped | None, get: Callable[[Any], bytes]) -> str:
+    """``spec`` with its shipped weights file replaced by a copy on this machine (in the temp
+    folder, named by the content's hash: written once per machine, whatever the tasks)."""
+    if shipped is None:
+        return spec
+    path, ref = shipped
+    data = get(ref)
+    local = Path(tempfile.gettempdir()) / f"keltis-weights-{hashlib.sha256(data).hexdigest()}.npz"
+    if not local.is_file():
+        partial = local.with_name(f"{local.stem}.{os.getpid()}.part")
+        partial.write_bytes(data)
+        partial.replace(local)  # atomic: another task on this machine may be writing it too
+    return spec.replace(f"weights={path}", f"weights={local}")
+
+
+def _ray_worker(
+    job: tuple[SelfPlayConfig, list[int], Shipped | None],
+) -> dict[str, npt.NDArray[np.generic]]:
+    config, indices, shipped = job
+    if shipped is not None:
+        ray = ray_module()  # in a Ray worker: the package is there
+        config = dataclasses.replace(config, bot=local_spec(config.bot, shipped, ray.get))
+    return play_games(config, indices)
+
+
 def generate(
     config: SelfPlayConfig,
     out: Path,
     workers: int | None = None,
     chunk: int = 50,
     progress: Callable[[str], None] | None = None,
+    ray: str | None = None,
 ) -> Path:
-    """Play ``config``'s games in ``workers`` processes (default: every core) and write them to
-    the shard ``out`` (``.npz``, with the game, players, bot, seed and observation layout's
-    version beside the arrays). Returns ``out``."""
+    """Play ``config``'s games in ``workers`` processes (default: every core), or as Ray tasks
+    on the cluster at ``ray`` (:func:`keltis.cluster.connect_ray`: ``local``, ``auto``,
+    ``host:port``; a connection this process already has is used and left open), and write
+    them to the shard ``out`` (``.npz``, with the game, players, bot, seed and observation
+    layout's version beside the arrays). Returns ``out``."""
     workers = workers or os.cpu_count() or 1
-    jobs = [
-        (config, list(range(start, min(start + chunk, config.games))))
+    chunks = [
+        list(range(start, min(start + chunk, config.games)))
         for start in range(0, config.games, chunk)
     ]
     parts: list[dict[str, npt.NDArray[np.generic]]] = []
@@ -165,11 +219,19 @@ def generate(
     done = 0
     context = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
     with contextlib.ExitStack() as stack:
-        if workers > 1:
+        played: Iterable[dict[str, npt.NDArray[np.generic]]]
+        if ray is not None:
+            if connect_ray(ray):
+                stack.callback(ray_module().shutdown)
+            shipped = ship_weights(config.bot, ray_module().put)
+            tasks = ordered_tasks(_ray_worker, [(config, c, shipped) for c in chunks])
+            stack.callback(tasks.close)  # cancels the tasks left, on an error
+            played = tasks
+        elif workers > 1:
             pool = stack.enter_context(context.Pool(workers))
-            played: Iterable[dict[str, npt.NDArray[np.generic]]] = pool.imap(_worker, jobs)
+            played = pool.imap(_worker, [(config, c) for c in chunks])
         else:
-            played = map(_worker, jobs)  # in this process: no fork (torch may be loaded)
+            played = map(_worker, [(config, c) for c in chunks])  # no fork: torch may be loaded
         for part in played:
             parts.append(part)
             done += 1
