@@ -151,7 +151,7 @@ class MatchRow:
 
     id: str
     game: str
-    status: str  # "open", "running" or "finished"
+    status: str  # "open", "running", "finished" or "cancelled" (a rematch said no to)
     header: dict[str, Any]
     options: dict[str, Any]
     public: bool
@@ -516,8 +516,9 @@ class Store:
                 )
             ).all()
             own = {r.account_id for r in seats if r.seat == seat}
+            # the accounts of the other person seats (not the one saying no, whatever seat)
             told = sorted(
-                {str(r.account_id) for r in seats if r.account_id is not None} - own - {None}
+                {str(r.account_id) for r in seats if r.account_id and r.account_id not in own}
             )
             if told:
                 connection.execute(
