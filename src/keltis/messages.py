@@ -730,6 +730,11 @@ message(
     "server.again_taken",
     "You have taken your seat in the next match already: it is in the list of your matches.",
 )
+# TRANSLATORS: a player said no to a rematch, but nobody has asked for one (or it
+# was cancelled already)
+message("server.again_none", "Nobody is waiting for a rematch of this match.")
+# TRANSLATORS: a player said no to a rematch that has begun already
+message("server.again_started", "The rematch has begun already: it can no longer be cancelled.")
 message("server.bad_request", "The request is not valid: {detail}.")
 # TRANSLATORS: a request chose the deal itself (which cards each player holds);
 # "--allow-setup" is the option's name, as it is
@@ -1136,6 +1141,30 @@ message("web.play_again", "Play again")
 # TRANSLATORS: after a match between people, when another player has asked to play
 # again: take one's own seat in that next match
 message("web.again.join", "Join the next match")
+# TRANSLATORS: a button after a match between people, when another player has asked
+# to play again: say no to that rematch (it is cancelled)
+message("web.again.no", "No thanks")
+# TRANSLATORS: the player asked to play again and waits; {names}: the other players
+message("web.again.waiting", "Waiting for {names} to join the rematch.")
+# TRANSLATORS: a button beside "Waiting for … to join the rematch": give up waiting
+message("web.again.cancel", "Cancel")
+# TRANSLATORS: a link beside "Waiting for … to join the rematch": open that match
+message("web.again.open", "Go to the rematch")
+# TRANSLATORS: {name}: the player (a man or a woman) who said no to playing again
+message("web.again.declined", "{name} said no thanks to a rematch.")
+# TRANSLATORS: {name}: the player (a man or a woman) who had asked to play again, then
+# gave up waiting
+message("web.again.withdrew", "{name} cancelled the rematch.")
+message("web.again.you_declined", "You said no thanks to the rematch.")
+message("web.again.you_withdrew", "You cancelled the rematch.")
+# TRANSLATORS: the page of a rematch that will never be played
+message("web.again.cancelled", "This rematch was cancelled: a player said no thanks.")
+message("web.again.back", "Back to the finished match")
+# TRANSLATORS: a link in a notice at the top of every page ("… said no thanks to a
+# rematch."): open the match it is about
+message("web.notice.open", "Open the match")
+# TRANSLATORS: a button in a notice at the top of every page: hide it for good
+message("web.notice.dismiss", "Dismiss")
 message("web.replay.move", "Move {ply} of {total}")
 message("web.replay.first", "Start")
 message("web.replay.back", "Back")

@@ -47,7 +47,8 @@ def my_seat(member: Member, match_id: str) -> dict[str, Any]:
     """The account's entry for ``match_id`` in ``GET /api/me/matches`` (seat and token)."""
     answer = member.get("/api/me/matches")
     assert answer.status_code == 200, answer.text
-    for group in answer.json().values():
+    found = answer.json()
+    for group in (found["waiting"], found["running"], found["open"]):
         for item in group:
             if item["match"]["id"] == match_id:
                 return dict(item)

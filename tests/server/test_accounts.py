@@ -424,7 +424,12 @@ def test_deleted_account_leaves_no_name_in_its_records(server: Server) -> None:
         assert "(deleted)" in described
         # the name is free again, for a new account that owns nothing of the old one
         fresh = signup(server, "Sadhbh")
-        assert fresh.get("/api/me/matches").json() == {"waiting": [], "running": [], "open": []}
+        assert fresh.get("/api/me/matches").json() == {
+            "waiting": [],
+            "running": [],
+            "open": [],
+            "notices": [],
+        }
         assert fresh.get("/api/players/Sadhbh").json()["recent"] == []
         fresh.close()
     finally:

@@ -197,6 +197,15 @@ export const api = {
       {},
       token,
     ),
+  /** Say no to playing again (a seat's token of the finished match): withdraw from the
+   * next match waiting, or decline it; either way it is cancelled. */
+  noAgain: (id: string, token: string) =>
+    request<{ answer: "declined" | "withdrew"; next: string; repeated: boolean; match: MatchInfo }>(
+      "DELETE",
+      `/api/matches/${encodeURIComponent(id)}/again`,
+      undefined,
+      token,
+    ),
   tutorial: (name: string) => request<TutorialScript>("GET", `/api/tutorials/${encodeURIComponent(name)}`),
   /** The position after `ply` actions; with `seat`, as that seat saw it (its own hand and
    * its moves open then: a finished match's record is public). */

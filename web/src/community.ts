@@ -35,10 +35,23 @@ export interface AccountMatch {
   your_turn: boolean;
 }
 
+/** Another player said no to a rematch of a finished match of the account's: declined the
+ * one it asked for, or withdrew the one it was asked to join (until dismissed). */
+export interface RematchNotice {
+  id: number;
+  match: string;
+  game: GameName;
+  seat: number;
+  name: string;
+  answer: "declined" | "withdrew";
+  at: string;
+}
+
 export interface AccountMatches {
   waiting: AccountMatch[];
   running: AccountMatch[];
   open: AccountMatch[];
+  notices?: RematchNotice[];
 }
 
 /** A time control: real time (seconds per decision, plus a bank per seat) or correspondence
@@ -233,6 +246,7 @@ export const accounts = {
   remove: (password: string) => request<void>("DELETE", "/api/me", { password }),
   takeSeats: (seats: { match: string; token: string }[]) => request<unknown>("POST", "/api/me/seats", { seats }),
   matches: () => request<AccountMatches>("GET", "/api/me/matches"),
+  dismissNotice: (id: number) => request<void>("DELETE", `/api/me/notices/${id}`),
   mutes: () => request<unknown>("GET", "/api/me/mutes").then((a) => listOf<string | { name: string }>(a, "mutes").map((m) => (typeof m === "string" ? m : m.name))),
   mute: (name: string) => request<unknown>("POST", "/api/me/mutes", { name }),
   unmute: (name: string) => request<unknown>("DELETE", `/api/me/mutes/${enc(name)}`),
@@ -413,6 +427,17 @@ export function refreshMatches(): Promise<AccountMatches | null> {
       asking = null;
     });
   return asking;
+}
+
+/** Dismiss a rematch notice: gone from the header at once, and for good on the server. */
+export async function dismissNotice(id: number): Promise<void> {
+  const drop = () => {
+    const found = state.matches;
+    if (found) set({ matches: { ...found, notices: (found.notices ?? []).filter((n) => n.id !== id) } });
+  };
+  drop();
+  await accounts.dismissNotice(id);
+  drop(); // (a poll answered meanwhile may have brought it back)
 }
 
 /** Whether notifications of "your turn" are wanted here (asked for by a click, remembered). */

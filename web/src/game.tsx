@@ -391,6 +391,31 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     return () => window.removeEventListener("keydown", onKey);
   });
 
+  // A rematch someone said no to is cancelled: back to the finished match, which says who.
+  const cancelledFor = snap?.match.status === "cancelled" ? (snap.match.previous ?? null) : null;
+  useEffect(() => {
+    if (cancelledFor) go(`#/match/${cancelledFor}`);
+  }, [cancelledFor]);
+
+  // After a finished match: whether this seat took its seat in the next match already
+  // (then it waits for the others and may cancel; else it may join or say no thanks).
+  const nextId = snap?.match.status === "finished" ? (snap.match.next ?? null) : null;
+  const [nextJoined, setNextJoined] = useState(false);
+  useEffect(() => {
+    setNextJoined(false);
+    if (!nextId || me === null) return undefined;
+    let current = true;
+    api.describe(nextId).then(
+      (next) => {
+        if (current) setNextJoined(!!next.seats[me]?.joined);
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [nextId, me]);
+
   if (fatal || !snap || !view) {
     return (
       <main id="main" class="game loading">
@@ -439,8 +464,33 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
     seat: me,
   });
 
+  // Saying no to playing again: this seat's token of the finished match does it.
+  const sayNo = async (finished: string, token: string | null | undefined) => {
+    if (!token) return;
+    setBusy(true);
+    try {
+      await api.noAgain(finished, token);
+      if (finished !== match.id) go(`#/match/${finished}`);
+    } catch (e) {
+      setError((e as Error).message || t.t("web.offline"));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (match.status === "cancelled") {
+    return (
+      <main id="main" class="lobby">
+        <p role="status">{t.t("web.again.cancelled")}</p>
+        {match.previous && <a class="button" href={`#/match/${match.previous}`}>{t.t("web.again.back")}</a>}
+      </main>
+    );
+  }
   if (match.status === "open") {
-    return <Lobby match={match} names={names} mine={mine} me={me} />;
+    const before = match.previous ? held(match.previous) : null;
+    const cancel = match.previous && before?.token && me !== null
+      ? () => void sayNo(match.previous as string, before.token)
+      : null;
+    return <Lobby match={match} names={names} mine={mine} me={me} cancel={cancel} error={error} />;
   }
   const chatPanel = <ChatPanel state={chatState} seat={me} match={match} />;
 
@@ -539,13 +589,20 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
             <div class="final-wrap">
               <FinalScores t={t} outcome={view.outcome} names={names} />
               {matchRated(match) && <RatingChangesView match={match.id} />}
+              {me !== null && persons > 1 && <RematchLine match={match} me={me} names={names} joined={nextJoined}
+                cancel={() => void sayNo(match.id, mine?.token)} busy={busy} />}
               <p class="final-buttons">
                 {me !== null && persons === 1 && (
                   <button type="button" class="primary" onClick={() => playAgain(again())}>{t.t("web.play_again")}</button>
                 )}
-                {me !== null && persons > 1 && (
+                {me !== null && persons > 1 && !nextJoined && (
                   <button type="button" class="primary" data-testid="play-on" disabled={busy} onClick={() => void playOn()}>
                     {t.t(match.next ? "web.again.join" : "web.play_again")}
+                  </button>
+                )}
+                {me !== null && persons > 1 && match.next && !nextJoined && (
+                  <button type="button" data-testid="no-thanks" disabled={busy} onClick={() => void sayNo(match.id, mine?.token)}>
+                    {t.t("web.again.no")}
                   </button>
                 )}
                 <button type="button" onClick={() => go(`#/replay/${match.id}`)}>{t.t("web.replay")}</button>
@@ -780,7 +837,44 @@ export function TimeLine({ match }: { match: MatchInfo }) {
   );
 }
 
-function Lobby({ match, names, mine, me }: { match: MatchInfo; names: string[]; mine: Held | null; me: number | null }) {
+/** Where a match between people was played again, or asked to be: the player waiting in
+ * the next match may cancel it; the last no said to it, by whom. */
+function RematchLine({ match, me, names, joined, cancel, busy }: {
+  match: MatchInfo;
+  me: number;
+  names: string[];
+  joined: boolean;
+  cancel: () => void;
+  busy: boolean;
+}) {
+  const t = useT();
+  if (match.next && joined) {
+    const others = match.seats.filter((s) => s.kind === "person" && s.seat !== me).map((s) => names[s.seat]);
+    return (
+      <p class="rematch" role="status" data-testid="rematch">
+        {t.t("web.again.waiting", { names: others.join(", ") })}{" "}
+        <a class="button" href={`#/match/${match.next}`}>{t.t("web.again.open")}</a>{" "}
+        <button type="button" data-testid="cancel-rematch" disabled={busy} onClick={cancel}>{t.t("web.again.cancel")}</button>
+      </p>
+    );
+  }
+  const said = match.rematch ?? [];
+  const last = said[said.length - 1];
+  if (match.next || !last) return null;
+  const key = last.seat === me
+    ? last.answer === "withdrew" ? "web.again.you_withdrew" : "web.again.you_declined"
+    : last.answer === "withdrew" ? "web.again.withdrew" : "web.again.declined";
+  return <p class="rematch" role="status" data-testid="rematch">{t.t(key, { name: names[last.seat] ?? "" })}</p>;
+}
+
+function Lobby({ match, names, mine, me, cancel, error: failed }: {
+  match: MatchInfo;
+  names: string[];
+  mine: Held | null;
+  me: number | null;
+  cancel: (() => void) | null;
+  error: string | null;
+}) {
   const t = useT();
   const [copied, setCopied] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -819,7 +913,9 @@ function Lobby({ match, names, mine, me }: { match: MatchInfo; names: string[]; 
         ))}
       </ul>
       <TimeLine match={match} />
-      {free.length > 0 && <p role="status">{t.t("web.waiting", { seats: free.join(", ") })}</p>}
+      {free.length > 0 && !(match.previous && me !== null && cancel) && (
+        <p role="status">{t.t("web.waiting", { seats: free.join(", ") })}</p>
+      )}
       {mine?.invites && mine.invites.length > 0 && (
         <section>
           <h2>{t.t("web.invites")}</h2>
@@ -852,7 +948,15 @@ function Lobby({ match, names, mine, me }: { match: MatchInfo; names: string[]; 
       ) : (
         free.length === 0 && <p>{t.t("web.waiting_host")}</p>
       )}
-      {error && <p class="error" role="alert">{error}</p>}
+      {match.previous && me !== null && cancel && (
+        <p class="rematch" role="status" data-testid="rematch">
+          {t.t("web.again.waiting", {
+            names: match.seats.filter((s) => s.kind === "person" && !s.joined).map((s) => names[s.seat]).join(", "),
+          })}{" "}
+          <button type="button" data-testid="cancel-rematch" onClick={cancel}>{t.t("web.again.cancel")}</button>
+        </p>
+      )}
+      {(error ?? failed) && <p class="error" role="alert">{error ?? failed}</p>}
     </main>
   );
 }

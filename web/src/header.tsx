@@ -6,7 +6,7 @@
 // where the player asked for it, with a click: settings or the badge's list).
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { logOut, matchRated, matchTime, notifyWanted, refreshMatches, setNotify, usePoll, useSession } from "./community";
+import { dismissNotice, logOut, matchRated, matchTime, notifyWanted, refreshMatches, setNotify, usePoll, useSession } from "./community";
 import type { AccountMatch } from "./community";
 import { useAnnounce, useT } from "./context";
 import { seatNames } from "./game";
@@ -148,6 +148,29 @@ function TurnBadge() {
   );
 }
 
+/** What the account is told on any page, from the turn badge's polling: another player said
+ * no to a rematch (declined the one it asked for, or withdrew the one it was asked to
+ * join), each until dismissed. */
+function Notices() {
+  const t = useT();
+  const { matches } = useSession();
+  const notices = matches?.notices ?? [];
+  if (notices.length === 0) return null;
+  return (
+    <div class="notices" role="status" data-testid="notices">
+      {notices.map((n) => (
+        <p key={n.id} class="notice" data-notice={n.id}>
+          <span>{t.t(n.answer === "withdrew" ? "web.again.withdrew" : "web.again.declined", { name: n.name })}</span>{" "}
+          <a href={`#/match/${n.match}`} onClick={() => void dismissNotice(n.id)}>{t.t("web.notice.open")}</a>{" "}
+          <button type="button" class="small-button" data-testid="dismiss-notice" onClick={() => void dismissNotice(n.id)}>
+            {t.t("web.notice.dismiss")}
+          </button>
+        </p>
+      ))}
+    </div>
+  );
+}
+
 function AccountMenu({ name, go, moderator }: { name: string; go: (hash: string) => void; moderator: boolean }) {
   const t = useT();
   const announce = useAnnounce();
@@ -236,6 +259,7 @@ export function Header({ hash, lang, names, chooseLang, go }: {
         {account && <TurnBadge />}
         {account && <AccountMenu name={account.name} go={go} moderator={isModerator(account)} />}
       </div>
+      {account && <Notices />}
     </header>
   );
 }

@@ -59,8 +59,8 @@ interface MyMatch {
 
 /** The matches of this browser's storage, described by the server (null while asked): those
  * waiting for this player first, then the others running, waiting for players, finished;
- * the latest first within each. A match the server no longer knows is forgotten, and so are
- * finished ones beyond the last KEEP_FINISHED. */
+ * the latest first within each. A match the server no longer knows (or a cancelled rematch)
+ * is forgotten, and so are finished ones beyond the last KEEP_FINISHED. */
 function useMyMatches(): MyMatch[] | null {
   const [list, setList] = useState<MyMatch[] | null>(null);
   // An account's matches (found on another device too) are kept here as they come: asked
@@ -73,7 +73,14 @@ function useMyMatches(): MyMatch[] | null {
     let gone = false;
     const ask = (id: string): Promise<MyMatch | null> =>
       api.describe(id).then(
-        (match) => ({ id, seat: held(id)?.seat ?? null, match }),
+        (match) => {
+          // a rematch someone said no to is never played: forgotten as one the server lost
+          if (match.status === "cancelled") {
+            letGo(id);
+            return null;
+          }
+          return { id, seat: held(id)?.seat ?? null, match };
+        },
         (e: unknown) => {
           if (e instanceof ApiError && e.status === 404) letGo(id);
           return null;

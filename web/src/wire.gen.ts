@@ -295,7 +295,10 @@ export interface GameInfo {
 export interface Match {
   id: string;
   game: "board" | "cards";
-  status: "open" | "running" | "finished";
+  /**
+   * cancelled: a match to play another again that never began, as one of its players said no (DELETE /api/matches/{id}/again)
+   */
+  status: "open" | "running" | "finished" | "cancelled";
   players: number;
   variant: {
     [k: string]: unknown;
@@ -367,6 +370,18 @@ export interface Match {
    * the match this one plays again
    */
   previous?: string | null;
+  /**
+   * the seats that said no to playing this finished match again, oldest first: each cancelled the next match it names
+   */
+  rematch?: {
+    seat: number;
+    /**
+     * declined: asked, it did not join; withdrew: it waited in the next match, then cancelled
+     */
+    answer: "declined" | "withdrew";
+    next: string;
+    at: string;
+  }[];
   created?: string;
   updated?: string;
 }

@@ -586,6 +586,9 @@ def _erase(connection: sa.Connection, account_id: str) -> list[str]:
         )
     )
     connection.execute(db.warnings.delete().where(db.warnings.c.account_id == account_id))
+    connection.execute(
+        db.rematch_notices.delete().where(db.rematch_notices.c.account_id == account_id)
+    )
     _forget_friends(connection, account_id)
     connection.execute(
         db.reports.update()

@@ -166,6 +166,7 @@ class MatchCache:
                 _seat_state(row) != _seat_state(live.row)
                 or row.status != live.row.status
                 or row.next_match != live.row.next_match
+                or row.answers != live.row.answers
             )
             live.row = row
             live.name_players()

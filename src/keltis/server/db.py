@@ -544,6 +544,36 @@ vacations = sa.Table(
 )
 
 
+# -- playing again declined or cancelled (docs/server.md, "Playing again"; migration 0014) --
+
+rematch_answers = sa.Table(
+    "rematch_answers",
+    metadata,
+    # a seat of finished match ``match_id`` said no to ``next_match`` (which plays it
+    # again): ``declined`` (asked, it did not join) or ``withdrew`` (it waited in it, then
+    # cancelled); the next match was cancelled by it
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("next_match", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("answer", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+rematch_notices = sa.Table(
+    "rematch_notices",
+    metadata,
+    # what an account playing another seat of the finished match is told of an answer
+    # (GET /api/me/matches ``notices``) until it dismisses it (the row is deleted)
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.String(24), nullable=False, index=True),
+    sa.Column("match_id", sa.String(32), nullable=False),
+    sa.Column("next_match", sa.String(32), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("answer", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
 # -- account settings: time zone, rematch answers (migration 0013) -------------------------
 
 

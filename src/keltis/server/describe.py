@@ -128,6 +128,8 @@ def match_summary(
         "clock": turn_clock(row, match),
         "next": row.next_match,
         "previous": row.previous_match,
+        # seats that said no to playing it again (each cancelled that next match)
+        "rematch": [a.to_json() for a in row.answers],
         "created": row.created_at.isoformat(),
         "updated": row.updated_at.isoformat(),
     }

@@ -37,7 +37,14 @@ from keltis.server.lobby import MatchPlan, name_ok, plan_again, record_header
 from keltis.server.mail import Mailer
 from keltis.server.moderation import Moderation
 from keltis.server.ratings import RatingBook
-from keltis.server.store import ConflictError, MatchRow, SeatedTwiceError, Store, now
+from keltis.server.store import (
+    Answered,
+    ConflictError,
+    MatchRow,
+    SeatedTwiceError,
+    Store,
+    now,
+)
 from keltis.server.tasks import Background
 
 log = logging.getLogger("keltis.server")
@@ -278,6 +285,7 @@ class MatchMaster:
         seat = await self.seat_of(live, token)
         if live.row.status != "finished":
             raise RefusedError("server.not_finished")
+        await self.seats_changed(live)  # a next match cancelled elsewhere is named no more
         next_id = live.row.next_match
         if next_id is None:
             next_id = new_match_id()
@@ -302,6 +310,24 @@ class MatchMaster:
             await self._start(following)
         await self.seats_changed(live)  # the others see the next match
         return following, seat, new_token
+
+    async def decline_again(self, match_id: str, token: str | None) -> tuple[LiveMatch, Answered]:
+        """The seat of ``token`` in finished match ``match_id`` says no to playing it again
+        (:meth:`Store.answer_again`): the player waiting in the next match withdraws, one
+        asked declines; either way that next match is cancelled, and the match names none
+        again. Everyone on either match's page is told (here, and through the database's
+        notice in the other processes); the accounts of the other seats get a notice."""
+        live = await self.get(match_id)
+        seat = await self.seat_of(live, token)
+        answered = await asyncio.to_thread(self.store.answer_again, match_id, seat)
+        if answered.refusal is not None:
+            raise RefusedError(answered.refusal)
+        if not answered.repeated:
+            following = self.cache.live.get(answered.next_match)
+            if following is not None:
+                await self.seats_changed(following)
+        await self.seats_changed(live)
+        return live, answered
 
     def _store_next(self, row: MatchRow, next_id: str) -> None:
         """Store the match that plays ``row`` again as ``next_id`` (thread); its host token
@@ -374,7 +400,7 @@ class MatchMaster:
         the action (``address``: the client's, kept with it; a rated match in which a
         person seat never moved is aborted, :func:`keltis.server.ratings.aborted`)."""
         async with live.lock:
-            if live.row.status == "open":
+            if live.row.status in ("open", "cancelled"):
                 raise RefusedError("server.not_started")
             if live.row.seats[seat].timed_out:
                 raise RefusedError("server.timed_out")
@@ -619,9 +645,9 @@ def _stale(live: LiveMatch, version: int) -> StaleActionError:
 
 
 def _check_position(live: LiveMatch, version: int) -> None:
-    """Refuse a request about a match that has not started or is over, or chosen at another
-    version than the match's."""
-    if live.row.status == "open":
+    """Refuse a request about a match that has not started (or never will: cancelled) or is
+    over, or chosen at another version than the match's."""
+    if live.row.status in ("open", "cancelled"):
         raise RefusedError("server.not_started")
     if live.match.over:
         raise GameOverError(key="game_over")

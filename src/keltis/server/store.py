@@ -112,13 +112,46 @@ class SeatRow:
         return self.level if self.kind == "bot" else self.stand_in
 
 
+@dataclass(frozen=True)
+class RematchAnswer:
+    """A seat of a finished match said no to the match that was to play it again
+    (``next_match``, cancelled by it): ``declined`` (asked, it did not join) or
+    ``withdrew`` (it waited in it, then cancelled)."""
+
+    seat: int
+    answer: str
+    next_match: str
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        """As a match's description gives it (``rematch``)."""
+        return {
+            "seat": self.seat,
+            "answer": self.answer,
+            "next": self.next_match,
+            "at": self.at.isoformat(),
+        }
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What :meth:`Store.answer_again` did: the ``answer`` of the seat, the ``next_match``
+    it concerned, and whether it was said before (``repeated``: nothing changed now). Or,
+    with ``refusal`` set (a message key), nothing was done."""
+
+    answer: str = ""
+    next_match: str = ""
+    repeated: bool = False
+    refusal: str | None = None
+
+
 @dataclass
 class MatchRow:
     """One match as stored (without its actions)."""
 
     id: str
     game: str
-    status: str  # "open", "running" or "finished"
+    status: str  # "open", "running", "finished" or "cancelled" (a rematch said no to)
     header: dict[str, Any]
     options: dict[str, Any]
     public: bool
@@ -142,6 +175,9 @@ class MatchRow:
     voided: bool = False
     """A moderator voided its rated result: its rating changes were taken back."""
     seats: list[SeatRow] = field(default_factory=list)
+    answers: list[RematchAnswer] = field(default_factory=list)
+    """Its seats' no to playing it again, oldest first (read for a finished match by
+    :meth:`Store.get_match` only)."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +199,14 @@ class FirstMove:
 
     seat: int
     address: str | None
+
+
+class _UnchangedError(Exception):
+    """Roll back :meth:`Store.answer_again`'s transaction and answer ``answered``."""
+
+    def __init__(self, answered: Answered) -> None:
+        super().__init__(answered.refusal or answered.answer)
+        self.answered = answered
 
 
 class SeatedTwiceError(Exception):
@@ -288,7 +332,9 @@ class Store:
             seat_rows = connection.execute(
                 sa.select(db.seats).where(db.seats.c.match_id == match_id).order_by(db.seats.c.seat)
             ).all()
-        match = _match_row(row._mapping)
+            match = _match_row(row._mapping)
+            if match.status == "finished":
+                match.answers = _answers(connection, match_id)
         match.seats = [_seat_row(s._mapping) for s in seat_rows]
         return match
 
@@ -396,6 +442,8 @@ class Store:
                     db.seats.c.seat == seat,
                     db.seats.c.kind == "person",
                     db.seats.c.token_hash.is_(None),
+                    # not a next match cancelled meanwhile (answer_again)
+                    sa.exists().where(db.matches.c.id == match_id, db.matches.c.status == "open"),
                 )
                 .values(token_hash=digest(token), joined_at=when, last_seen=when)
             )
@@ -403,6 +451,139 @@ class Store:
                 return False
             self._touch(connection, match_id, f"{match_id}:seats")
         return True
+
+    def answer_again(self, match_id: str, seat: int) -> Answered:
+        """Seat ``seat`` of finished match ``match_id`` says no to the match that is to play
+        it again (``DELETE /api/matches/{id}/again``), in one transaction: that next match,
+        still open, is cancelled (every person seat must join for it to start: with one
+        saying no it never can) and the finished match names none again, so that anyone may
+        ask again later; the answer is ``withdrew`` if the seat had joined the next match,
+        else ``declined``; it is kept, and each account playing another person seat gets a
+        notice of it. Said again with no next match since: the same answer, ``repeated``.
+        Refused (``refusal``): ``server.not_finished``, ``server.again_started`` (the next
+        match began), ``server.again_none`` (nobody asked)."""
+        when = now()
+        try:
+            return self._answer_again(match_id, seat, when)
+        except _UnchangedError as unchanged:  # rolled back: not even updated_at moved
+            return unchanged.answered
+
+    def _answer_again(self, match_id: str, seat: int, when: datetime) -> Answered:
+        """:meth:`answer_again`'s transaction; :class:`_UnchangedError` rolls it back."""
+        with self.engine.begin() as connection:
+            # the write first: SQLite's write lock, PostgreSQL's row lock on the match
+            connection.execute(
+                db.matches.update().where(db.matches.c.id == match_id).values(updated_at=when)
+            )
+            found = connection.execute(
+                sa.select(db.matches.c.status, db.matches.c.next_match).where(
+                    db.matches.c.id == match_id
+                )
+            ).first()
+            if found is None or found.status != "finished":
+                raise _UnchangedError(Answered(refusal="server.not_finished"))
+            next_id = found.next_match
+            if next_id is None:
+                answers = _answers(connection, match_id)
+                if answers and answers[-1].seat == seat:
+                    last = answers[-1]
+                    raise _UnchangedError(Answered(last.answer, last.next_match, repeated=True))
+                raise _UnchangedError(Answered(refusal="server.again_none"))
+            cancelled = connection.execute(
+                db.matches.update()
+                .where(db.matches.c.id == next_id, db.matches.c.status == "open")
+                .values(status="cancelled", updated_at=when)
+            )
+            if cancelled.rowcount != 1:
+                raise _UnchangedError(Answered(refusal="server.again_started"))
+            joined = connection.execute(
+                sa.select(db.seats.c.token_hash).where(
+                    db.seats.c.match_id == next_id, db.seats.c.seat == seat
+                )
+            ).first()
+            answer = "withdrew" if joined is not None and joined.token_hash else "declined"
+            connection.execute(
+                db.matches.update().where(db.matches.c.id == match_id).values(next_match=None)
+            )
+            connection.execute(
+                db.rematch_answers.insert().values(
+                    match_id=match_id, next_match=next_id, seat=seat, answer=answer, created_at=when
+                )
+            )
+            seats = connection.execute(
+                sa.select(db.seats.c.seat, db.seats.c.account_id).where(
+                    db.seats.c.match_id == match_id, db.seats.c.kind == "person"
+                )
+            ).all()
+            own = {r.account_id for r in seats if r.seat == seat}
+            # the accounts of the other person seats (not the one saying no, whatever seat)
+            told = sorted(
+                {str(r.account_id) for r in seats if r.account_id and r.account_id not in own}
+            )
+            if told:
+                connection.execute(
+                    db.rematch_notices.insert(),
+                    [
+                        {
+                            "account_id": account_id,
+                            "match_id": match_id,
+                            "next_match": next_id,
+                            "seat": seat,
+                            "answer": answer,
+                            "created_at": when,
+                        }
+                        for account_id in told
+                    ],
+                )
+            self._notify(connection, f"{next_id}:seats")
+            self._notify(connection, f"{match_id}:seats")
+        return Answered(answer, next_id)
+
+    def rematch_notices(
+        self, account_id: str, limit: int, connection: sa.Connection | None = None
+    ) -> list[dict[str, Any]]:
+        """The notices of answers to playing again that ``account_id`` has not dismissed,
+        newest first: ``id``, ``match`` (the finished match), ``game``, ``seat`` and
+        ``name`` (who answered), ``answer``, ``at``."""
+        if connection is None:
+            with self.engine.connect() as own:
+                return self.rematch_notices(account_id, limit, own)
+        n = db.rematch_notices
+        query = (
+            sa.select(n, db.seats.c.name, db.matches.c.game)
+            .join(db.matches, db.matches.c.id == n.c.match_id)
+            .join(
+                db.seats,
+                sa.and_(db.seats.c.match_id == n.c.match_id, db.seats.c.seat == n.c.seat),
+            )
+            .where(n.c.account_id == account_id)
+            .order_by(n.c.created_at.desc(), n.c.id.desc())
+            .limit(limit)
+        )
+        return [
+            {
+                "id": int(r.id),
+                "match": str(r.match_id),
+                "game": str(r.game),
+                "seat": int(r.seat),
+                "name": str(r.name),
+                "answer": str(r.answer),
+                "at": (_aware(r.created_at) or now()).isoformat(),
+            }
+            for r in connection.execute(query)
+        ]
+
+    def dismiss_notice(self, account_id: str, notice_id: int) -> bool:
+        """``account_id`` dismisses its notice ``notice_id``; ``False`` if it has none
+        such."""
+        with self.engine.begin() as connection:
+            done = connection.execute(
+                db.rematch_notices.delete().where(
+                    db.rematch_notices.c.id == notice_id,
+                    db.rematch_notices.c.account_id == account_id,
+                )
+            )
+        return done.rowcount == 1
 
     def start(self, match_id: str, to_move: int) -> bool:
         """Move an open match to running (its first decision's clock starts); ``False`` if
@@ -899,6 +1080,18 @@ def _add_seats(connection: sa.Connection, rows: Sequence[MatchRow]) -> None:
         .order_by(db.seats.c.match_id, db.seats.c.seat)
     ):
         by_id[str(s.match_id)].seats.append(_seat_row(s._mapping))
+
+
+def _answers(connection: sa.Connection, match_id: str) -> list[RematchAnswer]:
+    """The rematch answers of finished match ``match_id``, oldest first."""
+    a = db.rematch_answers
+    rows = connection.execute(
+        sa.select(a).where(a.c.match_id == match_id).order_by(a.c.created_at, a.c.seat)
+    )
+    return [
+        RematchAnswer(int(r.seat), str(r.answer), str(r.next_match), _aware(r.created_at) or now())
+        for r in rows
+    ]
 
 
 def _mark_moved(connection: sa.Connection, match_id: str, first: FirstMove | None) -> None:

@@ -12,9 +12,9 @@ account and logging in are limited per address; log-in also per account
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Path, Request, Response
 
 from keltis.server import db, describe, guards
 from keltis.server.accounts import (
@@ -47,6 +47,8 @@ router = APIRouter()
 
 #: The most matches ``GET /api/me/matches`` lists per status.
 MY_MATCHES = 100
+#: The most rematch notices ``GET /api/me/matches`` gives (the newest).
+MY_NOTICES = 20
 
 
 def limiters(config: ServerConfig) -> dict[str, guards.PerAddress]:
@@ -243,7 +245,11 @@ async def adopt_seats(body: SeatClaims, member: Member, master: Master) -> dict[
 @router.get("/api/me/matches", tags=["accounts"])
 async def my_matches(request: Request, master: Master) -> dict[str, Any]:
     """The account's open and running matches, each with its seat and the seat's token
-    (to play it on this device); ``waiting``: those where it is the account's turn.
+    (to play it on this device); ``waiting``: those where it is the account's turn;
+    ``notices``: another player said no to a rematch the account asked for, or withdrew
+    the one it was asked to join (``answer`` ``declined`` or ``withdrew``, ``name`` and
+    ``seat`` of who said it, ``match`` the finished match), until dismissed
+    (``DELETE /api/me/notices/{id}``).
 
     Asked every few seconds by every page of every account (the turn badge): the session
     and the matches are read in one trip to a worker thread, through one connection."""
@@ -253,7 +259,7 @@ async def my_matches(request: Request, master: Master) -> dict[str, Any]:
         found = await asyncio.to_thread(_mine, master, secret)
     if found is None:
         raise RefusedError("account.no_session", status=401)
-    account, rows = found
+    account, rows, notices = found
     out: dict[str, list[dict[str, Any]]] = {"waiting": [], "running": [], "open": []}
     for row, seat in rows:
         turn = row.status == "running" and row.to_move == seat and row.seats[seat].stand_in is None
@@ -264,12 +270,14 @@ async def my_matches(request: Request, master: Master) -> dict[str, Any]:
             "your_turn": turn,
         }
         out["waiting" if turn else row.status].append(item)
-    return out
+    return {**out, "notices": notices}
 
 
-def _mine(master: MatchMaster, secret: str) -> tuple[Account, list[tuple[MatchRow, int]]] | None:
-    """The account of the session ``secret`` and its open and running matches (``None``:
-    no such session), read through one connection."""
+def _mine(
+    master: MatchMaster, secret: str
+) -> tuple[Account, list[tuple[MatchRow, int]], list[dict[str, Any]]] | None:
+    """The account of the session ``secret``, its open and running matches and its rematch
+    notices (``None``: no such session), read through one connection."""
     with db.reading(master.store.engine) as connection:
         logged = master.accounts.session(secret, connection)
         if logged is None:
@@ -277,7 +285,17 @@ def _mine(master: MatchMaster, secret: str) -> tuple[Account, list[tuple[MatchRo
         rows = master.store.matches_of(
             logged.account.id, ("open", "running"), MY_MATCHES, connection
         )
-    return logged.account, rows
+        notices = master.store.rematch_notices(logged.account.id, MY_NOTICES, connection)
+    return logged.account, rows, notices
+
+
+@router.delete("/api/me/notices/{notice_id}", tags=["accounts"], status_code=204)
+async def dismiss_notice(
+    notice_id: Annotated[int, Path(ge=1, le=2**31 - 1)], member: Member, master: Master
+) -> None:
+    """Dismiss one of the account's notices (``GET /api/me/matches``): it is not shown
+    again. Dismissing one already gone is no change."""
+    await asyncio.to_thread(master.store.dismiss_notice, member.account.id, notice_id)
 
 
 @router.get("/api/me/mutes", tags=["accounts"])

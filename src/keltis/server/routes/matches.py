@@ -133,6 +133,34 @@ async def again(match_id: IdText, master: Master, token: Token) -> Any:
     }
 
 
+@router.delete("/api/matches/{match_id}/again", tags=["matches"])
+async def no_again(
+    match_id: IdText,
+    request: Request,
+    master: Master,
+    creations: Creations,
+    lang: Lang,
+    token: Token,
+) -> Any:
+    """Say no to playing again (a person seat's token of the finished match): the player
+    waiting in the next match withdraws (``withdrew``), one asked to join declines
+    (``declined``). The next match, not started, is cancelled (status ``cancelled``: every
+    person must join for it to start) and the match names none again, so that anyone may
+    ask again later. The other players are told live (``rematch`` in the match's
+    description) and, logged in, by a notice in ``GET /api/me/matches``. Saying it again is
+    no change (``repeated``); ``409`` if the next match began or nobody asked."""
+    address = request.client.host if request.client else "?"
+    if not creations.take(address):
+        return error_response(429, "server.rate_limited", lang)
+    live, answered = await master.decline_again(match_id, token)
+    return {
+        "answer": answered.answer,
+        "next": answered.next_match,
+        "repeated": answered.repeated,
+        "match": master.summary(live),
+    }
+
+
 @router.get("/api/matches/{match_id}/view", tags=["play"])
 async def view(match_id: IdText, master: Master, token: Token) -> Any:
     """What the token's seat (no token: a spectator) sees now, with the version."""
