@@ -209,6 +209,12 @@ def test_an_account_is_told_on_any_page_until_it_dismisses(server: Server) -> No
             (match_id, "BeaR", 1, "declined")
         ]
         assert notices[0]["game"] == "board"
+        # the notice is the account's data: its export has it, the other's not
+        exported = ann.get("/api/me/export").json()["notices"]
+        assert [(n["match"], n["seat"], n["answer"]) for n in exported] == [
+            (match_id, 1, "declined")
+        ]
+        assert bea.get("/api/me/export").json()["notices"] == []
         # the cancelled match is none of Ann's open matches any more
         assert ann.get("/api/me/matches").json()["open"] == []
         assert bea.get("/api/me/matches").json()["notices"] == []

@@ -1,7 +1,7 @@
 """An account's own data as one JSON archive (``GET /api/me/export``; docs/server.md, "Your
 data"): the account and its settings, its ratings with their full history, every match it
-sat in, the chat lines it wrote, whom it follows and its vacations, the mutes, blocks and
-reports it made, and the warnings moderators gave it.
+sat in, the chat lines it wrote, whom it follows, its vacations, the notices it has not
+dismissed, the mutes, blocks and reports it made, and the warnings moderators gave it.
 
 A finished match comes with its full record, as ``GET /api/matches/{id}/record`` gives it to
 anyone; a match not over yet only with what the account's own seat sees now (its view: its
@@ -99,6 +99,12 @@ class Exporter:
                 .where(db.vacations.c.account_id == account.id)
                 .order_by(db.vacations.c.id)
             ).all()
+            # the notices it has not dismissed yet (another player's no to a rematch)
+            notices = connection.execute(
+                sa.select(db.rematch_notices)
+                .where(db.rematch_notices.c.account_id == account.id)
+                .order_by(db.rematch_notices.c.id)
+            ).all()
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -112,6 +118,16 @@ class Exporter:
             "vacations": [
                 {"start": _iso(v.started_at), "until": _iso(v.until), "ended": _iso(v.ended_at)}
                 for v in vacations
+            ],
+            "notices": [
+                {
+                    "match": n.match_id,
+                    "next": n.next_match,
+                    "seat": n.seat,
+                    "answer": n.answer,
+                    "at": _iso(n.created_at),
+                }
+                for n in notices
             ],
             "mutes": self.master.accounts.mutes(account),
             "blocks": self.master.moderation.blocks(account),
