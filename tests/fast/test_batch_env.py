@@ -36,6 +36,12 @@ def test_cards_equal_to_keltis_env(players: int) -> None:
         {"opponents": "greedy", "reward": "margin", "n_games": 100},
         {"opponents": "random", "reward": "win", "n_games": 100},
         {"opponents": "random", "reward": "margin", "n_games": 40, "variant": {"turn_cap": 20}},
+        {"opponents": "medium", "reward": "win", "n_games": 40},
+        {  # by game slot: medium seats in half the games, random ones in the others
+            "opponents": [["medium"] * (players - 1), ["random"] * (players - 1)] * 16,
+            "reward": "margin",
+            "n_games": 40,
+        },
     ]
     ends: set[str] = set()
     for number, line in enumerate(lines):

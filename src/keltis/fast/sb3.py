@@ -42,7 +42,7 @@ class BatchVecEnv(VecEnv):
         game: str,
         num_envs: int,
         players: int = 2,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Sequence[str] | Sequence[Sequence[str]] = "random",
         *,
         seat: int | None = None,
         reward: str = "win",

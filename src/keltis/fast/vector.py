@@ -6,8 +6,8 @@ environments gives a training loop (CleanRL-style scripts, Stable-Baselines3 thr
 adapter), at the batch's speed: observations ``{"observation": (n, size) float32,
 "action_mask": (n, 536) int8}``, one dense action id per environment, the learner's reward,
 ``terminated`` and ``truncated`` (the turn cap). The other seats are played inside the kernel
-(``random`` or ``greedy``); self-play has no single learner and is not offered here (use
-``BatchEnv``).
+(``random``, ``greedy`` or ``medium``, by seat or by environment); self-play has no single
+learner and is not offered here (use ``BatchEnv``).
 
 A finished game is dealt again in the same step (``AutoresetMode.SAME_STEP``): the step
 returns the new game's observation, and ``infos["final_obs"]`` / ``infos["final_info"]`` the
@@ -48,7 +48,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
         game: str,
         num_envs: int,
         players: int = 2,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Sequence[str] | Sequence[Sequence[str]] = "random",
         *,
         seat: int | None = None,
         reward: str = "win",
