@@ -566,8 +566,18 @@ W_OPEN_MARGIN: Final = 9
 W_CLOSE_MARGIN: Final = 10
 W_KNOWN_DISCARD: Final = 11
 W_SPREAD: Final = 12
-#: How many weights; ``choose`` keeps the scores of a decision in ``w`` after them.
+#: How many weights. After them ``w`` is scratch room for one decision: ``choose`` keeps
+#: the scores there (``MAX_LEGAL``), and ``medium_scores`` the numbers it uses for every
+#: candidate, each worked out once: per colour the row's projection as it stands, the hand's
+#: values and closing cards of it; per card code the loss when it leaves the hand unlaid and
+#: its worth to the next players (``_S_*`` offsets; :data:`SCRATCH` numbers in all).
 N_WEIGHTS: Final = 13
+_S_BASE: Final = N_WEIGHTS + MAX_LEGAL
+_S_PACK: Final = _S_BASE + 5
+_S_CLOSERS: Final = _S_PACK + 5
+_S_WITHOUT: Final = _S_CLOSERS + 5
+_S_GIFT: Final = _S_WITHOUT + 71
+SCRATCH: Final = _S_GIFT + 71
 
 #: _ROOM_UP[v]: copies of the values v..10 of one colour; _ROOM_DOWN[v]: of 0..v.
 _COPIES: Final = (1, 1, 1, 2, 2, 2, 2, 2, 1, 1, 1)
@@ -645,24 +655,31 @@ def _fit_count(pack: int, last: int, direction: int) -> int:
 
 
 @kernel()
-def _pack(s: np.ndarray, p: int, colour: int) -> int:
-    """``p``'s hand values of ``colour``, as packed counts."""
-    pack = 0
+def _hand(s: np.ndarray, p: int, w: np.ndarray) -> None:
+    """Write ``p``'s hand by colour to the scratch room: its values as packed counts
+    (``_S_PACK``) and its closing cards (``_S_CLOSERS``)."""
+    for c in range(5):
+        w[_S_PACK + c] = 0.0
+        w[_S_CLOSERS + c] = 0.0
     hb = HAND + p * HAND_SIZE
     for i in range(s[HAND_N + p]):
-        c = s[hb + i]
-        if c < 55 and c // 11 == colour:
-            pack += 1 << (2 * (c - colour * 11))
-    return pack
+        card = s[hb + i]
+        if card < 55:
+            c = card // 11
+            w[_S_PACK + c] += 1 << (2 * (card - c * 11))
+        elif card < 60:
+            w[_S_CLOSERS + card - 55] += 1.0
 
 
 @kernel()
-def _closers(s: np.ndarray, p: int, colour: int) -> int:
-    n = 0
-    hb = HAND + p * HAND_SIZE
-    for i in range(s[HAND_N + p]):
-        n += s[hb + i] == 55 + colour
-    return n
+def _pack(w: np.ndarray, colour: int) -> int:
+    """The hand's values of ``colour``, as packed counts (written by ``_hand``)."""
+    return int(w[_S_PACK + colour])
+
+
+@kernel()
+def _closers(w: np.ndarray, colour: int) -> int:
+    return int(w[_S_CLOSERS + colour])
 
 
 @kernel()
@@ -686,6 +703,18 @@ def _pairs(s: np.ndarray, values: int) -> int:
         if ((values >> (4 * v)) & 15) >= 2 and (wishes >> v) & 1:
             n += 1
     return n
+
+
+@kernel()
+def _pairs_after(s: np.ndarray, values: int, pairs: int, v: int, change: int) -> int:
+    """``_pairs`` once ``change`` copies of value ``v`` (-1: a closing card, no value) join
+    the hand or leave it, from the hand's ``values`` and its ``pairs``: only ``v``'s count
+    changes, so only its pair can come or go."""
+    if v < 1 or v > 9 or not (s[WISHMASK] >> v) & 1:
+        return pairs
+    before = (values >> (4 * v)) & 15
+    after = before + change
+    return pairs - (1 if before >= 2 else 0) + (1 if after >= 2 else 0)
 
 
 @kernel()
@@ -717,7 +746,7 @@ def _shares(s: np.ndarray, p: int, w: np.ndarray, t: float) -> tuple[float, floa
         r = p * 5 + c
         if s[RCLOSED + r]:
             continue
-        pack = _pack(s, p, c)
+        pack = _pack(w, c)
         if not s[RLEN + r]:
             n = _count(pack, 0, 10)
             if n >= 3:
@@ -796,9 +825,9 @@ def _without(s: np.ndarray, p: int, w: np.ndarray, fh: float, fut: float, card: 
     if card >= 60:
         return 0.0
     c = card - 55 if card >= 55 else card // 11
-    pack = _pack(s, p, c)
-    closers = _closers(s, p, c)
-    base = _base_row(s, p, w, fh, fut, c, pack, closers)
+    pack = _pack(w, c)
+    closers = _closers(w, c)
+    base = w[_S_BASE + c]
     if card >= 55:
         return _base_row(s, p, w, fh, fut, c, pack, closers - 1) - base
     return _base_row(s, p, w, fh, fut, c, pack - (1 << (2 * (card - c * 11))), closers) - base
@@ -863,7 +892,15 @@ def _claim_cards(a: int) -> tuple[int, int]:
 @kernel()
 def _score_play(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: np.ndarray) -> None:
     p = s[CUR]
+    _hand(s, p, w)
     fh, fut = _shares(s, p, w, _turns_left(s, w))
+    for c in range(5):  # each row's projection as it stands
+        w[_S_BASE + c] = _base_row(s, p, w, fh, fut, c, _pack(w, c), _closers(w, c))
+    hb = HAND + p * HAND_SIZE
+    for i in range(s[HAND_N + p]):  # what claims and discards ask for, once per card
+        card = s[hb + i]
+        w[_S_WITHOUT + card] = _without(s, p, w, fh, fut, card)
+        w[_S_GIFT + card] = _gift(s, p, card, w)
     values = _values(s, p)
     points = _points(s, p)
     pairs = _pairs(s, values)
@@ -873,22 +910,22 @@ def _score_play(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: n
         a = out[i]
         if a >= CLAIM_BASE:
             card, second = _claim_cards(a)
-            gain = _without(s, p, w, fh, fut, card) + _without(s, p, w, fh, fut, second)
+            gain = w[_S_WITHOUT + card] + w[_S_WITHOUT + second]
             gain += _extras(
                 s,
                 p,
                 w,
                 fh,
                 points - (card >= 60) - (second >= 60),
-                _pairs(s, values - (1 << (4 * VALUE[card])) - (1 << (4 * VALUE[second]))),
+                _pairs_after(s, values, pairs, VALUE[card], -2),  # two cards of one value
                 stones + 1,
             )
             gain -= base_extras
-            gain -= _gift(s, p, card, w) + _gift(s, p, second, w)
+            gain -= w[_S_GIFT + card] + w[_S_GIFT + second]
             gain += w[W_DECK_VALUE]
         elif a >= DISCARD_BASE:
             card = a - DISCARD_BASE
-            gain = _without(s, p, w, fh, fut, card) - _gift(s, p, card, w)
+            gain = w[_S_WITHOUT + card] - w[_S_GIFT + card]
             if known_count(s, p, card):
                 gain -= w[W_KNOWN_DISCARD]
             if card >= 60 or card < 55:
@@ -899,7 +936,7 @@ def _score_play(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: n
                         w,
                         fh,
                         points - (card >= 60),
-                        _pairs(s, values - (1 << (4 * VALUE[card]))),
+                        _pairs_after(s, values, pairs, VALUE[card], -1),
                         stones,
                     )
                     - base_extras
@@ -907,29 +944,29 @@ def _score_play(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: n
         elif a >= 60:  # a point card: on a row ending in its value, or on the point row
             v = (a - LAY_ONTO_BASE) // 5 if a >= LAY_ONTO_BASE else a - 60
             extras = (
-                _extras(s, p, w, fh, points - 1, _pairs(s, values - (1 << (4 * v))), stones)
+                _extras(s, p, w, fh, points - 1, _pairs_after(s, values, pairs, v, -1), stones)
                 - base_extras
             )
             if a >= LAY_ONTO_BASE:
                 c = a - LAY_ONTO_BASE - v * 5
                 r = p * 5 + c
-                pack = _pack(s, p, c)
-                closers = _closers(s, p, c)
+                pack = _pack(w, c)
+                closers = _closers(w, c)
                 now = _row(w, fh, fut, closers, s[RLEN + r] + 1, s[RLAST + r], s[RDIR + r], 0, pack)
-                gain = now - _base_row(s, p, w, fh, fut, c, pack, closers) + extras
+                gain = now - w[_S_BASE + c] + extras
             else:
                 gain = 1.0 + extras
         elif a >= 55:  # a closing card
             c = a - 55
             r = p * 5 + c
-            pack = _pack(s, p, c)
-            closers = _closers(s, p, c)
+            pack = _pack(w, c)
+            closers = _closers(w, c)
             closings = s[RCLOSED + r]
             now = _row(
                 w, fh, fut, closers - 1, s[RLEN + r] + 1, s[RLAST + r], s[RDIR + r],
                 closings + 1, pack,
             )  # fmt: skip
-            base = _base_row(s, p, w, fh, fut, c, pack, closers)
+            base = w[_S_BASE + c]
             gain = now - base - w[W_CLOSE_MARGIN]
             if not closings and s[CLOSED] + 1 >= 5:
                 gain += 1000.0 if _ends_with_win(s, p, now - base) else -1000.0
@@ -937,11 +974,11 @@ def _score_play(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: n
             c = a // 11
             v = a - c * 11
             r = p * 5 + c
-            pack = _pack(s, p, c)
-            closers = _closers(s, p, c)
+            pack = _pack(w, c)
+            closers = _closers(w, c)
             rest = pack - (1 << (2 * v))
             extras = (
-                _extras(s, p, w, fh, points, _pairs(s, values - (1 << (4 * v))), stones)
+                _extras(s, p, w, fh, points, _pairs_after(s, values, pairs, v, -1), stones)
                 - base_extras
             )
             count = s[RLEN + r]
@@ -953,18 +990,20 @@ def _score_play(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: n
                 if d == 0 and v != last:
                     d = 1 if v > last else -1
                 now = _row(w, fh, fut, closers, count + 1, v, d, 0, rest)
-            gain = now - _base_row(s, p, w, fh, fut, c, pack, closers) + extras
+            gain = now - w[_S_BASE + c] + extras
         scores[i] = gain
 
 
 @kernel()
 def _score_draw(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: np.ndarray) -> None:
     p = s[CUR]
+    _hand(s, p, w)
     fh, fut = _shares(s, p, w, _turns_left(s, w))
     values = _values(s, p)
     points = _points(s, p)
     stones = s[WISH + p]
-    before = _extras(s, p, w, fh, points, _pairs(s, values), stones)
+    held = _pairs(s, values)
+    before = _extras(s, p, w, fh, points, held, stones)
     for i in range(n):
         a = out[i]
         if a == DRAW_DECK:
@@ -976,19 +1015,19 @@ def _score_draw(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: n
         k = a - DRAW_PILE_BASE
         card = s[PILE + k * PILE_ROOM + s[PILE_N + k] - 1]
         face = VALUE[card]
-        pairs = _pairs(s, values + (1 << (4 * face)) if face >= 0 else values)
+        pairs = _pairs_after(s, values, held, face, 1)
         if k == 5:
             gain = _extras(s, p, w, fh, points + 1, pairs, stones) - before
         elif card >= 55:
             c = card - 55
-            pack = _pack(s, p, c)
-            closers = _closers(s, p, c)
+            pack = _pack(w, c)
+            closers = _closers(w, c)
             old = _base_row(s, p, w, fh, fut, c, pack, closers)
             gain = _base_row(s, p, w, fh, fut, c, pack, closers + 1) - old
         else:
             c = card // 11
-            pack = _pack(s, p, c)
-            closers = _closers(s, p, c)
+            pack = _pack(w, c)
+            closers = _closers(w, c)
             old = _base_row(s, p, w, fh, fut, c, pack, closers)
             gain = _base_row(s, p, w, fh, fut, c, pack + (1 << (2 * face)), closers) - old
             gain += _extras(s, p, w, fh, points, pairs, stones) - before

@@ -29,9 +29,9 @@ TUNINGS: Final[dict[str, type[CardTuning] | type[BoardTuning]]] = {
     "cards": CardTuning,
     "board": BoardTuning,
 }
-#: Room after the weights for the scores of one decision (at least either kernel's
-#: ``MAX_LEGAL``; the kernels check it).
-SCORE_ROOM: Final = 256
+#: Scratch room after the weights for one decision: its scores and the numbers every
+#: candidate uses (at least each kernel's ``SCRATCH``; a test checks it).
+SCORE_ROOM: Final = 512
 
 
 #: The card game's weights in array order: :class:`CardTuning`'s fields as declared.
