@@ -549,9 +549,12 @@ def score(s: np.ndarray, p: int) -> int:
 # gives it, with the same float arithmetic in the same order (the proof in
 # ``keltis.fast.medium_diff`` compares them at every decision). The weights come in as an
 # array (``keltis.fast.tuning``): ``W_*`` name the index of each ``CardTuning`` field. A hand
-# colour's values are packed counts (2 bits per value: the policy's sorted ``by_colour``
-# list), the hand's values 4 bits per value (``values``). It reads what the player to move
-# may know: its hand, the cards known in it, and the public rows, piles and stones.
+# colour's values (the policy's sorted ``by_colour`` list) are packed cumulative counts, a
+# *pack*: 4 bits per value v, how many of the values are v or less (so a count over a range
+# of values is one subtraction, and a value comes or goes by adding or taking
+# ``FROM_VALUE[v]``); the hand's values are counts, 4 bits per value (``values``). It reads
+# what the player to move may know: its hand, the cards known in it, and the public rows,
+# piles and stones.
 
 W_DECK_DRAW_RATE: Final = 0
 W_HAND_SHARE: Final = 1
@@ -618,27 +621,30 @@ def _room(last: int, direction: int) -> int:
     return up if up > down else down
 
 
+#: FROM_VALUE[v]: what one value v adds to a pack (1 in the fields of v and above).
+FROM_VALUE: Final = np.array([sum(1 << (4 * f) for f in range(v, 11)) for v in range(11)])
+
+
 @kernel()
 def _count(pack: int, low: int, high: int) -> int:
-    """How many values ``low``..``high`` a colour's packed counts hold."""
-    n = 0
-    for v in range(low, high + 1):
-        n += (pack >> (2 * v)) & 3
-    return n
+    """How many values ``low``..``high`` a pack holds."""
+    below = (pack >> (4 * (low - 1))) & 15 if low > 0 else 0
+    return ((pack >> (4 * high)) & 15) - below
 
 
 @kernel()
 def _lowest(pack: int) -> int:
     for v in range(11):
-        if (pack >> (2 * v)) & 3:
+        if (pack >> (4 * v)) & 15:
             return v
     return -1
 
 
 @kernel()
 def _highest(pack: int) -> int:
-    for v in range(10, -1, -1):
-        if (pack >> (2 * v)) & 3:
+    total = (pack >> 40) & 15
+    for v in range(11):
+        if (pack >> (4 * v)) & 15 == total:
             return v
     return -1
 
@@ -656,7 +662,7 @@ def _fit_count(pack: int, last: int, direction: int) -> int:
 
 @kernel()
 def _hand(s: np.ndarray, p: int, w: np.ndarray) -> None:
-    """Write ``p``'s hand by colour to the scratch room: its values as packed counts
+    """Write ``p``'s hand by colour to the scratch room: its values as a pack
     (``_S_PACK``) and its closing cards (``_S_CLOSERS``)."""
     for c in range(5):
         w[_S_PACK + c] = 0.0
@@ -666,14 +672,14 @@ def _hand(s: np.ndarray, p: int, w: np.ndarray) -> None:
         card = s[hb + i]
         if card < 55:
             c = card // 11
-            w[_S_PACK + c] += 1 << (2 * (card - c * 11))
+            w[_S_PACK + c] += FROM_VALUE[card - c * 11]
         elif card < 60:
             w[_S_CLOSERS + card - 55] += 1.0
 
 
 @kernel()
 def _pack(w: np.ndarray, colour: int) -> int:
-    """The hand's values of ``colour``, as packed counts (written by ``_hand``)."""
+    """The hand's values of ``colour``, as a pack (written by ``_hand``)."""
     return int(w[_S_PACK + colour])
 
 
@@ -830,7 +836,7 @@ def _without(s: np.ndarray, p: int, w: np.ndarray, fh: float, fut: float, card: 
     base = w[_S_BASE + c]
     if card >= 55:
         return _base_row(s, p, w, fh, fut, c, pack, closers - 1) - base
-    return _base_row(s, p, w, fh, fut, c, pack - (1 << (2 * (card - c * 11))), closers) - base
+    return _base_row(s, p, w, fh, fut, c, pack - FROM_VALUE[card - c * 11], closers) - base
 
 
 @kernel()
@@ -976,7 +982,7 @@ def _score_play(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: n
             r = p * 5 + c
             pack = _pack(w, c)
             closers = _closers(w, c)
-            rest = pack - (1 << (2 * v))
+            rest = pack - FROM_VALUE[v]
             extras = (
                 _extras(s, p, w, fh, points, _pairs_after(s, values, pairs, v, -1), stones)
                 - base_extras
@@ -1029,7 +1035,7 @@ def _score_draw(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: n
             pack = _pack(w, c)
             closers = _closers(w, c)
             old = _base_row(s, p, w, fh, fut, c, pack, closers)
-            gain = _base_row(s, p, w, fh, fut, c, pack + (1 << (2 * face)), closers) - old
+            gain = _base_row(s, p, w, fh, fut, c, pack + FROM_VALUE[face], closers) - old
             gain += _extras(s, p, w, fh, points, pairs, stones) - before
         scores[i] = gain
 
