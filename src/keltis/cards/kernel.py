@@ -590,7 +590,7 @@ ROW_FLOATS: Final = ROW_POINTS.astype(np.float64)
 WISH_FLOATS: Final = WISH_POINTS.astype(np.float64)
 
 
-@kernel()
+@kernel(inline=True)
 def _row_points(x: float) -> float:
     if x <= 0.0:
         return 0.0
@@ -601,7 +601,7 @@ def _row_points(x: float) -> float:
     return low + (ROW_FLOATS[i + 1] - low) * (x - i)
 
 
-@kernel()
+@kernel(inline=True)
 def _wish_points(x: float) -> float:
     if x >= 5.0:
         return 10.0
@@ -610,7 +610,7 @@ def _wish_points(x: float) -> float:
     return low + (WISH_FLOATS[i + 1] - low) * (x - i)
 
 
-@kernel()
+@kernel(inline=True)
 def _room(last: int, direction: int) -> int:
     if direction > 0:
         return ROOM_UP[last]
@@ -625,7 +625,7 @@ def _room(last: int, direction: int) -> int:
 FROM_VALUE: Final = np.array([sum(1 << (4 * f) for f in range(v, 11)) for v in range(11)])
 
 
-@kernel()
+@kernel(inline=True)
 def _count(pack: int, low: int, high: int) -> int:
     """How many values ``low``..``high`` a pack holds."""
     below = (pack >> (4 * (low - 1))) & 15 if low > 0 else 0
@@ -649,7 +649,7 @@ def _highest(pack: int) -> int:
     return -1
 
 
-@kernel()
+@kernel(inline=True)
 def _fit_count(pack: int, last: int, direction: int) -> int:
     if direction > 0:
         return _count(pack, last, 10)
@@ -677,13 +677,13 @@ def _hand(s: np.ndarray, p: int, w: np.ndarray) -> None:
             w[_S_CLOSERS + card - 55] += 1.0
 
 
-@kernel()
+@kernel(inline=True)
 def _pack(w: np.ndarray, colour: int) -> int:
     """The hand's values of ``colour``, as a pack (written by ``_hand``)."""
     return int(w[_S_PACK + colour])
 
 
-@kernel()
+@kernel(inline=True)
 def _closers(w: np.ndarray, colour: int) -> int:
     return int(w[_S_CLOSERS + colour])
 
@@ -711,7 +711,7 @@ def _pairs(s: np.ndarray, values: int) -> int:
     return n
 
 
-@kernel()
+@kernel(inline=True)
 def _pairs_after(s: np.ndarray, values: int, pairs: int, v: int, change: int) -> int:
     """``_pairs`` once ``change`` copies of value ``v`` (-1: a closing card, no value) join
     the hand or leave it, from the hand's ``values`` and its ``pairs``: only ``v``'s count
@@ -767,7 +767,7 @@ def _shares(s: np.ndarray, p: int, w: np.ndarray, t: float) -> tuple[float, floa
     return share, fut * share
 
 
-@kernel()
+@kernel(inline=True)
 def _spread(w: np.ndarray, steps: float, hand: float, future: float) -> float:
     spread = w[W_SPREAD] * sqrt(future + 0.3 * hand)
     return 0.5 * _row_points(steps) + 0.25 * (
@@ -775,7 +775,7 @@ def _spread(w: np.ndarray, steps: float, hand: float, future: float) -> float:
     )
 
 
-@kernel()
+@kernel(inline=True)
 def _row(
     w: np.ndarray,
     fh: float,
@@ -814,7 +814,7 @@ def _base_row(
     return _row(w, fh, fut, closers, s[RLEN + r], s[RLAST + r], s[RDIR + r], s[RCLOSED + r], pack)
 
 
-@kernel()
+@kernel(inline=True)
 def _extras(
     s: np.ndarray, p: int, w: np.ndarray, fh: float, points: int, pairs: int, stones: int
 ) -> float:
