@@ -3,13 +3,15 @@
 
 A second implementation of the rules on flat integer arrays, for researchers who need millions
 of playouts: ``simulate(game, players, n_games, policy, seed)`` deals and plays whole games
-with a uniform random or a greedy policy and returns per-game scores, winners, end reasons and
-decision counts as numpy arrays (:class:`SimResult`); ``BatchEnv(game, players, batch, seed,
-opponents=…)`` steps a batch of games for a learner with ``keltis.env``'s observations, masks
-and rewards (``keltis.fast.env``; as a Gymnasium vector env: ``keltis.fast.vector``).
-Decisions are the reference engine's dense action indices, and a differential test
-(``keltis.fast.diff``, ``benchmarks/fast_diff.py``) proves the legal decisions and outcomes
-equal to the reference engine's (``keltis.fast.env_diff``: observations, masks, rewards).
+with a uniform random, a greedy or the medium level's policy and returns per-game scores,
+winners, end reasons and decision counts as numpy arrays (:class:`SimResult`);
+``BatchEnv(game, players, batch, seed, opponents=…)`` steps a batch of games for a learner
+with ``keltis.env``'s observations, masks and rewards (``keltis.fast.env``; as a Gymnasium
+vector env: ``keltis.fast.vector``). Decisions are the reference engine's dense action
+indices, and a differential test (``keltis.fast.diff``, ``benchmarks/fast_diff.py``) proves
+the legal decisions and outcomes equal to the reference engine's (``keltis.fast.env_diff``:
+observations, masks, rewards; ``keltis.fast.medium_diff``: the medium policy's scores and
+choices against the Python heuristic's; its weights as data: ``keltis.fast.tuning``).
 See docs/performance.md, "The batch simulator (keltis.fast)". Compiled kernels are cached in the
 user's cache folder (``$XDG_CACHE_HOME/keltis/numba/<sources digest>`` or
 ``~/.cache/keltis/numba/<sources digest>``), unless
