@@ -222,6 +222,25 @@ def test_train_ppo_runs_on_the_batch_for_the_board_game(tmp_path: Path) -> None:
     assert log["log"][-1]["steps"] == 256
 
 
+@pytest.mark.train
+def test_train_ppo_runs_on_the_batch_against_mixed_opponents(tmp_path: Path) -> None:
+    """The batch plays the default line-up, heuristic seats included (medium in the kernel),
+    one opponent per environment; the log counts the games against each."""
+    pytest.importorskip("torch", reason="pip install 'keltis[rl-train]' (or torch==2.13.0)")
+    pytest.importorskip("gymnasium", reason="pip install 'keltis[rl]'")
+    out = tmp_path / "cards.pt"
+    args = ["--env", "batch", "--game", "cards", "--opponents", "random,heuristic", "--envs",
+            "4", "--rollout", "64", "--steps", "512", "--minibatches", "2", "--epochs", "1",
+            "--out", str(out)]  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_ppo.py"), *args],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    log = json.loads(out.with_name("cards-log.json").read_text())
+    assert log["log"][-1]["steps"] == 512
+
+
 def test_reseeded_keeps_every_setting() -> None:
     """``reseeded`` (the vector envs' reset with a seed) deals as a new batch of the same
     settings would from that seed."""
