@@ -67,6 +67,15 @@ def test_tuning_array_follows_the_declared_fields(kind: type, path: Path) -> Non
     assert array[3] == 9.5
 
 
+def test_board_kernel_reads_the_weights_in_the_same_order() -> None:
+    """The board kernel's own list of its weights (once it compiles the heuristic) is the
+    order ``tuning_array`` writes them in."""
+    board = kernel("board")
+    if not hasattr(board, "TUNING_FIELDS"):
+        pytest.skip("the board kernel has no medium heuristic yet")
+    assert tuple(board.TUNING_FIELDS) == tuning_fields(BoardTuning)
+
+
 def test_card_kernel_names_each_weight_by_its_index() -> None:
     for i, name in enumerate(CARD_FIELDS):
         assert getattr(cards_kernel, "W_" + name.upper()) == i
@@ -110,10 +119,13 @@ def test_known_cards_follow_the_reference(players: int) -> None:
 @pytest.mark.parametrize("game", ["cards", "board"])
 def test_kernel_medium_is_the_python_heuristic(game: str, players: int) -> None:
     _skip_without_medium(game)
-    result = medium_differential(game, players, 30 if players != 3 else 12, seed=11)
-    assert result["scores_compared"] > result["decisions"] > 30 * 50 or players == 3
+    games = 30 if players != 3 else 12
+    result = medium_differential(game, players, games, seed=11)
+    assert result["games"] == games
+    assert result["scores_compared"] > result["decisions"] > games * 50
     assert result["max_score_difference"] <= 1e-9
-    assert result["decisions_with_tied_best"] > 0
+    if game == "cards":  # ties are broken by the kernel's own stream: they do occur
+        assert result["decisions_with_tied_best"] > 0
 
 
 @pytest.mark.parametrize("game", ["cards", "board"])
