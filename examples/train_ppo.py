@@ -54,6 +54,17 @@ def make_env(game: str, opponent: str, reward: str) -> Any:
     return build
 
 
+#: The bot specs that ``--env batch`` plays inside the kernel, and the kernel's policy for
+#: each (the medium level's heuristic is compiled there, proven to choose as the bot does).
+IN_KERNEL = {
+    "random": "random",
+    "greedy": "greedy",
+    "easy": "greedy",
+    "heuristic": "medium",
+    "medium": "medium",
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=("cards", "board"), default="cards")
@@ -62,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         choices=("gym", "batch"),
         default="gym",
         help="gym: SyncVectorEnv over the Gymnasium env (any bot spec as opponent); batch: "
-        "keltis.fast's BatchVectorEnv, the games stepped in compiled code (cards only; one "
-        "opponent, random or greedy, played inside the kernel)",
+        "keltis.fast's BatchVectorEnv, the games stepped in compiled code (opponents random, "
+        "greedy or easy, heuristic or medium, played inside the kernel)",
     )
     parser.add_argument(
         "--opponents",
@@ -96,13 +107,19 @@ def main(argv: list[str] | None = None) -> int:
     env_opponents = [opponents[i % len(opponents)] for i in range(args.envs)]
     envs: Any
     if args.env == "batch":
-        if len(set(opponents)) != 1:
-            parser.error("--env batch plays one opponent in every environment: --opponents greedy")
+        unknown = sorted(set(opponents) - set(IN_KERNEL))
+        if unknown:
+            parser.error(
+                f"--env batch plays {', '.join(IN_KERNEL)} inside the kernel, not "
+                + ", ".join(unknown)
+            )
         from keltis.fast.vector import BatchVectorEnv  # only with --env batch: needs numba
 
-        # Same-step autoreset as below; reset(seed=s) seeds environment i with s + i.
+        # Same-step autoreset as below; reset(seed=s) seeds environment i with s + i. Each
+        # environment (a game slot of the batch) plays its own opponent.
+        slots = [[IN_KERNEL[o]] for o in env_opponents]
         envs = BatchVectorEnv(
-            args.game, args.envs, 2, opponents[0], reward=args.reward,
+            args.game, args.envs, 2, slots, reward=args.reward,
             autoreset_mode=AutoresetMode.SAME_STEP,
         )  # fmt: skip
     else:

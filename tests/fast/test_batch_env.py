@@ -36,6 +36,12 @@ def test_cards_equal_to_keltis_env(players: int) -> None:
         {"opponents": "greedy", "reward": "margin", "n_games": 100},
         {"opponents": "random", "reward": "win", "n_games": 100},
         {"opponents": "random", "reward": "margin", "n_games": 40, "variant": {"turn_cap": 20}},
+        {"opponents": "medium", "reward": "win", "n_games": 40},
+        {  # by game slot: medium seats in half the games, random ones in the others
+            "opponents": [["medium"] * (players - 1), ["random"] * (players - 1)] * 16,
+            "reward": "margin",
+            "n_games": 40,
+        },
     ]
     ends: set[str] = set()
     for number, line in enumerate(lines):
@@ -214,6 +220,25 @@ def test_train_ppo_runs_on_the_batch_for_the_board_game(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     log = json.loads(out.with_name("board-log.json").read_text())
     assert log["log"][-1]["steps"] == 256
+
+
+@pytest.mark.train
+def test_train_ppo_runs_on_the_batch_against_mixed_opponents(tmp_path: Path) -> None:
+    """The batch plays the default line-up, heuristic seats included (medium in the kernel),
+    one opponent per environment; the log counts the games against each."""
+    pytest.importorskip("torch", reason="pip install 'keltis[rl-train]' (or torch==2.13.0)")
+    pytest.importorskip("gymnasium", reason="pip install 'keltis[rl]'")
+    out = tmp_path / "cards.pt"
+    args = ["--env", "batch", "--game", "cards", "--opponents", "random,heuristic", "--envs",
+            "4", "--rollout", "64", "--steps", "512", "--minibatches", "2", "--epochs", "1",
+            "--out", str(out)]  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_ppo.py"), *args],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    log = json.loads(out.with_name("cards-log.json").read_text())
+    assert log["log"][-1]["steps"] == 512
 
 
 def test_reseeded_keeps_every_setting() -> None:

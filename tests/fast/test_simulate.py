@@ -23,6 +23,7 @@ import numpy as np
 from keltis.fast import END_REASONS, deal_setup, driver, load_setup, simulate
 from keltis.fast._cache import sources_digest
 from keltis.fast.setup import dealt_state, kernel, to_setup
+from keltis.fast.tuning import weights
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
@@ -66,7 +67,7 @@ def test_simulate_plays_the_traced_games(game: str, policy: str) -> None:
         s, rng = dealt_state(game, 2, 3, g)
         steps = driver.play(
             driver.tag(game), s, ["random", "greedy"].index(policy), rng, True, legal, offsets,
-            choices,
+            choices, weights(game),
         )  # fmt: skip
         assert steps == result.decisions[g]
         assert [k.score(s, p) for p in range(2)] == result.scores[g].tolist()

@@ -496,9 +496,12 @@ def greedy_score(s: np.ndarray, a: int) -> float:
 
 
 @kernel(inline=True)
-def choose(s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray) -> int:
+def choose(
+    s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray, w: np.ndarray
+) -> int:
     """Policy 0: uniform over the legal list. Policy 1: greedy (the greedy bot's rating,
-    uniform among the best)."""
+    uniform among the best). ``w``: the medium policy's weights (``keltis.fast.tuning``;
+    that policy is not compiled for the board game yet)."""
     if policy == 0 or n == 1:
         return out[below(rng, n)]
     best = -1e300

@@ -15,6 +15,7 @@ list names each distinct card once, as the reference does).
 from __future__ import annotations
 
 from dataclasses import fields
+from math import sqrt
 from typing import Any, Final
 
 import numpy as np
@@ -61,6 +62,9 @@ MAX_LEGAL: Final = 128
 #: Scratch room the batched env's driver (``keltis.fast.driver``) takes: a deck to shuffle, then
 #: a legal list.
 WORK: Final = DECK_CARDS + MAX_LEGAL
+#: The cards known to be in each hand (taken from a discard pile, C-12; the medium policy
+#: weighs discarding one): per seat, 2 bits of count per card code, 15 codes to a word.
+KNOWN_WORDS: Final = 5
 
 
 def _layout() -> dict[str, int]:
@@ -71,6 +75,7 @@ def _layout() -> dict[str, int]:
         ("HAND", 4 * HAND_SIZE),
         ("DECK", DECK_CARDS), ("PILE_N", 6), ("PILE", 6 * PILE_ROOM), ("RLEN", 20),
         ("RLAST", 20), ("RDIR", 20), ("RCLOSED", 20), ("PROW", 4), ("WISH", 4),
+        ("KNOWN", 4 * KNOWN_WORDS),
     ]  # fmt: skip
     out: dict[str, int] = {}
     at = 0
@@ -108,6 +113,7 @@ RDIR: Final = _AT["RDIR"]
 RCLOSED: Final = _AT["RCLOSED"]
 PROW: Final = _AT["PROW"]
 WISH: Final = _AT["WISH"]
+KNOWN: Final = _AT["KNOWN"]
 SIZE: Final = _AT["SIZE"]
 
 
@@ -344,7 +350,20 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
 
 
 @kernel(inline=True)
+def known_count(s: np.ndarray, p: int, card: int) -> int:
+    """Copies of ``card`` known to be in ``p``'s hand (taken from a discard pile)."""
+    word = card // 15
+    return (s[KNOWN + p * KNOWN_WORDS + word] >> (2 * (card - word * 15))) & 3
+
+
+@kernel(inline=True)
 def _take(s: np.ndarray, p: int, card: int) -> None:
+    """``card`` leaves ``p``'s hand, and a known copy of it (if any) is no longer known."""
+    word = card // 15
+    at = KNOWN + p * KNOWN_WORDS + word
+    shift = 2 * (card - word * 15)
+    if (s[at] >> shift) & 3:
+        s[at] -= 1 << shift
     hb = HAND + p * HAND_SIZE
     hn = s[HAND_N + p] - 1
     for i in range(hn + 1):
@@ -463,7 +482,10 @@ def apply(s: np.ndarray, a: int) -> None:
             k = a - DRAW_PILE_BASE
             n = s[PILE_N + k] - 1
             s[PILE_N + k] = n
-            _give(s, p, s[PILE + k * PILE_ROOM + n])
+            card = s[PILE + k * PILE_ROOM + n]
+            _give(s, p, card)
+            word = card // 15
+            s[KNOWN + p * KNOWN_WORDS + word] += 1 << (2 * (card - word * 15))
         s[DRAWS] -= 1
         if s[DRAWS] == 0:
             s[TURN] += 1
@@ -521,15 +543,573 @@ def score(s: np.ndarray, p: int) -> int:
     return total + WISH_POINTS[min(s[WISH + p], 5)]
 
 
+# -- the medium policy (keltis.cards.policy, compiled) ---------------------------------------
+#
+# ``medium_scores`` gives every legal decision the score ``keltis.cards.policy.cards_scores``
+# gives it, with the same float arithmetic in the same order (the proof in
+# ``keltis.fast.medium_diff`` compares them at every decision). The weights come in as an
+# array (``keltis.fast.tuning``): ``W_*`` name the index of each ``CardTuning`` field. A hand
+# colour's values (the policy's sorted ``by_colour`` list) are packed cumulative counts, a
+# *pack*: 4 bits per value v, how many of the values are v or less (so a count over a range
+# of values is one subtraction, and a value comes or goes by adding or taking
+# ``FROM_VALUE[v]``); the hand's values are counts, 4 bits per value (``values``). It reads
+# what the player to move may know: its hand, the cards known in it, and the public rows,
+# piles and stones.
+
+W_DECK_DRAW_RATE: Final = 0
+W_HAND_SHARE: Final = 1
+W_FUTURE_SHARE: Final = 2
+W_LAY_RATE: Final = 3
+W_PAIR_SHARE: Final = 4
+W_POINT_SHARE: Final = 5
+W_GIFT_NEXT: Final = 6
+W_GIFT_OTHER: Final = 7
+W_DECK_VALUE: Final = 8
+W_OPEN_MARGIN: Final = 9
+W_CLOSE_MARGIN: Final = 10
+W_KNOWN_DISCARD: Final = 11
+W_SPREAD: Final = 12
+#: How many weights. After them ``w`` is scratch room for one decision: ``choose`` keeps
+#: the scores there (``MAX_LEGAL``), and ``medium_scores`` the numbers it uses for every
+#: candidate, each worked out once: per colour the row's projection as it stands, the hand's
+#: values and closing cards of it; per card code the loss when it leaves the hand unlaid and
+#: its worth to the next players (``_S_*`` offsets; :data:`SCRATCH` numbers in all).
+N_WEIGHTS: Final = 13
+_S_BASE: Final = N_WEIGHTS + MAX_LEGAL
+_S_PACK: Final = _S_BASE + 5
+_S_CLOSERS: Final = _S_PACK + 5
+_S_WITHOUT: Final = _S_CLOSERS + 5
+_S_GIFT: Final = _S_WITHOUT + 71
+SCRATCH: Final = _S_GIFT + 71
+
+#: _ROOM_UP[v]: copies of the values v..10 of one colour; _ROOM_DOWN[v]: of 0..v.
+_COPIES: Final = (1, 1, 1, 2, 2, 2, 2, 2, 1, 1, 1)
+ROOM_UP: Final = np.array([sum(_COPIES[v:]) for v in range(11)], dtype=np.int64)
+ROOM_DOWN: Final = np.array([sum(_COPIES[: v + 1]) for v in range(11)], dtype=np.int64)
+ROW_FLOATS: Final = ROW_POINTS.astype(np.float64)
+WISH_FLOATS: Final = WISH_POINTS.astype(np.float64)
+
+
+@kernel(inline=True)
+def _row_points(x: float) -> float:
+    if x <= 0.0:
+        return 0.0
+    if x >= 9.0:
+        return 10.0
+    i = int(x)
+    low = ROW_FLOATS[i]
+    return low + (ROW_FLOATS[i + 1] - low) * (x - i)
+
+
+@kernel(inline=True)
+def _wish_points(x: float) -> float:
+    if x >= 5.0:
+        return 10.0
+    i = int(x)
+    low = WISH_FLOATS[i]
+    return low + (WISH_FLOATS[i + 1] - low) * (x - i)
+
+
+@kernel(inline=True)
+def _room(last: int, direction: int) -> int:
+    if direction > 0:
+        return ROOM_UP[last]
+    if direction < 0:
+        return ROOM_DOWN[last]
+    up = ROOM_UP[last]
+    down = ROOM_DOWN[last]
+    return up if up > down else down
+
+
+#: FROM_VALUE[v]: what one value v adds to a pack (1 in the fields of v and above).
+FROM_VALUE: Final = np.array([sum(1 << (4 * f) for f in range(v, 11)) for v in range(11)])
+
+
+@kernel(inline=True)
+def _count(pack: int, low: int, high: int) -> int:
+    """How many values ``low``..``high`` a pack holds."""
+    below = (pack >> (4 * (low - 1))) & 15 if low > 0 else 0
+    return ((pack >> (4 * high)) & 15) - below
+
+
+@kernel()
+def _lowest(pack: int) -> int:
+    for v in range(11):
+        if (pack >> (4 * v)) & 15:
+            return v
+    return -1
+
+
+@kernel()
+def _highest(pack: int) -> int:
+    total = (pack >> 40) & 15
+    for v in range(11):
+        if (pack >> (4 * v)) & 15 == total:
+            return v
+    return -1
+
+
+@kernel(inline=True)
+def _fit_count(pack: int, last: int, direction: int) -> int:
+    if direction > 0:
+        return _count(pack, last, 10)
+    if direction < 0:
+        return _count(pack, 0, last)
+    up = _count(pack, last, 10)
+    down = _count(pack, 0, last)
+    return up if up > down else down
+
+
+@kernel()
+def _hand(s: np.ndarray, p: int, w: np.ndarray) -> None:
+    """Write ``p``'s hand by colour to the scratch room: its values as a pack
+    (``_S_PACK``) and its closing cards (``_S_CLOSERS``)."""
+    for c in range(5):
+        w[_S_PACK + c] = 0.0
+        w[_S_CLOSERS + c] = 0.0
+    hb = HAND + p * HAND_SIZE
+    for i in range(s[HAND_N + p]):
+        card = s[hb + i]
+        if card < 55:
+            c = card // 11
+            w[_S_PACK + c] += FROM_VALUE[card - c * 11]
+        elif card < 60:
+            w[_S_CLOSERS + card - 55] += 1.0
+
+
+@kernel(inline=True)
+def _pack(w: np.ndarray, colour: int) -> int:
+    """The hand's values of ``colour``, as a pack (written by ``_hand``)."""
+    return int(w[_S_PACK + colour])
+
+
+@kernel(inline=True)
+def _closers(w: np.ndarray, colour: int) -> int:
+    return int(w[_S_CLOSERS + colour])
+
+
+@kernel()
+def _values(s: np.ndarray, p: int) -> int:
+    """The values of ``p``'s number and point cards, 4 bits of count per value."""
+    values = 0
+    hb = HAND + p * HAND_SIZE
+    for i in range(s[HAND_N + p]):
+        v = VALUE[s[hb + i]]
+        if v >= 0:
+            values += 1 << (4 * v)
+    return values
+
+
+@kernel()
+def _pairs(s: np.ndarray, values: int) -> int:
+    """Values 1-9 held twice or more whose wish stone is still there."""
+    wishes = s[WISHMASK]
+    n = 0
+    for v in range(1, 10):
+        if ((values >> (4 * v)) & 15) >= 2 and (wishes >> v) & 1:
+            n += 1
+    return n
+
+
+@kernel(inline=True)
+def _pairs_after(s: np.ndarray, values: int, pairs: int, v: int, change: int) -> int:
+    """``_pairs`` once ``change`` copies of value ``v`` (-1: a closing card, no value) join
+    the hand or leave it, from the hand's ``values`` and its ``pairs``: only ``v``'s count
+    changes, so only its pair can come or go."""
+    if v < 1 or v > 9 or not (s[WISHMASK] >> v) & 1:
+        return pairs
+    before = (values >> (4 * v)) & 15
+    after = before + change
+    return pairs - (1 if before >= 2 else 0) + (1 if after >= 2 else 0)
+
+
+@kernel()
+def _points(s: np.ndarray, p: int) -> int:
+    n = 0
+    hb = HAND + p * HAND_SIZE
+    for i in range(s[HAND_N + p]):
+        n += s[hb + i] >= 60
+    return n
+
+
+@kernel()
+def _turns_left(s: np.ndarray, w: np.ndarray) -> float:
+    t = s[DECK_N] / (s[NP] * w[W_DECK_DRAW_RATE])
+    closed = s[CLOSED]
+    if closed >= 4:
+        return min(t, 1.5)
+    if closed >= 3:
+        return min(t, 4.0)
+    return t
+
+
+@kernel()
+def _shares(s: np.ndarray, p: int, w: np.ndarray, t: float) -> tuple[float, float]:
+    """The policy's ``_Me.fh`` and ``_Me.fut`` for ``p``."""
+    fut = max(0.0, t - 1.0) * w[W_FUTURE_SHARE] / 101.0
+    supply = 0.0
+    for c in range(5):
+        r = p * 5 + c
+        if s[RCLOSED + r]:
+            continue
+        pack = _pack(w, c)
+        if not s[RLEN + r]:
+            n = _count(pack, 0, 10)
+            if n >= 3:
+                supply += n + fut * max(ROOM_UP[_lowest(pack)], ROOM_DOWN[_highest(pack)])
+            continue
+        supply += _fit_count(pack, s[RLAST + r], s[RDIR + r]) + fut * _room(
+            s[RLAST + r], s[RDIR + r]
+        )
+    share = w[W_HAND_SHARE]
+    if supply > 0.0:
+        share = min(share, t * w[W_LAY_RATE] / supply)
+    return share, fut * share
+
+
+@kernel(inline=True)
+def _spread(w: np.ndarray, steps: float, hand: float, future: float) -> float:
+    spread = w[W_SPREAD] * sqrt(future + 0.3 * hand)
+    return 0.5 * _row_points(steps) + 0.25 * (
+        _row_points(steps - spread) + _row_points(steps + spread)
+    )
+
+
+@kernel(inline=True)
+def _row(
+    w: np.ndarray,
+    fh: float,
+    fut: float,
+    closers: int,
+    count: int,
+    last: int,
+    direction: int,
+    closed: int,
+    pack: int,
+) -> float:
+    """The policy's ``_Me.row``: projected points of a row (``pack``: the hand's values of
+    its colour, ``closers``: the hand's closing cards of it)."""
+    if closed:
+        extra = fh if closed == 1 and closers else 0.0
+        return _row_points(count + extra)
+    if count == 0:
+        n = _count(pack, 0, 10)
+        if not n:
+            return 0.0
+        hand = fh * n
+        future = fut * max(ROOM_UP[_lowest(pack)], ROOM_DOWN[_highest(pack)])
+        x = _spread(w, hand + future, hand, future)
+        return x if x > 0.0 else 0.0
+    hand = fh * (_fit_count(pack, last, direction) + closers)
+    future = fut * _room(last, direction)
+    return _spread(w, count + hand + future, hand, future)
+
+
+@kernel()
+def _base_row(
+    s: np.ndarray, p: int, w: np.ndarray, fh: float, fut: float, c: int, pack: int, closers: int
+) -> float:
+    """``_row`` of ``p``'s row of colour ``c`` as it stands."""
+    r = p * 5 + c
+    return _row(w, fh, fut, closers, s[RLEN + r], s[RLAST + r], s[RDIR + r], s[RCLOSED + r], pack)
+
+
+@kernel(inline=True)
+def _extras(
+    s: np.ndarray, p: int, w: np.ndarray, fh: float, points: int, pairs: int, stones: int
+) -> float:
+    return (
+        s[PROW + p]
+        + w[W_POINT_SHARE] * fh * points
+        + _wish_points(stones + w[W_PAIR_SHARE] * fh * pairs)
+    )
+
+
+@kernel()
+def _without(s: np.ndarray, p: int, w: np.ndarray, fh: float, fut: float, card: int) -> float:
+    """Change of a colour row's projection when ``card`` leaves the hand unlaid."""
+    if card >= 60:
+        return 0.0
+    c = card - 55 if card >= 55 else card // 11
+    pack = _pack(w, c)
+    closers = _closers(w, c)
+    base = w[_S_BASE + c]
+    if card >= 55:
+        return _base_row(s, p, w, fh, fut, c, pack, closers - 1) - base
+    return _base_row(s, p, w, fh, fut, c, pack - FROM_VALUE[card - c * 11], closers) - base
+
+
+@kernel()
+def _gift(s: np.ndarray, p: int, card: int, w: np.ndarray) -> float:
+    """How much a discard of ``card`` would help the later players (their public rows)."""
+    n = s[NP]
+    if card >= 60:
+        return 0.3 * w[W_GIFT_NEXT]
+    worst = 0.0
+    closing = card >= 55
+    colour = card - 55 if closing else card // 11
+    value = -1 if closing else card - colour * 11
+    for k in range(1, n):
+        o = (p + k) % n
+        r = o * 5 + colour
+        count = s[RLEN + r]
+        if not count or s[RCLOSED + r] >= 2:
+            continue
+        if closing:
+            gift = 0.5
+        else:
+            if s[RCLOSED + r]:
+                continue
+            last = s[RLAST + r]
+            d = s[RDIR + r]
+            if (d > 0 and value < last) or (d < 0 and value > last):
+                continue
+            gap = value - last if value >= last else last - value
+            closeness = 1.0 if gap <= 1 else (0.6 if gap <= 3 else 0.25)
+            step = ROW_FLOATS[min(count + 1, 9)] - ROW_FLOATS[min(count, 9)]
+            gift = closeness * (0.5 + 0.5 * step)
+        gift *= w[W_GIFT_NEXT] if k == 1 else w[W_GIFT_OTHER]
+        if gift > worst:
+            worst = gift
+    return worst
+
+
+@kernel()
+def _ends_with_win(s: np.ndarray, p: int, gain: float) -> bool:
+    """Whether ``p`` would lead (or share the lead) if the game ended now, ``gain`` added."""
+    mine = score(s, p) + gain
+    wins = True
+    for o in range(s[NP]):
+        if o != p and not mine >= score(s, o) + 1:
+            wins = False
+    return wins
+
+
+@kernel()
+def _claim_cards(a: int) -> tuple[int, int]:
+    rest = a - CLAIM_BASE
+    v = rest // 36 + 1
+    pair = rest - (v - 1) * 36
+    s1 = pair // 6
+    s2 = pair - s1 * 6
+    return (60 + v if s1 == 5 else s1 * 11 + v), (60 + v if s2 == 5 else s2 * 11 + v)
+
+
+@kernel()
+def _score_play(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: np.ndarray) -> None:
+    p = s[CUR]
+    _hand(s, p, w)
+    fh, fut = _shares(s, p, w, _turns_left(s, w))
+    for c in range(5):  # each row's projection as it stands
+        w[_S_BASE + c] = _base_row(s, p, w, fh, fut, c, _pack(w, c), _closers(w, c))
+    hb = HAND + p * HAND_SIZE
+    for i in range(s[HAND_N + p]):  # what claims and discards ask for, once per card
+        card = s[hb + i]
+        w[_S_WITHOUT + card] = _without(s, p, w, fh, fut, card)
+        w[_S_GIFT + card] = _gift(s, p, card, w)
+    values = _values(s, p)
+    points = _points(s, p)
+    pairs = _pairs(s, values)
+    stones = s[WISH + p]
+    base_extras = _extras(s, p, w, fh, points, pairs, stones)
+    for i in range(n):
+        a = out[i]
+        if a >= CLAIM_BASE:
+            card, second = _claim_cards(a)
+            gain = w[_S_WITHOUT + card] + w[_S_WITHOUT + second]
+            gain += _extras(
+                s,
+                p,
+                w,
+                fh,
+                points - (card >= 60) - (second >= 60),
+                _pairs_after(s, values, pairs, VALUE[card], -2),  # two cards of one value
+                stones + 1,
+            )
+            gain -= base_extras
+            gain -= w[_S_GIFT + card] + w[_S_GIFT + second]
+            gain += w[W_DECK_VALUE]
+        elif a >= DISCARD_BASE:
+            card = a - DISCARD_BASE
+            gain = w[_S_WITHOUT + card] - w[_S_GIFT + card]
+            if known_count(s, p, card):
+                gain -= w[W_KNOWN_DISCARD]
+            if card >= 60 or card < 55:
+                gain += (
+                    _extras(
+                        s,
+                        p,
+                        w,
+                        fh,
+                        points - (card >= 60),
+                        _pairs_after(s, values, pairs, VALUE[card], -1),
+                        stones,
+                    )
+                    - base_extras
+                )
+        elif a >= 60:  # a point card: on a row ending in its value, or on the point row
+            v = (a - LAY_ONTO_BASE) // 5 if a >= LAY_ONTO_BASE else a - 60
+            extras = (
+                _extras(s, p, w, fh, points - 1, _pairs_after(s, values, pairs, v, -1), stones)
+                - base_extras
+            )
+            if a >= LAY_ONTO_BASE:
+                c = a - LAY_ONTO_BASE - v * 5
+                r = p * 5 + c
+                pack = _pack(w, c)
+                closers = _closers(w, c)
+                now = _row(w, fh, fut, closers, s[RLEN + r] + 1, s[RLAST + r], s[RDIR + r], 0, pack)
+                gain = now - w[_S_BASE + c] + extras
+            else:
+                gain = 1.0 + extras
+        elif a >= 55:  # a closing card
+            c = a - 55
+            r = p * 5 + c
+            pack = _pack(w, c)
+            closers = _closers(w, c)
+            closings = s[RCLOSED + r]
+            now = _row(
+                w, fh, fut, closers - 1, s[RLEN + r] + 1, s[RLAST + r], s[RDIR + r],
+                closings + 1, pack,
+            )  # fmt: skip
+            base = w[_S_BASE + c]
+            gain = now - base - w[W_CLOSE_MARGIN]
+            if not closings and s[CLOSED] + 1 >= 5:
+                gain += 1000.0 if _ends_with_win(s, p, now - base) else -1000.0
+        else:  # a number card
+            c = a // 11
+            v = a - c * 11
+            r = p * 5 + c
+            pack = _pack(w, c)
+            closers = _closers(w, c)
+            rest = pack - FROM_VALUE[v]
+            extras = (
+                _extras(s, p, w, fh, points, _pairs_after(s, values, pairs, v, -1), stones)
+                - base_extras
+            )
+            count = s[RLEN + r]
+            if count == 0:
+                now = _row(w, fh, fut, closers, 1, v, 0, 0, rest) - w[W_OPEN_MARGIN]
+            else:
+                d = s[RDIR + r]
+                last = s[RLAST + r]
+                if d == 0 and v != last:
+                    d = 1 if v > last else -1
+                now = _row(w, fh, fut, closers, count + 1, v, d, 0, rest)
+            gain = now - w[_S_BASE + c] + extras
+        scores[i] = gain
+
+
+@kernel()
+def _score_draw(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: np.ndarray) -> None:
+    p = s[CUR]
+    _hand(s, p, w)
+    fh, fut = _shares(s, p, w, _turns_left(s, w))
+    values = _values(s, p)
+    points = _points(s, p)
+    stones = s[WISH + p]
+    held = _pairs(s, values)
+    before = _extras(s, p, w, fh, points, held, stones)
+    for i in range(n):
+        a = out[i]
+        if a == DRAW_DECK:
+            gain = w[W_DECK_VALUE]
+            if s[DECK_N] == 1:  # C-14: drawing the last card ends the game
+                gain = 1000.0 if _ends_with_win(s, p, 0.0) else -1000.0
+            scores[i] = gain
+            continue
+        k = a - DRAW_PILE_BASE
+        card = s[PILE + k * PILE_ROOM + s[PILE_N + k] - 1]
+        face = VALUE[card]
+        pairs = _pairs_after(s, values, held, face, 1)
+        if k == 5:
+            gain = _extras(s, p, w, fh, points + 1, pairs, stones) - before
+        elif card >= 55:
+            c = card - 55
+            pack = _pack(w, c)
+            closers = _closers(w, c)
+            old = _base_row(s, p, w, fh, fut, c, pack, closers)
+            gain = _base_row(s, p, w, fh, fut, c, pack, closers + 1) - old
+        else:
+            c = card // 11
+            pack = _pack(w, c)
+            closers = _closers(w, c)
+            old = _base_row(s, p, w, fh, fut, c, pack, closers)
+            gain = _base_row(s, p, w, fh, fut, c, pack + FROM_VALUE[face], closers) - old
+            gain += _extras(s, p, w, fh, points, pairs, stones) - before
+        scores[i] = gain
+
+
+@kernel()
+def _score_final(s: np.ndarray, out: np.ndarray, n: int, scores: np.ndarray) -> None:
+    p = s[CUR]
+    for i in range(n):
+        a = out[i]
+        if a == PASS_INDEX:
+            scores[i] = 0.0
+            continue
+        if 60 <= a < LAY_ONTO_BASE:
+            scores[i] = 1.0
+            continue
+        c = (a - LAY_ONTO_BASE) % 5 if a >= LAY_ONTO_BASE else a - 55 if a >= 55 else a // 11
+        count = s[RLEN + p * 5 + c]
+        gain = ROW_FLOATS[min(count + 1, 9)] - ROW_FLOATS[min(count, 9)]
+        scores[i] = gain + 0.01
+
+
+@kernel()
+def medium_scores(
+    s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: np.ndarray
+) -> None:
+    """Write into ``scores[i]`` the medium policy's score of the legal decision ``out[i]``
+    (``i < n``) of the player to move: ``keltis.cards.policy.cards_scores``' number for
+    it under the weights ``w`` (``W_*`` order)."""
+    phase = s[PHASE]
+    if phase == PLAY:
+        _score_play(s, out, n, w, scores)
+    elif phase == DRAW:
+        _score_draw(s, out, n, w, scores)
+    elif phase == FINAL:
+        _score_final(s, out, n, scores)
+
+
+@kernel()
+def _best(out: np.ndarray, n: int, scores: np.ndarray, rng: np.ndarray) -> int:
+    """The best-scored decision, ties (within 1e-9, as ``keltis.core.policy.best_scored``)
+    broken uniformly."""
+    best = scores[0]
+    for i in range(1, n):
+        if scores[i] > best:
+            best = scores[i]
+    ties = 0
+    for i in range(n):
+        ties += scores[i] >= best - 1e-9
+    pick = below(rng, ties) if ties > 1 else 0
+    for i in range(n):
+        if scores[i] >= best - 1e-9:
+            if pick == 0:
+                return out[i]
+            pick -= 1
+    return out[0]
+
+
 # -- policies and whole games --------------------------------------------------------------
 
 
 @kernel(inline=True)
-def choose(s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray) -> int:
+def choose(
+    s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray, w: np.ndarray
+) -> int:
     """Policy 0: uniform over the legal list. Policy 1: greedy, as the project's greedy bot
-    plays the card game: a lay if there is one (uniform among lays), else uniform."""
+    plays the card game: a lay if there is one (uniform among lays), else uniform. Policy 2:
+    medium, the heuristic bot's choice (``medium_scores`` under the weights ``w``, which
+    keeps the scores after the ``N_WEIGHTS`` weights; the best, ties uniform)."""
     if policy == 0 or n == 1:
         return out[below(rng, n)]
+    if policy == 2:
+        scores = w[N_WEIGHTS : N_WEIGHTS + n]
+        medium_scores(s, out, n, w, scores)
+        return _best(out, n, scores, rng)
     lays = 0
     for i in range(n):
         if out[i] < DISCARD_BASE:

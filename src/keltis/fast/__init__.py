@@ -3,15 +3,17 @@
 
 A second implementation of the rules on flat integer arrays, for researchers who need millions
 of playouts: ``simulate(game, players, n_games, policy, seed)`` deals and plays whole games
-with a uniform random or a greedy policy and returns per-game scores, winners, end reasons and
-decision counts as numpy arrays (:class:`SimResult`); ``BatchEnv(game, players, batch, seed,
-opponents=…)`` (or ``make(game, players, batch, …)``, as pgx's ``make``) steps a batch of games
-for a learner with ``keltis.env``'s observations, masks and rewards (``keltis.fast.env``; as
-Gymnasium environments: ``keltis.fast.vector``). Decisions are the reference engine's dense
-action indices, and a differential test (``keltis.fast.diff``, ``benchmarks/fast_diff.py``)
-proves the legal decisions and outcomes equal to the reference engine's
-(``keltis.fast.env_diff``: observations, masks, rewards). See docs/performance.md, "The batch
-simulator (keltis.fast)". Compiled kernels are cached in the user's cache folder
+with a uniform random, a greedy or the medium level's policy and returns per-game scores,
+winners, end reasons and decision counts as numpy arrays (:class:`SimResult`);
+``BatchEnv(game, players, batch, seed, opponents=…)`` (or ``make(game, players, batch, …)``, as
+pgx's ``make``) steps a batch of games for a learner with ``keltis.env``'s observations, masks
+and rewards (``keltis.fast.env``; as Gymnasium environments: ``keltis.fast.vector``).
+Decisions are the reference engine's dense action indices, and a differential test
+(``keltis.fast.diff``, ``benchmarks/fast_diff.py``) proves the legal decisions and outcomes
+equal to the reference engine's (``keltis.fast.env_diff``: observations, masks, rewards;
+``keltis.fast.medium_diff``: the medium policy's scores and choices against the Python
+heuristic's; its weights as data: ``keltis.fast.tuning``). See docs/performance.md, "The
+batch simulator (keltis.fast)". Compiled kernels are cached in the user's cache folder
 (``$XDG_CACHE_HOME/keltis/numba/<sources digest>`` or
 ``~/.cache/keltis/numba/<sources digest>``), unless ``NUMBA_CACHE_DIR`` says otherwise
 (:mod:`keltis.fast._cache`).
@@ -39,6 +41,7 @@ from keltis.core.protocol import JSON
 from keltis.fast.batch import END_REASONS, POLICIES, SimResult, simulate
 from keltis.fast.env import BatchEnv, BatchState
 from keltis.fast.setup import deal_setup, load_setup
+from keltis.fast.tuning import Tuning
 
 
 def make(
@@ -47,18 +50,19 @@ def make(
     batch: int = 64,
     *,
     seed: int = 0,
-    opponents: str | Sequence[str] | None = "random",
+    opponents: str | Sequence[str] | Sequence[Sequence[str]] | None = "random",
     seat: int | None = None,
     reward: str = "win",
     variant: JSON | None = None,
     record: bool = False,
+    tuning: Tuning | None = None,
 ) -> BatchEnv:
     """A batch of ``batch`` games of ``game`` (``cards`` or ``board``) for ``players`` seats
     (:class:`BatchEnv`, which says what the options are), as pgx's ``make`` gives an
     environment by name."""
     return BatchEnv(
         game, players, batch, seed, opponents, seat=seat, reward=reward, variant=variant,
-        record=record,
+        record=record, tuning=tuning,
     )  # fmt: skip
 
 

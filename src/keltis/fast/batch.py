@@ -10,13 +10,28 @@ import numpy.typing as npt
 
 from keltis.core.protocol import JSON
 from keltis.fast import driver
-from keltis.fast.setup import seed_bits, switches
+from keltis.fast.setup import kernel, seed_bits, switches
+from keltis.fast.tuning import Tuning, weights
 from keltis.games import get_game
 
 #: The policies: ``random`` chooses uniformly among the legal decisions (each distinct
 #: decision once, as the reference engine lists them); ``greedy`` rates each decision as the
-#: project's greedy bot does (``keltis.bots.greedy``) and chooses uniformly among the best.
-POLICIES: Final = ("random", "greedy")
+#: project's greedy bot does (``keltis.bots.greedy``) and chooses uniformly among the best;
+#: ``medium`` is the heuristic bot (the medium level, ``keltis.bots.heuristic``): the game
+#: policy's best-scored decision (``keltis.cards.policy.cards_scores``), ties uniform.
+POLICIES: Final = ("random", "greedy", "medium")
+
+
+def check_policy(game: str, policy: str) -> int:
+    """``policy``'s code in the kernels (its index in :data:`POLICIES`); ``ValueError`` for an
+    unknown one, or ``medium`` where the game's kernel does not compile it yet."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
+    if policy == "medium" and not hasattr(kernel(game), "medium_scores"):
+        raise ValueError(f"the {game} game's kernel does not play the medium policy yet")
+    return POLICIES.index(policy)
+
+
 #: ``SimResult.end_reasons`` codes index this tuple (the reference's ``EndReason`` values).
 END_REASONS: Final = ("goal", "deck", "closed", "truncated")
 
@@ -78,6 +93,7 @@ def simulate(
     seed: int = 0,
     *,
     variant: JSON | None = None,
+    tuning: Tuning | None = None,
 ) -> SimResult:
     """Deal and play ``n_games`` games of ``game`` (``board`` or ``cards``) for ``players``
     seats (2-4), every seat playing ``policy`` (:data:`POLICIES`).
@@ -88,23 +104,24 @@ def simulate(
     ``keltis.fast.deal_setup`` gives a fast game's deal as the reference's explicit set-up).
     Boards use the default layout (RULES.md B-4). ``variant`` is the reference's variant JSON
     (``turn_cap``; ``no_take_back`` for the board game), default rules when ``None``.
+    ``tuning``: the ``medium`` policy's weights (the game's ``CardTuning`` or ``BoardTuning``;
+    the medium level's when ``None``).
     The first call compiles the kernels (seconds; cached on disk afterwards).
     """
     get_game(game).check_players(players)
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
+    code = check_policy(game, policy)
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(f"n_games must be a whole number of at least 1, not {n_games!r}")
     rules = switches(game, variant)
     bits = seed_bits(seed)
-    code = POLICIES.index(policy)
     scores = np.zeros((n_games, players), dtype=np.int32)
     ends = np.zeros(n_games, dtype=np.int8)
     decisions = np.zeros(n_games, dtype=np.int32)
     turns = np.zeros(n_games, dtype=np.int32)
     driver.play_batch(
-        driver.tag(game), players, n_games, code, bits, rules, scores, ends, decisions, turns
-    )
+        driver.tag(game), players, n_games, code, bits, rules, scores, ends, decisions, turns,
+        weights(game, tuning),
+    )  # fmt: skip
     winners = scores == scores.max(axis=1, keepdims=True)
     return SimResult(
         game=game,

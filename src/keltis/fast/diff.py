@@ -22,8 +22,9 @@ import numpy as np
 from keltis.core.actions import Action, ActionKind
 from keltis.core.protocol import JSON, Game, GameState
 from keltis.fast import driver
-from keltis.fast.batch import END_REASONS, POLICIES
+from keltis.fast.batch import END_REASONS, check_policy
 from keltis.fast.setup import Rng, State, dealt_state, game_rng, kernel, load_setup, to_setup
+from keltis.fast.tuning import weights
 from keltis.games import get_game
 
 DEALS: Final = ("reference", "fast")
@@ -48,8 +49,7 @@ def differential(
     compared: games, decisions, legal sets, end reasons, decisions by phase and by kind."""
     if deal not in DEALS:
         raise ValueError(f"deal must be one of {', '.join(DEALS)}, not {deal!r}")
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
+    code = check_policy(game, policy)
     rules = get_game(game)
     rules.check_players(players)
     k = kernel(game)
@@ -59,7 +59,6 @@ def differential(
     legal_out = np.zeros(room * k.MAX_LEGAL, dtype=np.int32)
     offsets = np.zeros(room + 1, dtype=np.int64)
     choices = np.zeros(room, dtype=np.int32)
-    code = POLICIES.index(policy)
     ends: Counter[str] = Counter()
     phases: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
@@ -67,7 +66,9 @@ def differential(
     for g in range(n_games):
         s, rng, setup, where = _start(rules, players, seed, g, deal, variant)
         ref = rules.new_game(players, setup=setup, variant=variant)
-        steps = int(driver.play(tag, s, code, rng, True, legal_out, offsets, choices))
+        steps = int(
+            driver.play(tag, s, code, rng, True, legal_out, offsets, choices, weights(game))
+        )
         where += f", policy {policy}, variant {rules.variant_json(variant)}"
         for step in range(steps):
             fast = legal_out[offsets[step] : offsets[step + 1]].tolist()

@@ -158,6 +158,15 @@ def deal_episode(
     return fixed_seat if fixed_seat >= 0 else -1
 
 
+@kernel(inline=True)
+def _policies(config: np.ndarray, b: int) -> np.ndarray:
+    """Game ``b``'s policies by seat relative to the learner's: ``config`` holds one row of 4
+    for the whole batch, or one per game, between its first two numbers and the last."""
+    rows = (config.shape[0] - 3) // 4
+    at = 2 + 4 * (b % rows)
+    return config[at : at + 4]
+
+
 @kernel()
 def _advance(
     game_tag: np.ndarray,
@@ -171,16 +180,18 @@ def _advance(
     at: int,
     offsets: np.ndarray,
     out: np.ndarray,
+    weights: np.ndarray,
 ) -> int:
     """The seats not driven by the learner move (``policies`` by seat relative to the learner's)
     until the learner is to decide or the game is over; returns ``at`` plus the moves made
-    (written to ``trace`` from ``at`` when it has room). ``out``: the game's observation row."""
+    (written to ``trace`` from ``at`` when it has room). ``out``: the game's observation row;
+    ``weights``: the medium policy's (``keltis.fast.tuning.weights``)."""
     cur = const(game_tag, "CUR")
     n = s[const(game_tag, "NP")]
     while s[const(game_tag, "PHASE")] != const(game_tag, "OVER") and seat >= 0 and s[cur] != seat:
         m = legal(game_tag, s, scratch)
         k = s[cur] - seat
-        a = choose(game_tag, s, scratch, m, policies[k + n if k < 0 else k], rng)
+        a = choose(game_tag, s, scratch, m, policies[k + n if k < 0 else k], rng, weights)
         track(game_tag, s, x, a, offsets, out)
         apply(game_tag, s, a)
         if trace.shape[0] > 0:
@@ -207,6 +218,7 @@ def _start(
     at: int,
     offsets: np.ndarray,
     obs: np.ndarray,
+    weights: np.ndarray,
 ) -> int:
     """Deal game ``b``'s current episode (from its seed ``seeds[b]`` and index ``indices[b]``)
     and let the other seats move up to the learner."""
@@ -222,8 +234,10 @@ def _start(
         x[i] = 0
     x[const(game_tag, "X_VIEWER")] = -1
     return _advance(
-        game_tag, s, x, rng, seats[b], config[2:], work[room:], trace, at, offsets, obs[b]
-    )
+        game_tag, s, x, rng, seats[b], _policies(config, b), work[room:], trace, at, offsets,
+        obs[b],
+        weights,
+    )  # fmt: skip
 
 
 @kernel()
@@ -273,20 +287,23 @@ def env_reset(
     trace_n: np.ndarray,
     work: np.ndarray,
     which: np.ndarray,
+    weights: np.ndarray,
 ) -> None:
     """Deal the games ``b`` of the batch where ``which[b]`` is set (their episode
     ``episodes[b]`` of the stream ``(seeds[b], indices[b])``, as :func:`deal_episode`) and
     show the seat to move; the others stay as they are. ``config``:
     players, the learner's seat (-1: drawn per episode, -2: self-play), then the policy of each
-    seat relative to the learner's (0 random, 1 greedy). ``work``: scratch room (the kernel's
-    ``WORK`` numbers)."""
+    seat relative to the learner's (0 random, 1 greedy, 2 medium; 4 numbers, for the whole
+    batch or for each game in turn), then the reward (0 win, 1 margin). ``work``: scratch room
+    (the kernel's ``WORK`` numbers); ``weights``: the medium policy's
+    (``keltis.fast.tuning.weights``)."""
     scratch = work[const(game_tag, "DECK_CARDS") :]
     for b in range(states.shape[0]):
         if not which[b]:
             continue
         at = _start(
             game_tag, b, states, extras, rngs, episodes, seats, config, rules, seeds, indices,
-            work, trace[b], 0, offsets, obs,
+            work, trace[b], 0, offsets, obs, weights,
         )  # fmt: skip
         trace_n[b] = at
         _show(game_tag, states[b], extras[b], offsets, obs[b], masks[b], scratch)
@@ -347,6 +364,7 @@ def env_step(
     trace_end: np.ndarray,
     work: np.ndarray,
     which: np.ndarray,
+    weights: np.ndarray,
 ) -> int:
     """Apply ``actions[b]`` in the games ``b`` where ``which[b]`` is set (the others stay as
     they are: not done, no reward), let the other seats move, and deal a finished game's next
@@ -380,8 +398,8 @@ def env_step(
         if row.shape[0] > 0:
             row[0] = a
         at = _advance(
-            game_tag, s, x, rngs[b : b + 1], seats[b], config[2:], scratch, row, 1, offsets,
-            obs[b],
+            game_tag, s, x, rngs[b : b + 1], seats[b], _policies(config, b), scratch, row, 1,
+            offsets, obs[b], weights,
         )  # fmt: skip
         trace_end[b] = at
         done = s[const(game_tag, "PHASE")] == const(game_tag, "OVER")
@@ -398,7 +416,7 @@ def env_step(
             episodes[b] += 1
             at = _start(
                 game_tag, b, states, extras, rngs, episodes, seats, config, rules, seeds,
-                indices, work, row, at, offsets, obs,
+                indices, work, row, at, offsets, obs, weights,
             )  # fmt: skip
         trace_n[b] = at
         _show(game_tag, s, x, offsets, obs[b], masks[b], scratch)
@@ -416,10 +434,12 @@ def play(
     legal_out: np.ndarray,
     offsets: np.ndarray,
     choices: np.ndarray,
+    weights: np.ndarray,
 ) -> int:
-    """Play the game in ``s`` to its end with ``policy`` drawing on ``rng``; return the number
-    of decisions. With ``record``, also write every legal list (``legal_out`` from
-    ``offsets[i]`` to ``offsets[i + 1]``) and every choice (the differential test's trace)."""
+    """Play the game in ``s`` to its end with ``policy`` drawing on ``rng`` (the medium
+    policy's ``weights``: ``keltis.fast.tuning.weights``); return the number of decisions.
+    With ``record``, also write every legal list (``legal_out`` from ``offsets[i]`` to
+    ``offsets[i + 1]``) and every choice (the differential test's trace)."""
     out = np.zeros(const(game_tag, "MAX_LEGAL"), dtype=np.int32)
     step = 0
     at = 0
@@ -427,7 +447,7 @@ def play(
         offsets[0] = 0
     while s[const(game_tag, "PHASE")] != const(game_tag, "OVER"):
         n = legal(game_tag, s, out)
-        a = choose(game_tag, s, out, n, policy, rng)
+        a = choose(game_tag, s, out, n, policy, rng, weights)
         if record:
             for i in range(n):
                 legal_out[at + i] = out[i]
@@ -451,6 +471,7 @@ def play_batch(
     ends: np.ndarray,
     decisions: np.ndarray,
     turns: np.ndarray,
+    weights: np.ndarray,
 ) -> None:
     """Deal and play ``n_games`` games; fill the per-game result arrays."""
     s = np.zeros(const(game_tag, "SIZE"), dtype=np.int32)
@@ -461,7 +482,9 @@ def play_batch(
     for g in range(n_games):
         seed_game(rng, seed, g)
         deal(game_tag, s, players, rules, rng, deck)
-        decisions[g] = play(game_tag, s, policy, rng, False, no_legal, no_offsets, no_legal)
+        decisions[g] = play(
+            game_tag, s, policy, rng, False, no_legal, no_offsets, no_legal, weights
+        )
         for p in range(players):
             scores[g, p] = score(game_tag, s, p)
         ends[g] = s[const(game_tag, "END")]

@@ -13,7 +13,8 @@ observations, masks and rewards (the pgx / EnvPool way).
 
 Each game of the batch is one :mod:`keltis.fast` kernel state. ``step`` applies one action per
 game for the seat to move, lets the seats not driven by the learner move inside the kernel
-(``opponents``: ``random`` or ``greedy``, as :func:`keltis.fast.simulate` plays them), and
+(``opponents``: ``random``, ``greedy`` or ``medium``, as :func:`keltis.fast.simulate` plays
+them), and
 deals a finished game's next episode in place: ``dones[b]`` says game ``b`` ended,
 ``rewards[b]`` holds every seat's reward for it (``win`` or ``margin``, as
 :data:`keltis.env.common.REWARDS`), and :attr:`BatchEnv.final_obs` its last observation, seen
@@ -41,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -51,8 +52,9 @@ from keltis.core.protocol import JSON
 from keltis.env.common import REWARDS
 from keltis.env.encode import observation_layout
 from keltis.fast import driver
-from keltis.fast.batch import POLICIES
+from keltis.fast.batch import POLICIES, check_policy
 from keltis.fast.setup import kernel, seed_bits, switches, to_setup
+from keltis.fast.tuning import Tuning, weights
 from keltis.games import get_game
 
 Observations = npt.NDArray[np.float32]
@@ -100,12 +102,24 @@ def obs_offsets(game: str, players: int, k: ModuleType) -> npt.NDArray[np.int64]
     return np.array([*table, *player, lay.table_size, lay.block_size], dtype=np.int64)
 
 
+def json_opponents(
+    opponents: tuple[str, ...] | tuple[tuple[str, ...], ...],
+) -> list[str] | list[list[str]]:
+    """Opponents as JSON lists (by seat, or by game slot and seat)."""
+    if opponents and not isinstance(opponents[0], str):
+        return [list(row) for row in opponents]
+    return list(cast(tuple[str, ...], opponents))
+
+
 class BatchEnv:
     """``batch`` games of ``game`` for ``players`` seats, stepped together (see the module).
 
-    - ``opponents``: ``random`` or ``greedy`` for every seat but the learner's, or one per
-      other seat in turn order after the learner's; ``None``: self-play, the learner decides
-      for every seat.
+    - ``opponents``: ``random``, ``greedy`` or ``medium`` (the medium level's heuristic) for
+      every seat but the learner's, or one per other seat in turn order after the learner's,
+      or such a list per game slot (``batch`` lists: slot ``b`` plays ``opponents[b]``);
+      ``None``: self-play, the learner decides for every seat.
+    - ``tuning``: the ``medium`` opponents' weights (the game's ``CardTuning`` or
+      ``BoardTuning``; the medium level's when ``None``).
     - ``seat``: the learner's seat, or ``None`` (default) for a seat drawn per episode from
       its stream (ignored in self-play).
     - ``reward``: ``win`` (1 for a win, 1/k for a victory shared by k, else 0) or ``margin``
@@ -121,12 +135,13 @@ class BatchEnv:
         players: int = 2,
         batch: int = 64,
         seed: int = 0,
-        opponents: str | Sequence[str] | None = "random",
+        opponents: str | Sequence[str] | Sequence[Sequence[str]] | None = "random",
         *,
         seat: int | None = None,
         reward: str = "win",
         variant: JSON | None = None,
         record: bool = False,
+        tuning: Tuning | None = None,
     ) -> None:
         get_game(game).check_players(players)
         k = self._k = kernel(game)
@@ -151,7 +166,17 @@ class BatchEnv:
         self.indices = np.arange(batch, dtype=np.int64)
         """The index of each game in its stream (its slot, or 0 for a game seeded alone)."""
         self._rules = switches(game, variant)
-        policies = [0] + [POLICIES.index(o) for o in self.opponents] + [0] * (4 - players)
+        self.tuning = tuning
+        self._weights = weights(game, tuning)
+        rows = (
+            self.opponents
+            if self.opponents and not isinstance(self.opponents[0], str)
+            else [self.opponents]
+        )
+        # 4 numbers a row: the learner's seat (0), then the other seats' (none in self-play)
+        policies = [
+            code for row in rows for code in ([0] + [POLICIES.index(o) for o in row] + [0] * 3)[:4]
+        ]
         learner = _SELF_PLAY if self.self_play else _DRAWN if seat is None else seat
         self._config = np.array(
             [players, learner, *policies, REWARDS.index(reward)], dtype=np.int32
@@ -199,9 +224,22 @@ class BatchEnv:
         self.trace_end = np.zeros(batch, dtype=np.int32)
         self._started = False
 
-    def _opponents(self, opponents: str | Sequence[str] | None) -> tuple[str, ...]:
+    def _opponents(
+        self, opponents: str | Sequence[str] | Sequence[Sequence[str]] | None
+    ) -> tuple[str, ...] | tuple[tuple[str, ...], ...]:
+        """The opponents of every game (a tuple by seat), or of each game slot (a tuple of
+        those, one per slot)."""
         if opponents is None:
             return ()
+        if not isinstance(opponents, str) and opponents and not isinstance(opponents[0], str):
+            if len(opponents) != self.batch:
+                raise ValueError(
+                    f"opponents by game slot need {self.batch} lists, not {len(opponents)}"
+                )
+            return tuple(self._seat_opponents(row) for row in opponents)
+        return self._seat_opponents(cast(str | Sequence[str], opponents))
+
+    def _seat_opponents(self, opponents: str | Sequence[str]) -> tuple[str, ...]:
         specs = [opponents] * (self.players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != self.players - 1:
             raise ValueError(
@@ -212,6 +250,7 @@ class BatchEnv:
                 raise ValueError(
                     f"opponents play inside the kernel: {', '.join(POLICIES)}, not {spec!r}"
                 )
+            check_policy(self.game, spec)
         return tuple(specs)
 
     def reset(self, seed: int | Sequence[int] | None = None) -> tuple[Observations, Masks, Seats]:
@@ -354,6 +393,7 @@ class BatchEnv:
             self.trace_n,
             self._work,
             which,
+            self._weights,
         )
 
     def step(
@@ -405,6 +445,7 @@ class BatchEnv:
                 self.trace_end,
                 self._work,
                 which,
+                self._weights,
             )
         )
         if bad >= 0:
@@ -444,11 +485,12 @@ class BatchEnv:
             self.players,
             self.batch,
             seed,
-            None if self.self_play else list(self.opponents),
+            None if self.self_play else self.opponents,
             seat=self.fixed_seat,
             reward=self.reward,
             variant=self.variant,
             record=self.trace.shape[1] > 0,
+            tuning=self.tuning,
         )
 
     def info(self) -> dict[str, Any]:
@@ -458,7 +500,7 @@ class BatchEnv:
             "players": self.players,
             "batch": self.batch,
             "seed": self.seed,
-            "opponents": list(self.opponents) if not self.self_play else None,
+            "opponents": None if self.self_play else json_opponents(self.opponents),
             "seat": self.fixed_seat,
             "reward": self.reward,
             "variant": dict(self.variant),

@@ -13,8 +13,8 @@ vector env (:mod:`keltis.fast.vector`) is not what its algorithms take. Here the
 the flat vector of :func:`keltis.env.encode.encode` (a ``Box``), the legal actions come from
 :meth:`BatchVecEnv.action_masks` (what ``MaskablePPO`` asks every step: ``env_method
 ("action_masks")``), the reward is the learner's, and a game cut off by the turn cap says so
-in ``info["TimeLimit.truncated"]``. The other seats are played inside the kernel (``random``
-or ``greedy``); a finished game is dealt again in the same step, as SB3 expects.
+in ``info["TimeLimit.truncated"]``. The other seats are played inside the kernel (``random``,
+``greedy`` or ``medium``); a finished game is dealt again in the same step, as SB3 expects.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class BatchVecEnv(VecEnv):
         game: str,
         num_envs: int,
         players: int = 2,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Sequence[str] | Sequence[Sequence[str]] = "random",
         *,
         seat: int | None = None,
         reward: str = "win",

@@ -10,8 +10,8 @@ loop, step for step (a test compares the two in every autoreset mode), at the ba
 observations ``{"observation": (n, size) float32, "action_mask": (n, 536) int8}``, one dense
 action id per environment (legal in its mask: an illegal one raises ``ValueError``), the
 learner's reward, ``terminated`` and ``truncated`` (the turn cap). The other seats are played
-inside the kernel (``random`` or ``greedy``); self-play has no single learner and is not
-offered here (use ``BatchEnv``).
+inside the kernel (``random``, ``greedy`` or ``medium``, by seat or by environment);
+self-play has no single learner and is not offered here (use ``BatchEnv``).
 
 Seeds as ``SyncVectorEnv`` gives them: ``reset(seed=s)`` seeds environment ``i`` with
 ``s + i``, ``reset(seed=[s0, s1, …])`` with ``s_i``; a ``FastEnv`` reset with seed ``s`` deals
@@ -154,7 +154,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
         game: str,
         num_envs: int,
         players: int = 2,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Sequence[str] | Sequence[Sequence[str]] = "random",
         *,
         seat: int | None = None,
         reward: str = "win",
