@@ -525,9 +525,12 @@ def score(s: np.ndarray, p: int) -> int:
 
 
 @kernel(inline=True)
-def choose(s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray) -> int:
+def choose(
+    s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray, w: np.ndarray
+) -> int:
     """Policy 0: uniform over the legal list. Policy 1: greedy, as the project's greedy bot
-    plays the card game: a lay if there is one (uniform among lays), else uniform."""
+    plays the card game: a lay if there is one (uniform among lays), else uniform. (``w``,
+    the medium policy's weights, is not read yet.)"""
     if policy == 0 or n == 1:
         return out[below(rng, n)]
     lays = 0

@@ -121,6 +121,9 @@ def _const(game_tag: Any, name: Any) -> Any:
     return folded
 
 
+#: The weights ``choose`` takes, not read by the policies the driver plays (random, greedy).
+_NO_WEIGHTS: Final = np.zeros(0)
+
 # the games' kernel functions the driver calls, by the names both kernels give them
 legal = _op("legal")
 apply = _op("apply")
@@ -180,7 +183,7 @@ def _advance(
     while s[const(game_tag, "PHASE")] != const(game_tag, "OVER") and seat >= 0 and s[cur] != seat:
         m = legal(game_tag, s, scratch)
         k = s[cur] - seat
-        a = choose(game_tag, s, scratch, m, policies[k + n if k < 0 else k], rng)
+        a = choose(game_tag, s, scratch, m, policies[k + n if k < 0 else k], rng, _NO_WEIGHTS)
         track(game_tag, s, x, a, offsets, out)
         apply(game_tag, s, a)
         if trace.shape[0] > 0:
@@ -412,7 +415,7 @@ def play(
         offsets[0] = 0
     while s[const(game_tag, "PHASE")] != const(game_tag, "OVER"):
         n = legal(game_tag, s, out)
-        a = choose(game_tag, s, out, n, policy, rng)
+        a = choose(game_tag, s, out, n, policy, rng, _NO_WEIGHTS)
         if record:
             for i in range(n):
                 legal_out[at + i] = out[i]
