@@ -548,15 +548,25 @@ _TIE: Final = 1e-9
 
 
 @kernel(inline=True)
-def _holding(s: np.ndarray, p: int, col: int) -> int:
-    """``p``'s cards of ``col`` as 4-bit copy counts by value."""
+def _holdings(s: np.ndarray, p: int) -> tuple[int, int, int, int, int]:
+    """``p``'s cards by colour, each colour's as 4-bit copy counts by value."""
     hb = HAND + p * HAND_SIZE
-    m = 0
+    m0 = m1 = m2 = m3 = m4 = 0
     for i in range(s[HAND_N + p]):
         c = int(s[hb + i])  # a 64-bit shift below, interpreted too (NUMBA_DISABLE_JIT)
-        if c // 11 == col:
-            m += 1 << (4 * (c % 11))
-    return m
+        col = c // 11
+        bit = 1 << (4 * (c % 11))
+        if col == 0:
+            m0 += bit
+        elif col == 1:
+            m1 += bit
+        elif col == 2:
+            m2 += bit
+        elif col == 3:
+            m3 += bit
+        else:
+            m4 += bit
+    return m0, m1, m2, m3, m4
 
 
 @kernel(inline=True)
@@ -669,10 +679,12 @@ def _row(
 
 
 @kernel()
-def _context(s: np.ndarray, p: int, w: np.ndarray) -> tuple[float, float, float, float]:
-    """The policy's per-decision numbers for ``p`` (``_Me``): the share a fitting hand card
-    counts for, the expected fitting draws per value of room (for an open row, for a row
-    opened now), and the worth of one more wish stone."""
+def _context(
+    s: np.ndarray, p: int, w: np.ndarray, held: tuple[int, int, int, int, int]
+) -> tuple[float, float, float, float]:
+    """The policy's per-decision numbers for ``p`` holding ``held`` (``_Me``): the share a
+    fitting hand card counts for, the expected fitting draws per value of room (for an open
+    row, for a row opened now), and the worth of one more wish stone."""
     t = s[DECK_N] / (s[NP] * w[W_DECK_DRAW_RATE])
     goal = s[GOAL]
     if goal >= 4:
@@ -682,7 +694,7 @@ def _context(s: np.ndarray, p: int, w: np.ndarray) -> tuple[float, float, float,
     fut = max(0.0, t - 1.0) * w[W_FUTURE_SHARE] * _PER_VALUE
     supply = 0.0
     for c in range(5):
-        m = _holding(s, p, c)
+        m = held[c]
         r = p * 5 + c
         if s[POS + r] == 0:
             n = _copies(m, 0, 10)
@@ -792,10 +804,17 @@ def _known(s: np.ndarray, p: int, card: int) -> bool:
 
 
 @kernel()
-def _big_figure(s: np.ndarray, p: int, w: np.ndarray, fh: float, fut: float) -> bool:
+def _big_figure(
+    s: np.ndarray,
+    p: int,
+    w: np.ndarray,
+    fh: float,
+    fut: float,
+    held: tuple[int, int, int, int, int],
+) -> bool:
     """Whether the path just opened takes the big figure (the policy's ``choose_figure``)."""
     colour = s[PENDING]
-    m = _holding(s, p, colour)
+    m = held[colour]
     last = s[RLAST + p * 5 + colour]
     up = _copies(m, last, 10)
     down = _copies(m, 0, last)
@@ -805,7 +824,7 @@ def _big_figure(s: np.ndarray, p: int, w: np.ndarray, fh: float, fut: float) -> 
     for c in range(5):
         if c == colour or s[POS + p * 5 + c] != 0:
             continue
-        others = _holding(s, p, c)
+        others = held[c]
         n = _copies(others, 0, 10)
         if n < 3:
             continue
@@ -814,31 +833,58 @@ def _big_figure(s: np.ndarray, p: int, w: np.ndarray, fh: float, fut: float) -> 
     return True
 
 
+#: What ``_prepare`` gives for a decision, by index: ``_context``'s numbers, then (in the play
+#: phase) each colour's row as it stands (the projection every lay and discard changes).
+_FH: Final = 0
+_FUT: Final = 1
+_FUT_OPEN: Final = 2
+_NEXT_WISH: Final = 3
+_BASE: Final = 4
+Numbers = tuple[float, float, float, float, float, float, float, float, float]
+Held = tuple[int, int, int, int, int]
+
+
 @kernel()
-def _medium_score(
-    s: np.ndarray,
-    a: int,
-    w: np.ndarray,
-    fh: float,
-    fut: float,
-    fut_open: float,
-    next_wish: float,
-) -> float:
-    """The medium policy's score of decision ``a`` (``_context``'s numbers given)."""
+def _prepare(s: np.ndarray, w: np.ndarray) -> tuple[Numbers, Held]:
+    """The numbers every decision of the player to move shares (the policy's ``_Me`` and
+    ``score_play``'s ``base``), and its holdings by colour."""
+    p = s[CUR]
+    held = _holdings(s, p)
+    fh, fut, fut_open, next_wish = _context(s, p, w, held)
+    b0 = b1 = b2 = b3 = b4 = 0.0
+    if s[PHASE] == PLAY:
+        r = p * 5
+        b0 = _row(s, p, w, fh, fut, fut_open, 0, s[POS + r], s[RLAST + r], s[RDIR + r], held[0])
+        r += 1
+        b1 = _row(s, p, w, fh, fut, fut_open, 1, s[POS + r], s[RLAST + r], s[RDIR + r], held[1])
+        r += 1
+        b2 = _row(s, p, w, fh, fut, fut_open, 2, s[POS + r], s[RLAST + r], s[RDIR + r], held[2])
+        r += 1
+        b3 = _row(s, p, w, fh, fut, fut_open, 3, s[POS + r], s[RLAST + r], s[RDIR + r], held[3])
+        r += 1
+        b4 = _row(s, p, w, fh, fut, fut_open, 4, s[POS + r], s[RLAST + r], s[RDIR + r], held[4])
+    return (fh, fut, fut_open, next_wish, b0, b1, b2, b3, b4), held
+
+
+@kernel()
+def _medium_score(s: np.ndarray, a: int, w: np.ndarray, me: Numbers, held: Held) -> float:
+    """The medium policy's score of decision ``a`` (``_prepare``'s ``me`` and ``held``)."""
     p = s[CUR]
     phase = s[PHASE]
+    fh = me[_FH]
+    fut = me[_FUT]
+    fut_open = me[_FUT_OPEN]
     a = int(a)  # a 64-bit shift below, interpreted too (NUMBA_DISABLE_JIT)
     if phase == PLAY:
         card = a if a < DISCARD_BASE else a - DISCARD_BASE
         c = card // 11
         v = card - c * 11
-        m = _holding(s, p, c)
-        rest = m - (1 << (4 * v))
+        rest = held[c] - (1 << (4 * v))
         r = p * 5 + c
         pos = s[POS + r]
         last = s[RLAST + r]
         d = s[RDIR + r]
-        base = _row(s, p, w, fh, fut, fut_open, c, pos, last, d, m)
+        base = me[_BASE + c]
         if a >= DISCARD_BASE:
             without = _row(s, p, w, fh, fut, fut_open, c, pos, last, d, rest)
             gain = without - base - _gift(s, p, c, v, w)
@@ -847,12 +893,12 @@ def _medium_score(
             return gain
         if pos == 0:
             gain = _row(s, p, w, fh, fut, fut_open, c, 1, v, 0, rest) - base - w[W_OPEN_MARGIN]
-            return gain + _stone_gain(s, w, next_wish, c, 1)
+            return gain + _stone_gain(s, w, me[_NEXT_WISH], c, 1)
         if d == 0 and v != last:  # B-13: the first different value fixes the direction
             d = 1 if v > last else -1
         gain = _row(s, p, w, fh, fut, fut_open, c, pos + 1, v, d, rest) - base
         if pos < LAST_ROW:
-            gain += _step_value(s, p, w, next_wish, c)
+            gain += _step_value(s, p, w, me[_NEXT_WISH], c)
         return gain
     if phase == DRAW:
         if a == DRAW_DECK:
@@ -865,7 +911,7 @@ def _medium_score(
         card = int(s[PILE + k * PILE_ROOM + s[PILE_N + k] - 1])
         c = card // 11
         v = card - c * 11
-        m = _holding(s, p, c)
+        m = held[c]
         r = p * 5 + c
         pos = s[POS + r]
         last = s[RLAST + r]
@@ -874,7 +920,7 @@ def _medium_score(
         after = _row(s, p, w, fh, fut, fut_open, c, pos, last, d, m + (1 << (4 * v)))
         return after - before
     if phase == FIGURE:
-        big = _big_figure(s, p, w, fh, fut)
+        big = _big_figure(s, p, w, fh, fut, held)
         return 1.0 if big == (a == FIGURE_BIG) else 0.0
     if a == PASS_INDEX:  # a clover or overflow move declined
         return 0.0
@@ -883,7 +929,7 @@ def _medium_score(
     gain = float(ROW_VALUES[row + 1] - ROW_VALUES[row])
     if s[BIG + p] == col:
         gain = 2.0 * gain
-    return gain + _step_value(s, p, w, next_wish, col) + 0.01 * row
+    return gain + _step_value(s, p, w, me[_NEXT_WISH], col) + 0.01 * row
 
 
 @kernel()
@@ -893,26 +939,41 @@ def medium_scores(
     """Write into ``scores[i]`` the medium policy's score of legal decision ``out[i]`` for the
     player to move, under weights ``w`` (:data:`TUNING_FIELDS`): the number
     ``keltis.board.policy.board_scores`` gives that action."""
-    fh, fut, fut_open, next_wish = _context(s, s[CUR], w)
+    me, held = _prepare(s, w)
     for i in range(n):
-        scores[i] = _medium_score(s, out[i], w, fh, fut, fut_open, next_wish)
+        scores[i] = _medium_score(s, out[i], w, me, held)
 
 
 @kernel()
 def _medium_choice(s: np.ndarray, out: np.ndarray, n: int, rng: np.ndarray, w: np.ndarray) -> int:
     """The medium policy's decision: the best-scored, uniform among those within ``_TIE`` of
-    the best (``keltis.core.policy.best_scored``). The scores are computed twice rather than
-    kept: this kernel has no array to keep them in."""
-    fh, fut, fut_open, next_wish = _context(s, s[CUR], w)
+    the best (``keltis.core.policy.best_scored``).
+
+    One pass keeps the best score so far and draws among the decisions within ``_TIE`` of it.
+    A new best more than ``_TIE`` above the last drops all those before; one less than that
+    above it might keep some of them, so then the scores are taken again in a second pass
+    against the final best (this kernel has no array to keep them in)."""
+    me, held = _prepare(s, w)
     best = -1e300
-    for i in range(n):
-        rating = _medium_score(s, out[i], w, fh, fut, fut_open, next_wish)
-        if rating > best:
-            best = rating
     ties = 0
     pick = out[0]
+    again = False
     for i in range(n):
-        if _medium_score(s, out[i], w, fh, fut, fut_open, next_wish) >= best - _TIE:
+        rating = _medium_score(s, out[i], w, me, held)
+        if rating > best:
+            again |= rating <= best + _TIE
+            best = rating
+            ties = 1
+            pick = out[i]
+        elif rating >= best - _TIE:
+            ties += 1
+            if below(rng, ties) == 0:
+                pick = out[i]
+    if not again:
+        return pick
+    ties = 0
+    for i in range(n):
+        if _medium_score(s, out[i], w, me, held) >= best - _TIE:
             ties += 1
             if ties == 1 or below(rng, ties) == 0:
                 pick = out[i]
