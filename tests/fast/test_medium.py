@@ -31,15 +31,6 @@ from keltis.games import get_game
 SRC = Path(__file__).resolve().parents[2] / "src" / "keltis"
 
 
-def _medium_compiled(game: str) -> bool:
-    return hasattr(kernel(game), "medium_scores")
-
-
-def _skip_without_medium(game: str) -> None:
-    if not _medium_compiled(game):
-        pytest.skip(f"the {game} kernel has no medium_scores yet (its heuristic is not compiled)")
-
-
 def _declared(path: Path, name: str) -> list[str]:
     """The annotated fields of class ``name`` in the source ``path``, in order."""
     tree = ast.parse(path.read_text())
@@ -68,11 +59,9 @@ def test_tuning_array_follows_the_declared_fields(kind: type, path: Path) -> Non
 
 
 def test_board_kernel_reads_the_weights_in_the_same_order() -> None:
-    """The board kernel's own list of its weights (once it compiles the heuristic) is the
-    order ``tuning_array`` writes them in."""
+    """The board kernel's own list of its weights is the order ``tuning_array`` writes them
+    in."""
     board = kernel("board")
-    if not hasattr(board, "TUNING_FIELDS"):
-        pytest.skip("the board kernel has no medium heuristic yet")
     assert tuple(board.TUNING_FIELDS) == tuning_fields(BoardTuning)
 
 
@@ -118,7 +107,6 @@ def test_known_cards_follow_the_reference(players: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("game", ["cards", "board"])
 def test_kernel_medium_is_the_python_heuristic(game: str, players: int) -> None:
-    _skip_without_medium(game)
     games = 30 if players != 3 else 12
     result = medium_differential(game, players, games, seed=11)
     assert result["games"] == games
@@ -132,7 +120,6 @@ def test_kernel_medium_is_the_python_heuristic(game: str, players: int) -> None:
 def test_kernel_medium_reads_its_weights(game: str) -> None:
     """Other weights change the games, and the kernel still follows the Python policy under
     them: the weights are data, not constants compiled in."""
-    _skip_without_medium(game)
     other = (
         CardTuning(open_margin=3.0, spread=0.2)
         if game == "cards"
@@ -210,11 +197,8 @@ def test_batch_env_medium_opponents_play_the_heuristic() -> None:
     assert missed > 10
 
 
-def test_medium_needs_a_compiled_heuristic() -> None:
+def test_unknown_policies_and_short_slot_lists_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown policy"):
         simulate("cards", 2, 1, "hard")
     with pytest.raises(ValueError, match="need 4 lists"):
         BatchEnv("cards", 2, 4, opponents=[["medium"], ["random"]])
-    if not _medium_compiled("board"):
-        with pytest.raises(ValueError, match="medium"):
-            BatchEnv("board", 2, 4, opponents="medium")

@@ -73,7 +73,7 @@ def _layout() -> dict[str, int]:
         ("DISCARDED", 1), ("GOAL", 1), ("RULES", len(SWITCHES)), ("DECK_N", 1),
         ("HAND_N", 4), ("HAND", 4 * HAND_SIZE), ("DECK", DECK_CARDS), ("PILE_N", 5),
         ("PILE", 5 * PILE_ROOM), ("RLAST", 20), ("RDIR", 20), ("POS", 20), ("STARTED", 4),
-        ("BIG", 4), ("POINTS", 4), ("WISHES", 4), ("TILES", 50),
+        ("BIG", 4), ("POINTS", 4), ("WISHES", 4), ("TILES", 50), ("KNOWN", 4 * HAND_SIZE),
     ]  # fmt: skip
     out: dict[str, int] = {}
     at = 0
@@ -110,6 +110,9 @@ BIG: Final = _AT["BIG"]
 POINTS: Final = _AT["POINTS"]
 WISHES: Final = _AT["WISHES"]
 TILES: Final = _AT["TILES"]
+#: Per hand place, 1 where its card was taken from a discard pile (everyone saw it: the
+#: reference's ``known``), kept while the card stays in the hand. The medium policy reads it.
+KNOWN: Final = _AT["KNOWN"]
 SIZE: Final = _AT["SIZE"]
 
 #: The 110 cards (B-1): every number card twice.
@@ -354,14 +357,18 @@ def apply(s: np.ndarray, a: int) -> None:
     """Carry out decision ``a`` (a legal dense action index) for the current player."""
     p = s[CUR]
     phase = s[PHASE]
+    a = int(a)  # a 64-bit shift below, interpreted too (NUMBA_DISABLE_JIT)
     if phase == PLAY:
         card = a if a < DISCARD_BASE else a - DISCARD_BASE
         hb = HAND + p * HAND_SIZE
+        kb = KNOWN + p * HAND_SIZE
         hn = s[HAND_N + p] - 1
-        for i in range(hn + 1):
-            if s[hb + i] == card:
-                s[hb + i] = s[hb + hn]
-                break
+        at = -1
+        for i in range(hn + 1):  # a known copy leaves first, as the reference's known list
+            if s[hb + i] == card and (at < 0 or s[kb + i] != 0):
+                at = i
+        s[hb + at] = s[hb + hn]
+        s[kb + at] = s[kb + hn]
         s[HAND_N + p] = hn
         if a < DISCARD_BASE:
             _lay(s, p, card)
@@ -385,6 +392,7 @@ def apply(s: np.ndarray, a: int) -> None:
             card = s[PILE + k * PILE_ROOM + n]
         hn = s[HAND_N + p]
         s[HAND + p * HAND_SIZE + hn] = card
+        s[KNOWN + p * HAND_SIZE + hn] = 0 if a == DRAW_DECK else 1
         s[HAND_N + p] = hn + 1
         if a == DRAW_DECK and s[DECK_N] == 0:  # B-20
             _finish(s, END_DECK)
@@ -495,15 +503,494 @@ def greedy_score(s: np.ndarray, a: int) -> float:
     return _fit(s, p, col, card - col * 11) - 2.0
 
 
+# -- the medium policy: keltis.board.policy's heuristic, compiled ---------------------------
+#
+# ``medium_scores`` gives every legal decision the score ``keltis.board.policy.board_scores``
+# gives it, with the same float operations in the same order (so the same bits): the
+# projection of each row, the play, draw, figure and advance scores, read from what the player
+# to move may know (its hand and known cards, the public board, piles, deck size, goal count,
+# scores). The weights are data: a ``float64`` array of ``BoardTuning``'s weights in the order
+# of :data:`TUNING_FIELDS` (``W_*`` index it), so they can be tuned without recompiling.
+#
+# A colour's holding (the values of that colour in the hand) is one integer: 4 bits per value
+# hold its copies, so the hand without a card or with one more is a subtraction or an addition
+# and no kernel needs an array of its own.
+
+#: ``keltis.board.policy.BoardTuning``'s weights, in the order the weights array holds them.
+TUNING_FIELDS: Final = (
+    "deck_draw_rate", "hand_share", "future_share", "lay_rate", "tile_share", "wish_future",
+    "clover_value", "big_min", "gift_next", "gift_other", "deck_value", "open_margin",
+    "known_discard", "open_future_share",
+)  # fmt: skip
+W_DECK_DRAW_RATE: Final = 0
+W_HAND_SHARE: Final = 1
+W_FUTURE_SHARE: Final = 2
+W_LAY_RATE: Final = 3
+W_TILE_SHARE: Final = 4
+W_WISH_FUTURE: Final = 5
+W_CLOVER_VALUE: Final = 6
+W_BIG_MIN: Final = 7
+W_GIFT_NEXT: Final = 8
+W_GIFT_OTHER: Final = 9
+W_DECK_VALUE: Final = 10
+W_OPEN_MARGIN: Final = 11
+W_KNOWN_DISCARD: Final = 12
+W_OPEN_FUTURE_SHARE: Final = 13
+
+#: The projection's values by (fractional) stone: the row values, then past the end stone
+#: 1.5 more per card (each moves another figure); ``keltis.board.policy._VALUES``.
+PROJECTION: Final = np.array([float(v) for v in ROW_VALUES] + [10 + 1.5 * i for i in range(1, 30)])
+_MAX_X: Final = len(PROJECTION) - 1.001
+#: Share of a fitting colour among unseen cards per value: 2 copies of 110 cards.
+_PER_VALUE: Final = 2.0 / 110.0
+#: Scores within this of the best count as ties (``keltis.core.policy.best_scored``).
+_TIE: Final = 1e-9
+
+
+@kernel(inline=True)
+def _holdings(s: np.ndarray, p: int) -> tuple[int, int, int, int, int]:
+    """``p``'s cards by colour, each colour's as 4-bit copy counts by value."""
+    hb = HAND + p * HAND_SIZE
+    m0 = m1 = m2 = m3 = m4 = 0
+    for i in range(s[HAND_N + p]):
+        c = int(s[hb + i])  # a 64-bit shift below, interpreted too (NUMBA_DISABLE_JIT)
+        col = c // 11
+        bit = 1 << (4 * (c % 11))
+        if col == 0:
+            m0 += bit
+        elif col == 1:
+            m1 += bit
+        elif col == 2:
+            m2 += bit
+        elif col == 3:
+            m3 += bit
+        else:
+            m4 += bit
+    return m0, m1, m2, m3, m4
+
+
+@kernel(inline=True)
+def _copies(m: int, low: int, high: int) -> int:
+    """The copies in holding ``m`` of the values ``low`` to ``high``."""
+    n = 0
+    for v in range(low, high + 1):
+        n += (m >> (4 * v)) & 15
+    return n
+
+
+@kernel(inline=True)
+def _span_room(m: int) -> int:
+    """Room a row opened from holding ``m`` (not empty) has: its lowest value ascending or its
+    highest descending, whichever leaves more."""
+    low = 0
+    while (m >> (4 * low)) & 15 == 0:
+        low += 1
+    high = 10
+    while (m >> (4 * high)) & 15 == 0:
+        high -= 1
+    return max(11 - low, high + 1)
+
+
+@kernel(inline=True)
+def _interp(x: float) -> float:
+    if x <= 0.0:
+        return 0.0
+    if x > _MAX_X:
+        x = _MAX_X
+    i = int(x)
+    low = PROJECTION[i]
+    return low + (PROJECTION[i + 1] - low) * (x - i)
+
+
+@kernel()
+def _tiles(s: np.ndarray, w: np.ndarray, col: int, pos: int, steps: float) -> float:
+    """Worth of the tiles a figure on ``pos`` of ``col`` passes on its way to ``steps``: the
+    difference of the policy's prefix sums, summed in the same order."""
+    end = int(steps)
+    if end > LAST_ROW:
+        end = LAST_ROW
+    if end <= pos:
+        return 0.0
+    share = w[W_TILE_SHARE]
+    total = 0.0
+    at_pos = 0.0
+    for r in range(1, end + 1):
+        tile = s[TILES + col * 10 + r]
+        if tile != 0:
+            if tile == WISH:
+                total += share * w[W_WISH_FUTURE]
+            elif tile == CLOVER:
+                total += share * w[W_CLOVER_VALUE]
+            else:
+                total += share * tile
+        if r == pos:
+            at_pos = total
+    return total - at_pos
+
+
+@kernel()
+def _row(
+    s: np.ndarray,
+    p: int,
+    w: np.ndarray,
+    fh: float,
+    fut: float,
+    fut_open: float,
+    col: int,
+    pos: int,
+    last: int,
+    d: int,
+    m: int,
+) -> float:
+    """Projected worth of ``p``'s row of ``col`` on ``pos`` after ``last`` in direction ``d``
+    with holding ``m`` (the policy's ``_Me.row``)."""
+    big = s[BIG + p]
+    big_waiting = big < 0
+    if pos == 0:
+        n = _copies(m, 0, 10)
+        if n == 0:
+            return 0.0
+        steps = fh * n + fut_open * _span_room(m)
+        x = _interp(steps)
+        if x <= 0.0:
+            return 0.0
+        if big_waiting and steps >= w[W_BIG_MIN]:
+            x += x
+        return x + _tiles(s, w, col, 0, steps)
+    if d == 1:
+        h = _copies(m, last, 10)
+        room = 11 - last
+    elif d == -1:
+        h = _copies(m, 0, last)
+        room = last + 1
+    else:
+        up = _copies(m, last, 10)
+        down = _copies(m, 0, last)
+        h = up if up > down else down
+        room = 11 - last if 11 - last > last + 1 else last + 1
+    opening = s[POS + p * 5 + col] == 0
+    steps = pos + fh * h + (fut_open if opening else fut) * room
+    x = _interp(steps)
+    if big_waiting and steps >= w[W_BIG_MIN] and opening:
+        x += x  # a row opened now takes the big figure if it promises to go far
+    elif big == col:
+        x += x
+    return x + _tiles(s, w, col, pos, steps)
+
+
+@kernel()
+def _context(
+    s: np.ndarray, p: int, w: np.ndarray, held: tuple[int, int, int, int, int]
+) -> tuple[float, float, float, float]:
+    """The policy's per-decision numbers for ``p`` holding ``held`` (``_Me``): the share a
+    fitting hand card counts for, the expected fitting draws per value of room (for an open
+    row, for a row opened now), and the worth of one more wish stone."""
+    t = s[DECK_N] / (s[NP] * w[W_DECK_DRAW_RATE])
+    goal = s[GOAL]
+    if goal >= 4:
+        t = min(t, 2.0)
+    elif goal >= 3:
+        t = min(t, 5.0)
+    fut = max(0.0, t - 1.0) * w[W_FUTURE_SHARE] * _PER_VALUE
+    supply = 0.0
+    for c in range(5):
+        m = held[c]
+        r = p * 5 + c
+        if s[POS + r] == 0:
+            n = _copies(m, 0, 10)
+            if n >= 3:
+                supply += n + fut * _span_room(m)
+            continue
+        end = s[RLAST + r]
+        d = s[RDIR + r]
+        if d == 1:
+            h = _copies(m, end, 10)
+            room = 11 - end
+        elif d == -1:
+            h = _copies(m, 0, end)
+            room = end + 1
+        else:
+            up = _copies(m, end, 10)
+            down = _copies(m, 0, end)
+            h = up if up > down else down
+            room = max(11 - end, end + 1)
+        supply += h + fut * room
+    share = w[W_HAND_SHARE]  # every turn lays at most one card: the rows share the turns left
+    if supply > 0.0:
+        share = min(share, t * w[W_LAY_RATE] / supply)
+    fut = fut * share
+    have = min(s[WISHES + p], 5)
+    next_wish = float(WISH_POINTS[have + 1] - WISH_POINTS[have]) if have + 1 < 6 else 0.0
+    return share, fut, fut * w[W_OPEN_FUTURE_SHARE], next_wish
+
+
+@kernel(inline=True)
+def _stone_gain(s: np.ndarray, w: np.ndarray, next_wish: float, col: int, row: int) -> float:
+    """Worth to the player to move of the tile on ``row`` of ``col`` if its figure arrives."""
+    if row > LAST_ROW:
+        return 0.0
+    tile = s[TILES + col * 10 + row]
+    if tile == 0:
+        return 0.0
+    if tile == WISH:
+        return next_wish
+    if tile == CLOVER:
+        return w[W_CLOVER_VALUE]
+    return float(tile)
+
+
+@kernel()
+def _gift(s: np.ndarray, p: int, col: int, v: int, w: np.ndarray) -> float:
+    """How much a discard of ``col``/``v`` helps the later players (their public rows)."""
+    n = s[NP]
+    worst = 0.0
+    for k in range(1, n):
+        o = (p + k) % n
+        r = o * 5 + col
+        pos = s[POS + r]
+        if pos == 0 or pos >= LAST_ROW:
+            continue
+        last = s[RLAST + r]
+        d = s[RDIR + r]
+        if (d == 1 and v < last) or (d == -1 and v > last):
+            continue
+        gap = v - last if v >= last else last - v
+        closeness = 1.0 if gap <= 1 else (0.6 if gap <= 3 else 0.25)
+        weight = w[W_GIFT_NEXT] if k == 1 else w[W_GIFT_OTHER]
+        step = ROW_VALUES[pos + 1] - ROW_VALUES[pos]
+        if s[BIG + o] == col:
+            step *= 2
+        gift = weight * closeness * (1.0 + 0.5 * step)
+        if gift > worst:
+            worst = gift
+    return worst
+
+
+@kernel()
+def _wins_if_over(s: np.ndarray, p: int, extra: float) -> bool:
+    """Whether ``p`` would have the (shared) best score if the game ended now, ``extra``
+    points added to its own."""
+    mine = score(s, p) + extra
+    won = True
+    for o in range(s[NP]):
+        if o != p and mine < score(s, o):
+            won = False
+    return won
+
+
+@kernel()
+def _step_value(s: np.ndarray, p: int, w: np.ndarray, next_wish: float, col: int) -> float:
+    """What one step of ``p``'s figure on ``col`` (not past the end stone) reaches: a huge
+    bonus or penalty where it ends the game (won or lost), else the tile it lands on."""
+    row = s[POS + p * 5 + col]
+    if row + 1 == GOAL_ROW and s[GOAL] + 1 >= 5:
+        gain = float(ROW_VALUES[row + 1] - ROW_VALUES[row])
+        if s[BIG + p] == col:
+            gain = 2.0 * gain
+        return 1000.0 if _wins_if_over(s, p, gain) else -1000.0
+    return _stone_gain(s, w, next_wish, col, row + 1)
+
+
+@kernel(inline=True)
+def _known(s: np.ndarray, p: int, card: int) -> bool:
+    """Whether a copy of ``card`` in ``p``'s hand was taken from a discard pile."""
+    hb = HAND + p * HAND_SIZE
+    kb = KNOWN + p * HAND_SIZE
+    known = 0
+    for i in range(s[HAND_N + p]):
+        if s[hb + i] == card:
+            known += s[kb + i]
+    return known > 0
+
+
+@kernel()
+def _big_figure(
+    s: np.ndarray,
+    p: int,
+    w: np.ndarray,
+    fh: float,
+    fut: float,
+    held: tuple[int, int, int, int, int],
+) -> bool:
+    """Whether the path just opened takes the big figure (the policy's ``choose_figure``)."""
+    colour = s[PENDING]
+    m = held[colour]
+    last = s[RLAST + p * 5 + colour]
+    up = _copies(m, last, 10)
+    down = _copies(m, 0, last)
+    steps = 1.0 + fh * (up if up > down else down) + fut * max(11 - last, last + 1)
+    if steps < w[W_BIG_MIN]:
+        return False
+    for c in range(5):
+        if c == colour or s[POS + p * 5 + c] != 0:
+            continue
+        others = held[c]
+        n = _copies(others, 0, 10)
+        if n < 3:
+            continue
+        if fh * n + fut * _span_room(others) > steps + 1.0:
+            return False  # a better path is waiting in the hand
+    return True
+
+
+#: What ``_prepare`` gives for a decision, by index: ``_context``'s numbers, then (in the play
+#: phase) each colour's row as it stands (the projection every lay and discard changes).
+_FH: Final = 0
+_FUT: Final = 1
+_FUT_OPEN: Final = 2
+_NEXT_WISH: Final = 3
+_BASE: Final = 4
+Numbers = tuple[float, float, float, float, float, float, float, float, float]
+Held = tuple[int, int, int, int, int]
+
+
+@kernel()
+def _prepare(s: np.ndarray, w: np.ndarray) -> tuple[Numbers, Held]:
+    """The numbers every decision of the player to move shares (the policy's ``_Me`` and
+    ``score_play``'s ``base``), and its holdings by colour."""
+    p = s[CUR]
+    held = _holdings(s, p)
+    fh, fut, fut_open, next_wish = _context(s, p, w, held)
+    b0 = b1 = b2 = b3 = b4 = 0.0
+    if s[PHASE] == PLAY:
+        r = p * 5
+        b0 = _row(s, p, w, fh, fut, fut_open, 0, s[POS + r], s[RLAST + r], s[RDIR + r], held[0])
+        r += 1
+        b1 = _row(s, p, w, fh, fut, fut_open, 1, s[POS + r], s[RLAST + r], s[RDIR + r], held[1])
+        r += 1
+        b2 = _row(s, p, w, fh, fut, fut_open, 2, s[POS + r], s[RLAST + r], s[RDIR + r], held[2])
+        r += 1
+        b3 = _row(s, p, w, fh, fut, fut_open, 3, s[POS + r], s[RLAST + r], s[RDIR + r], held[3])
+        r += 1
+        b4 = _row(s, p, w, fh, fut, fut_open, 4, s[POS + r], s[RLAST + r], s[RDIR + r], held[4])
+    return (fh, fut, fut_open, next_wish, b0, b1, b2, b3, b4), held
+
+
+@kernel()
+def _medium_score(s: np.ndarray, a: int, w: np.ndarray, me: Numbers, held: Held) -> float:
+    """The medium policy's score of decision ``a`` (``_prepare``'s ``me`` and ``held``)."""
+    p = s[CUR]
+    phase = s[PHASE]
+    fh = me[_FH]
+    fut = me[_FUT]
+    fut_open = me[_FUT_OPEN]
+    a = int(a)  # a 64-bit shift below, interpreted too (NUMBA_DISABLE_JIT)
+    if phase == PLAY:
+        card = a if a < DISCARD_BASE else a - DISCARD_BASE
+        c = card // 11
+        v = card - c * 11
+        rest = held[c] - (1 << (4 * v))
+        r = p * 5 + c
+        pos = s[POS + r]
+        last = s[RLAST + r]
+        d = s[RDIR + r]
+        base = me[_BASE + c]
+        if a >= DISCARD_BASE:
+            without = _row(s, p, w, fh, fut, fut_open, c, pos, last, d, rest)
+            gain = without - base - _gift(s, p, c, v, w)
+            if _known(s, p, card):
+                gain -= w[W_KNOWN_DISCARD]
+            return gain
+        if pos == 0:
+            gain = _row(s, p, w, fh, fut, fut_open, c, 1, v, 0, rest) - base - w[W_OPEN_MARGIN]
+            return gain + _stone_gain(s, w, me[_NEXT_WISH], c, 1)
+        if d == 0 and v != last:  # B-13: the first different value fixes the direction
+            d = 1 if v > last else -1
+        gain = _row(s, p, w, fh, fut, fut_open, c, pos + 1, v, d, rest) - base
+        if pos < LAST_ROW:
+            gain += _step_value(s, p, w, me[_NEXT_WISH], c)
+        return gain
+    if phase == DRAW:
+        if a == DRAW_DECK:
+            if s[DECK_N] == 1:  # B-20: drawing the last card ends the game
+                return 1000.0 if _wins_if_over(s, p, 0.0) else -1000.0
+            return w[W_DECK_VALUE]
+        k = a - DRAW_PILE_BASE
+        if k == s[DISCARDED]:  # legal only under the take-back variant (B-15)
+            return -100.0  # taking back one's own discard only stalls
+        card = int(s[PILE + k * PILE_ROOM + s[PILE_N + k] - 1])
+        c = card // 11
+        v = card - c * 11
+        m = held[c]
+        r = p * 5 + c
+        pos = s[POS + r]
+        last = s[RLAST + r]
+        d = s[RDIR + r]
+        before = _row(s, p, w, fh, fut, fut_open, c, pos, last, d, m)
+        after = _row(s, p, w, fh, fut, fut_open, c, pos, last, d, m + (1 << (4 * v)))
+        return after - before
+    if phase == FIGURE:
+        big = _big_figure(s, p, w, fh, fut, held)
+        return 1.0 if big == (a == FIGURE_BIG) else 0.0
+    if a == PASS_INDEX:  # a clover or overflow move declined
+        return 0.0
+    col = a - ADVANCE_BASE
+    row = s[POS + p * 5 + col]
+    gain = float(ROW_VALUES[row + 1] - ROW_VALUES[row])
+    if s[BIG + p] == col:
+        gain = 2.0 * gain
+    return gain + _step_value(s, p, w, me[_NEXT_WISH], col) + 0.01 * row
+
+
+@kernel()
+def medium_scores(
+    s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: np.ndarray
+) -> None:
+    """Write into ``scores[i]`` the medium policy's score of legal decision ``out[i]`` for the
+    player to move, under weights ``w`` (:data:`TUNING_FIELDS`): the number
+    ``keltis.board.policy.board_scores`` gives that action."""
+    me, held = _prepare(s, w)
+    for i in range(n):
+        scores[i] = _medium_score(s, out[i], w, me, held)
+
+
+@kernel()
+def _medium_choice(s: np.ndarray, out: np.ndarray, n: int, rng: np.ndarray, w: np.ndarray) -> int:
+    """The medium policy's decision: the best-scored, uniform among those within ``_TIE`` of
+    the best (``keltis.core.policy.best_scored``).
+
+    One pass keeps the best score so far and draws among the decisions within ``_TIE`` of it.
+    A new best more than ``_TIE`` above the last drops all those before; one less than that
+    above it might keep some of them, so then the scores are taken again in a second pass
+    against the final best (this kernel has no array to keep them in)."""
+    me, held = _prepare(s, w)
+    best = -1e300
+    ties = 0
+    pick = out[0]
+    again = False
+    for i in range(n):
+        rating = _medium_score(s, out[i], w, me, held)
+        if rating > best:
+            again |= rating <= best + _TIE
+            best = rating
+            ties = 1
+            pick = out[i]
+        elif rating >= best - _TIE:
+            ties += 1
+            if below(rng, ties) == 0:
+                pick = out[i]
+    if not again:
+        return pick
+    ties = 0
+    for i in range(n):
+        if _medium_score(s, out[i], w, me, held) >= best - _TIE:
+            ties += 1
+            if ties == 1 or below(rng, ties) == 0:
+                pick = out[i]
+    return pick
+
+
 @kernel(inline=True)
 def choose(
     s: np.ndarray, out: np.ndarray, n: int, policy: int, rng: np.ndarray, w: np.ndarray
 ) -> int:
     """Policy 0: uniform over the legal list. Policy 1: greedy (the greedy bot's rating,
-    uniform among the best). ``w``: the medium policy's weights (``keltis.fast.tuning``;
-    that policy is not compiled for the board game yet)."""
+    uniform among the best). Policy 2: medium (the heuristic under weights ``w``, which the
+    other policies ignore: :func:`medium_scores`)."""
     if policy == 0 or n == 1:
         return out[below(rng, n)]
+    if policy == 2:
+        return _medium_choice(s, out, n, rng, w)
     best = -1e300
     ties = 0
     pick = out[0]

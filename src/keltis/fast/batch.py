@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from keltis.core.protocol import JSON
 from keltis.fast import driver
-from keltis.fast.setup import kernel, seed_bits, switches
+from keltis.fast.setup import seed_bits, switches
 from keltis.fast.tuning import Tuning, weights
 from keltis.games import get_game
 
@@ -22,13 +22,11 @@ from keltis.games import get_game
 POLICIES: Final = ("random", "greedy", "medium")
 
 
-def check_policy(game: str, policy: str) -> int:
+def check_policy(policy: str) -> int:
     """``policy``'s code in the kernels (its index in :data:`POLICIES`); ``ValueError`` for an
-    unknown one, or ``medium`` where the game's kernel does not compile it yet."""
+    unknown one."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
-    if policy == "medium" and not hasattr(kernel(game), "medium_scores"):
-        raise ValueError(f"the {game} game's kernel does not play the medium policy yet")
     return POLICIES.index(policy)
 
 
@@ -109,7 +107,7 @@ def simulate(
     The first call compiles the kernels (seconds; cached on disk afterwards).
     """
     get_game(game).check_players(players)
-    code = check_policy(game, policy)
+    code = check_policy(policy)
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(f"n_games must be a whole number of at least 1, not {n_games!r}")
     rules = switches(game, variant)

@@ -49,7 +49,7 @@ def differential(
     compared: games, decisions, legal sets, end reasons, decisions by phase and by kind."""
     if deal not in DEALS:
         raise ValueError(f"deal must be one of {', '.join(DEALS)}, not {deal!r}")
-    code = check_policy(game, policy)
+    code = check_policy(policy)
     rules = get_game(game)
     rules.check_players(players)
     k = kernel(game)

@@ -250,7 +250,7 @@ class BatchEnv:
                 raise ValueError(
                     f"opponents play inside the kernel: {', '.join(POLICIES)}, not {spec!r}"
                 )
-            check_policy(self.game, spec)
+            check_policy(spec)
         return tuple(specs)
 
     def reset(self, seed: int | Sequence[int] | None = None) -> tuple[Observations, Masks, Seats]:

@@ -81,7 +81,7 @@ def medium_differential(
     reference deals of ``seed + i`` with ``deal="reference"``) with every seat medium in the
     kernel and check every decision against the Python heuristic (see the module); returns
     what was compared. ``progress`` is called with the number of games done after each."""
-    code = check_policy(game, "medium")
+    code = check_policy("medium")
     rules = get_game(game)
     rules.check_players(players)
     k = kernel(game)
