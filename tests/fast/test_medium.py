@@ -25,7 +25,7 @@ from keltis.fast import BatchEnv, driver, simulate
 from keltis.fast.diff import MismatchError
 from keltis.fast.medium_diff import medium_differential
 from keltis.fast.setup import dealt_state, kernel, to_setup
-from keltis.fast.tuning import CARD_FIELDS, tuning_array, tuning_fields, weights
+from keltis.fast.tuning import game_of, tuning_array, tuning_fields, weights
 from keltis.games import get_game
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "keltis"
@@ -45,30 +45,40 @@ def _declared(path: Path, name: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("kind", "path"),
-    [(CardTuning, SRC / "cards" / "policy.py"), (BoardTuning, SRC / "board" / "policy.py")],
+    ("game", "kind", "path"),
+    [
+        ("cards", CardTuning, SRC / "cards" / "policy.py"),
+        ("board", BoardTuning, SRC / "board" / "policy.py"),
+    ],
 )
-def test_tuning_array_follows_the_declared_fields(kind: type, path: Path) -> None:
+def test_tuning_array_follows_the_declared_fields(game: str, kind: type, path: Path) -> None:
+    """Each kernel's ``TUNING_FIELDS`` are its tuning class's fields in declaration order."""
     fields = _declared(path, kind.__name__)
-    assert list(tuning_fields(kind)) == fields
+    assert list(tuning_fields(game)) == fields
     changed = kind(**{fields[3]: 9.5})
+    assert game_of(changed) == game
     array = tuning_array(changed)
     assert array.dtype == np.float64
     assert array.tolist() == [float(getattr(changed, f)) for f in fields]
     assert array[3] == 9.5
 
 
-def test_board_kernel_reads_the_weights_in_the_same_order() -> None:
-    """The board kernel's own list of its weights is the order ``tuning_array`` writes them
-    in."""
-    board = kernel("board")
-    assert tuple(board.TUNING_FIELDS) == tuning_fields(BoardTuning)
+def test_weights_of_no_game_are_refused() -> None:
+    with pytest.raises(TypeError, match="no game's heuristic weights"):
+        tuning_array(object())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown game"):
+        weights("chess")
 
 
-def test_card_kernel_names_each_weight_by_its_index() -> None:
-    for i, name in enumerate(CARD_FIELDS):
-        assert getattr(cards_kernel, "W_" + name.upper()) == i
-    assert len(CARD_FIELDS) == cards_kernel.N_WEIGHTS
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_each_kernel_names_each_weight_by_its_index(game: str) -> None:
+    k = kernel(game)
+    for i, name in enumerate(tuning_fields(game)):
+        assert getattr(k, "W_" + name.upper()) == i
+
+
+def test_card_kernel_has_room_for_its_scratch() -> None:
+    assert len(tuning_fields("cards")) == cards_kernel.N_WEIGHTS
     room = weights("cards")
     assert room.shape[0] >= cards_kernel.SCRATCH > cards_kernel.N_WEIGHTS + cards_kernel.MAX_LEGAL
     with pytest.raises(TypeError):

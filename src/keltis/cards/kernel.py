@@ -556,6 +556,12 @@ def score(s: np.ndarray, p: int) -> int:
 # what the player to move may know: its hand, the cards known in it, and the public rows,
 # piles and stones.
 
+#: ``keltis.cards.policy.CardTuning``'s weights, in the order the weights array holds them.
+TUNING_FIELDS: Final = (
+    "deck_draw_rate", "hand_share", "future_share", "lay_rate", "pair_share", "point_share",
+    "gift_next", "gift_other", "deck_value", "open_margin", "close_margin", "known_discard",
+    "spread",
+)  # fmt: skip
 W_DECK_DRAW_RATE: Final = 0
 W_HAND_SHARE: Final = 1
 W_FUTURE_SHARE: Final = 2
@@ -896,6 +902,71 @@ def _claim_cards(a: int) -> tuple[int, int]:
 
 
 @kernel()
+def _claim_gain(
+    s: np.ndarray,
+    p: int,
+    w: np.ndarray,
+    fh: float,
+    a: int,
+    values: int,
+    pairs: int,
+    points: int,
+    stones: int,
+    base_extras: float,
+) -> float:
+    """The score of claim ``a`` (two cards of one value for a wish stone), in ``_score_play``'s
+    terms: the cards it gives up, the extras after it, the gifts it leaves, a card drawn."""
+    card, second = _claim_cards(a)
+    gain = w[_S_WITHOUT + card] + w[_S_WITHOUT + second]
+    gain += _extras(
+        s,
+        p,
+        w,
+        fh,
+        points - (card >= 60) - (second >= 60),
+        _pairs_after(s, values, pairs, VALUE[card], -2),  # two cards of one value
+        stones + 1,
+    )
+    gain -= base_extras
+    gain -= w[_S_GIFT + card] + w[_S_GIFT + second]
+    gain += w[W_DECK_VALUE]
+    return gain
+
+
+@kernel()
+def _discard_gain(
+    s: np.ndarray,
+    p: int,
+    w: np.ndarray,
+    fh: float,
+    card: int,
+    values: int,
+    pairs: int,
+    points: int,
+    stones: int,
+    base_extras: float,
+) -> float:
+    """The score of discarding ``card``, in ``_score_play``'s terms."""
+    gain = w[_S_WITHOUT + card] - w[_S_GIFT + card]
+    if known_count(s, p, card):
+        gain -= w[W_KNOWN_DISCARD]
+    if card >= 60 or card < 55:
+        gain += (
+            _extras(
+                s,
+                p,
+                w,
+                fh,
+                points - (card >= 60),
+                _pairs_after(s, values, pairs, VALUE[card], -1),
+                stones,
+            )
+            - base_extras
+        )
+    return gain
+
+
+@kernel()
 def _score_play(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: np.ndarray) -> None:
     p = s[CUR]
     _hand(s, p, w)
@@ -915,38 +986,11 @@ def _score_play(s: np.ndarray, out: np.ndarray, n: int, w: np.ndarray, scores: n
     for i in range(n):
         a = out[i]
         if a >= CLAIM_BASE:
-            card, second = _claim_cards(a)
-            gain = w[_S_WITHOUT + card] + w[_S_WITHOUT + second]
-            gain += _extras(
-                s,
-                p,
-                w,
-                fh,
-                points - (card >= 60) - (second >= 60),
-                _pairs_after(s, values, pairs, VALUE[card], -2),  # two cards of one value
-                stones + 1,
-            )
-            gain -= base_extras
-            gain -= w[_S_GIFT + card] + w[_S_GIFT + second]
-            gain += w[W_DECK_VALUE]
+            gain = _claim_gain(s, p, w, fh, a, values, pairs, points, stones, base_extras)
         elif a >= DISCARD_BASE:
-            card = a - DISCARD_BASE
-            gain = w[_S_WITHOUT + card] - w[_S_GIFT + card]
-            if known_count(s, p, card):
-                gain -= w[W_KNOWN_DISCARD]
-            if card >= 60 or card < 55:
-                gain += (
-                    _extras(
-                        s,
-                        p,
-                        w,
-                        fh,
-                        points - (card >= 60),
-                        _pairs_after(s, values, pairs, VALUE[card], -1),
-                        stones,
-                    )
-                    - base_extras
-                )
+            gain = _discard_gain(
+                s, p, w, fh, a - DISCARD_BASE, values, pairs, points, stones, base_extras
+            )
         elif a >= 60:  # a point card: on a row ending in its value, or on the point row
             v = (a - LAY_ONTO_BASE) // 5 if a >= LAY_ONTO_BASE else a - 60
             extras = (

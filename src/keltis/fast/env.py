@@ -168,19 +168,7 @@ class BatchEnv:
         self._rules = switches(game, variant)
         self.tuning = tuning
         self._weights = weights(game, tuning)
-        rows = (
-            self.opponents
-            if self.opponents and not isinstance(self.opponents[0], str)
-            else [self.opponents]
-        )
-        # 4 numbers a row: the learner's seat (0), then the other seats' (none in self-play)
-        policies = [
-            code for row in rows for code in ([0] + [POLICIES.index(o) for o in row] + [0] * 3)[:4]
-        ]
-        learner = _SELF_PLAY if self.self_play else _DRAWN if seat is None else seat
-        self._config = np.array(
-            [players, learner, *policies, REWARDS.index(reward)], dtype=np.int32
-        )
+        self._config = self._kernel_config(seat)
         self._offsets = obs_offsets(game, players, k)
         self.size = observation_layout(game, players).size
         self._states = np.zeros((batch, k.SIZE), dtype=np.int32)
@@ -223,6 +211,24 @@ class BatchEnv:
         self.trace_n = np.zeros(batch, dtype=np.int32)
         self.trace_end = np.zeros(batch, dtype=np.int32)
         self._started = False
+
+    def _kernel_config(self, seat: int | None) -> npt.NDArray[np.int32]:
+        """What the driver reads of the settings: the players, the learner's seat (or drawn,
+        or self-play), 4 policy codes for the whole batch or per game slot (the learner's
+        seat, then the other seats' in turn order) and the reward's code."""
+        rows = (
+            self.opponents
+            if self.opponents and not isinstance(self.opponents[0], str)
+            else [self.opponents]
+        )
+        # 4 numbers a row: the learner's seat (0), then the other seats' (none in self-play)
+        policies = [
+            code for row in rows for code in ([0] + [POLICIES.index(o) for o in row] + [0] * 3)[:4]
+        ]
+        learner = _SELF_PLAY if self.self_play else _DRAWN if seat is None else seat
+        return np.array(
+            [self.players, learner, *policies, REWARDS.index(self.reward)], dtype=np.int32
+        )
 
     def _opponents(
         self, opponents: str | Sequence[str] | Sequence[Sequence[str]] | None

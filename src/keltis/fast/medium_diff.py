@@ -34,9 +34,10 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from keltis.core.actions import Action
 from keltis.core.protocol import JSON
@@ -45,7 +46,7 @@ from keltis.fast.batch import check_policy
 from keltis.fast.diff import MismatchError, _report, _same_outcome, _start
 from keltis.fast.setup import kernel
 from keltis.fast.tuning import Tuning, default_tuning, weights
-from keltis.games import get_game
+from keltis.games import GAME_NAMES, get_game
 
 #: The largest gap allowed between a kernel score and the Python policy's.
 TOLERANCE: Final = 1e-9
@@ -56,13 +57,62 @@ Scorer = Callable[[Any, Any], list[tuple[float, Action]]]
 
 
 def _scorer(game: str) -> Scorer:
-    if game == "cards":
-        from keltis.cards.policy import cards_scores
+    """The game's Python scorer (``cards_scores`` or ``board_scores``), called with a tuning."""
+    return cast(Scorer, get_game(game).heuristics().scores)
 
-        return cards_scores
-    from keltis.board.policy import board_scores
 
-    return board_scores
+def _check(
+    python: dict[int, float],
+    fast: npt.NDArray[np.int32],
+    kernel_scores: npt.NDArray[np.float64],
+    choice: int,
+) -> tuple[int, float, int, str]:
+    """One decision compared: the Python policy's score of each legal action (``python``)
+    against the kernel's legal list ``fast`` and its scores, and the kernel's ``choice``.
+    Returns how many scores are equal exactly, the largest gap, how many actions share the
+    best score and ``""``; or -1 and what differs."""
+    n = len(fast)
+    if sorted(fast.tolist()) != sorted(python) or len(python) != n:
+        return (
+            -1,
+            0.0,
+            0,
+            (
+                f"legal decisions differ\n  reference: {sorted(python)}\n"
+                f"  fast:      {sorted(fast.tolist())}"
+            ),
+        )
+    exact = 0
+    worst = 0.0
+    for i in range(n):
+        theirs = python[int(fast[i])]
+        gap = abs(float(kernel_scores[i]) - theirs)
+        exact += gap == 0.0
+        worst = max(worst, gap)
+        if not gap <= TOLERANCE:
+            return (
+                -1,
+                gap,
+                0,
+                (
+                    f"scores differ\n  {Action.from_index(int(fast[i]))}: kernel "
+                    f"{float(kernel_scores[i])!r}, python {theirs!r}"
+                ),
+            )
+    best = max(python.values())
+    top = sorted(a for a, score in python.items() if score >= best - 1e-9)
+    if choice not in top:
+        names = ", ".join(str(Action.from_index(a)) for a in top)
+        return (
+            -1,
+            worst,
+            0,
+            (
+                f"the kernel's choice is not the policy's\n  kernel: {Action.from_index(choice)};"
+                f" python's best: {names}"
+            ),
+        )
+    return exact, worst, len(top), ""
 
 
 def medium_differential(
@@ -108,39 +158,18 @@ def medium_differential(
         for step in range(steps):
             fast = legal_out[offsets[step] : offsets[step + 1]]
             n = len(fast)
-            scored_actions = scorer(ref, chosen)
-            python = {a.index: score for score, a in scored_actions}
-            if sorted(fast.tolist()) != sorted(python) or len(python) != n:
-                raise MismatchError(
-                    _report(where, setup, ref, step, "legal decisions differ")
-                    + f"\n  reference: {sorted(python)}\n  fast:      {sorted(fast.tolist())}"
-                )
+            python = {a.index: score for score, a in scorer(ref, chosen)}
             k.medium_scores(replay, fast, n, w, kernel_scores)
-            for i in range(n):
-                theirs = python[int(fast[i])]
-                gap = abs(float(kernel_scores[i]) - theirs)
-                exact += gap == 0.0
-                worst = max(worst, gap)
-                if not gap <= TOLERANCE:
-                    raise MismatchError(
-                        _report(where, setup, ref, step, "scores differ")
-                        + f"\n  {Action.from_index(int(fast[i]))}: kernel "
-                        f"{float(kernel_scores[i])!r}, python {theirs!r}"
-                    )
+            same, gap, best, problem = _check(python, fast, kernel_scores, int(choices[step]))
+            if problem:
+                raise MismatchError(_report(where, setup, ref, step, problem))
+            exact += same
+            worst = max(worst, gap)
             scored += n
-            best = max(python.values())
-            top = {a for a, score in python.items() if score >= best - 1e-9}
-            choice = int(choices[step])
-            if choice not in top:
-                raise MismatchError(
-                    _report(where, setup, ref, step, "the kernel's choice is not the policy's")
-                    + f"\n  kernel: {Action.from_index(choice)}; python's best: "
-                    + ", ".join(str(Action.from_index(a)) for a in sorted(top))
-                )
-            ties += len(top) > 1
+            ties += best > 1
             phases[ref.phase_name] += 1
-            ref.apply(Action.from_index(choice))
-            k.apply(replay, choice)
+            ref.apply(Action.from_index(int(choices[step])))
+            k.apply(replay, int(choices[step]))
         ends[_same_outcome(k, s, ref, steps, where, setup)] += 1
         decisions += steps
         if progress is not None:
@@ -175,8 +204,8 @@ def _commit() -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the proof for one game and the player counts asked; merge the results into
     ``--out`` (``-``: print them)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
-    parser.add_argument("game", choices=("cards", "board"))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
+    parser.add_argument("game", choices=GAME_NAMES)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--games", type=int, default=2000, help="games per player count")
     parser.add_argument("--first", type=int, default=0, help="index of the first game")
