@@ -74,6 +74,20 @@ def server(shared_database: str) -> Iterator[Server]:
 
 
 @pytest.fixture
+def two_servers() -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one fresh PostgreSQL database (fast clients, seeded matches
+    allowed), both killed afterwards: what one does must reach the other's clients."""
+    for url in postgres_database():
+        a = Server(url, *FAST_CLIENTS, *SEEDED).start()
+        b = Server(url, *FAST_CLIENTS, *SEEDED).start()
+        try:
+            yield a, b
+        finally:
+            a.kill()
+            b.kill()
+
+
+@pytest.fixture
 def servers(database: str) -> Iterator[Callable[..., Server]]:
     """Start servers on one fresh database: ``servers("--away-after", "5")`` (fast clients
     allowed unless the options set ``--rate`` again; ``files=1024``: its open-file limit);

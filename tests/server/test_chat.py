@@ -15,7 +15,6 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,8 +25,7 @@ from keltis.i18n import Translator
 from keltis.wire import schema, validate
 
 from .characters import ACCEPTED, REFUSED
-from .conftest import postgres_database
-from .harness import FAST_CLIENTS, SEEDED, WAIT, Player, Server, create, join, start
+from .harness import WAIT, Player, Server, create, join, start
 from .people import Member, signup
 
 #: The session cookie's name (docs/server.md, "Accounts and sessions").
@@ -453,18 +451,6 @@ def test_a_suspended_account_s_messages_are_hidden(server: Server) -> None:
 
 
 # -- more than one process -----------------------------------------------------------------
-
-
-@pytest.fixture
-def two_servers(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
-    for url in postgres_database():
-        a = Server(url, *FAST_CLIENTS, *SEEDED).start()
-        b = Server(url, *FAST_CLIENTS, *SEEDED).start()
-        try:
-            yield a, b
-        finally:
-            a.kill()
-            b.kill()
 
 
 @pytest.mark.postgres

@@ -6,31 +6,16 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from keltis.record import GameRecord
 
-from .conftest import postgres_database
-from .harness import FAST_CLIENTS, SEEDED, Player, Server, create, join, play_together, start
+from .harness import Player, Server, create, join, play_together, start
 
 # Every test here needs PostgreSQL (two processes on one database); SQLite is not tried.
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-def two_servers(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
-    for url in postgres_database():
-        a = Server(url, *FAST_CLIENTS, *SEEDED).start()
-        b = Server(url, *FAST_CLIENTS, *SEEDED).start()
-        try:
-            yield a, b
-        finally:
-            a.kill()
-            b.kill()
 
 
 def test_a_match_across_two_processes(two_servers: tuple[Server, Server]) -> None:

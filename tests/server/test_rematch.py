@@ -5,16 +5,12 @@ cancelled, the other players are told live and, logged in, by a notice in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from .conftest import postgres_database
 from .harness import (
-    FAST_CLIENTS,
-    SEEDED,
     Player,
     Server,
     create,
@@ -244,18 +240,6 @@ def test_saying_no_is_rate_limited(server: Server) -> None:
         assert codes[-1] == 429
         limited = http.delete("/api/matches/no-such-match/again", headers=bearer("x"))
         assert limited.json()["error"]["code"] == "server.rate_limited"
-
-
-@pytest.fixture
-def two_servers() -> Iterator[tuple[Server, Server]]:
-    for url in postgres_database():
-        a = Server(url, *FAST_CLIENTS, *SEEDED).start()
-        b = Server(url, *FAST_CLIENTS, *SEEDED).start()
-        try:
-            yield a, b
-        finally:
-            a.kill()
-            b.kill()
 
 
 @pytest.mark.postgres
