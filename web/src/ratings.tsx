@@ -225,16 +225,25 @@ function useWidth(): [{ current: HTMLElement | null }, number] {
   return [box, width];
 }
 
-/** Grid lines at round ratings (multiples of 1, 2 or 5 times a power of ten) between `lo`
- * and `hi`, two to four of them, so that the axis reads 1500, 1550, 1600 rather than the odd
- * values of a range's tenths. */
+/** Grid lines at round ratings (multiples of 1, 2, 2.5 or 5 times a power of ten) between
+ * `lo` and `hi`, two to four of them, so that the axis reads 1500, 1550, 1600 rather than the
+ * odd values of a range's tenths: the finest such step with at most four lines, never one
+ * that leaves fewer than two (a narrow range, after one rated match, drew a single line). */
 export function roundTicks(lo: number, hi: number): number[] {
-  const rough = (hi - lo) / 3;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
-  const ticks: number[] = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push(v);
-  return ticks;
+  const within = (step: number): number[] => {
+    const ticks: number[] = [];
+    for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push(v);
+    return ticks;
+  };
+  const power = 10 ** Math.floor(Math.log10((hi - lo) / 8));
+  let fallback: number[] = within(power);
+  for (const m of [1, 2, 2.5, 5, 10, 20, 25, 50, 100]) {
+    const ticks = within(m * power);
+    if (ticks.length < 2) break;
+    fallback = ticks;
+    if (ticks.length <= 4) return ticks;
+  }
+  return fallback;
 }
 
 /** The rating's course: a line from where every rating starts over the rated matches, its
