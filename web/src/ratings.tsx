@@ -225,20 +225,19 @@ function useWidth(): [{ current: HTMLElement | null }, number] {
   return [box, width];
 }
 
-/** Grid lines at round ratings (multiples of 1, 2, 2.5 or 5 times a power of ten) between
- * `lo` and `hi`, two to four of them, so that the axis reads 1500, 1550, 1600 rather than the
- * odd values of a range's tenths: the finest such step with at most four lines, never one
- * that leaves fewer than two (a narrow range, after one rated match, drew a single line). */
+/** Grid lines at round ratings (multiples of 10: steps of 10, 20, 40, 50, 100, 200, 250, …)
+ * between `lo` and `hi`, two to four of them, so that the axis reads 1500, 1550, 1600 rather
+ * than the odd values of a range's tenths: the finest such step with at most four lines,
+ * never one that leaves fewer than two (a narrow range, after one rated match, drew one). */
 export function roundTicks(lo: number, hi: number): number[] {
   const within = (step: number): number[] => {
     const ticks: number[] = [];
     for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push(v);
     return ticks;
   };
-  const power = 10 ** Math.floor(Math.log10((hi - lo) / 8));
-  let fallback: number[] = within(power);
-  for (const m of [1, 2, 2.5, 5, 10, 20, 25, 50, 100]) {
-    const ticks = within(m * power);
+  let fallback: number[] = within(10);
+  for (const m of [1, 2, 4, 5, 10, 20, 25, 40, 50, 100, 200, 250, 500]) {
+    const ticks = within(10 * m);
     if (ticks.length < 2) break;
     fallback = ticks;
     if (ticks.length <= 4) return ticks;
