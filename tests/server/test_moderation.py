@@ -382,9 +382,15 @@ def test_a_block_hides_chat_on_every_process(servers: Callable[..., Server]) -> 
         assert bea_p.say("through the first")["type"] == "ack"
         with login(second, bea.name) as bea_there:
             assert say(bea_there, match_id, "said on the second")["text"]
-        ann_p.settle()
+        # The other process's messages come through NOTIFY, later than a ping's answer:
+        # wait for them. Ann's own message sent through the first process after Bea's
+        # is her marker that the first process's earlier messages reached the second.
+        bea_p.wait_chat("said on the second")
+        with login(first, ann.name) as ann_here:
+            assert say(ann_here, match_id, "marker")["text"]
+        ann_p.wait_chat("marker")
         bea_p.settle()
-        assert [m["text"] for m in ann_p.chats()] == ["through the second"]
+        assert [m["text"] for m in ann_p.chats()] == ["through the second", "marker"]
         assert [m["text"] for m in bea_p.chats()] == ["through the first", "said on the second"]
     finally:
         ann_p.close()
