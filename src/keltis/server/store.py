@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -548,18 +548,7 @@ class Store:
         if connection is None:
             with self.engine.connect() as own:
                 return self.rematch_notices(account_id, limit, own)
-        n = db.rematch_notices
-        query = (
-            sa.select(n, db.seats.c.name, db.matches.c.game)
-            .join(db.matches, db.matches.c.id == n.c.match_id)
-            .join(
-                db.seats,
-                sa.and_(db.seats.c.match_id == n.c.match_id, db.seats.c.seat == n.c.seat),
-            )
-            .where(n.c.account_id == account_id)
-            .order_by(n.c.created_at.desc(), n.c.id.desc())
-            .limit(limit)
-        )
+        rows = connection.execute(_REMATCH_NOTICES, {"account": account_id, "limit": limit})
         return [
             {
                 "id": int(r.id),
@@ -570,7 +559,7 @@ class Store:
                 "answer": str(r.answer),
                 "at": (_aware(r.created_at) or now()).isoformat(),
             }
-            for r in connection.execute(query)
+            for r in rows
         ]
 
     def dismiss_notice(self, account_id: str, notice_id: int) -> bool:
@@ -627,27 +616,21 @@ class Store:
         try:
             with self.engine.begin() as connection:
                 connection.execute(
-                    db.actions.insert().values(
-                        match_id=match_id, ply=ply, seat=seat, notation=notation, created_at=when
-                    )
+                    _INSERT_ACTION,
+                    {
+                        "match_id": match_id,
+                        "ply": ply,
+                        "seat": seat,
+                        "notation": notation,
+                        "created_at": when,
+                    },
                 )
-                values: dict[str, Any] = {
-                    "ply": ply,
-                    "to_move": to_move,
-                    "updated_at": when,
-                    "turn_since": when,
-                }
-                if result is not None:
-                    values.update(status="finished", result=result)
-                updated = connection.execute(
-                    db.matches.update()
-                    .where(
-                        db.matches.c.id == match_id,
-                        db.matches.c.ply == ply - 1,
-                        db.matches.c.status == "running",
-                    )
-                    .values(**values)
-                )
+                advance = {"a_id": match_id, "a_before": ply - 1, "a_ply": ply}
+                advance.update(a_to_move=to_move, a_when=when)
+                if result is None:
+                    updated = connection.execute(_ADVANCE, advance)
+                else:
+                    updated = connection.execute(_FINISH, {**advance, "a_result": result})
                 if updated.rowcount != 1:
                     raise ConflictError(f"match {match_id} is no longer at ply {ply - 1}")
                 _mark_moved(connection, match_id, first_move)
@@ -937,15 +920,9 @@ class Store:
         if connection is None:
             with self.engine.connect() as own:
                 return self.matches_of(account_id, statuses, limit, own)
-        query = (
-            sa.select(db.matches, db.seats.c.seat.label("own_seat"))
-            .join(db.seats, db.seats.c.match_id == db.matches.c.id)
-            .where(db.seats.c.account_id == account_id, db.matches.c.status.in_(list(statuses)))
-            .order_by(db.matches.c.updated_at.desc(), db.matches.c.id, db.seats.c.seat)
-            .limit(limit)
-        )
         found: dict[str, tuple[MatchRow, int]] = {}
-        for r in connection.execute(query):
+        asked = {"account": account_id, "statuses": list(statuses), "limit": limit}
+        for r in connection.execute(_MATCHES_OF, asked):
             if r.id not in found:
                 found[str(r.id)] = (_match_row(r._mapping), int(r.own_seat))
         _add_seats(connection, [row for row, _ in found.values()])
@@ -1074,11 +1051,7 @@ def _add_seats(connection: sa.Connection, rows: Sequence[MatchRow]) -> None:
     if not rows:
         return
     by_id = {r.id: r for r in rows}
-    for s in connection.execute(
-        sa.select(db.seats)
-        .where(db.seats.c.match_id.in_(list(by_id)))
-        .order_by(db.seats.c.match_id, db.seats.c.seat)
-    ):
+    for s in connection.execute(_SEATS_OF, {"ids": list(by_id)}):
         by_id[str(s.match_id)].seats.append(_seat_row(s._mapping))
 
 
@@ -1092,6 +1065,73 @@ def _answers(connection: sa.Connection, match_id: str) -> list[RematchAnswer]:
         RematchAnswer(int(r.seat), str(r.answer), str(r.next_match), _aware(r.created_at) or now())
         for r in rows
     ]
+
+
+#: The statements a turn badge's poll (``GET /api/me/matches``, every page of every account,
+#: every few seconds) runs, built once like :data:`_ADVANCE`'s: the account's matches of
+#: some statuses (``account``, ``statuses``, ``limit``) …
+_MATCHES_OF: Final = (
+    sa.select(db.matches, db.seats.c.seat.label("own_seat"))
+    .join(db.seats, db.seats.c.match_id == db.matches.c.id)
+    .where(
+        db.seats.c.account_id == sa.bindparam("account"),
+        db.matches.c.status.in_(sa.bindparam("statuses", expanding=True)),
+    )
+    .order_by(db.matches.c.updated_at.desc(), db.matches.c.id, db.seats.c.seat)
+    .limit(sa.bindparam("limit"))
+)
+#: … the seats of some matches (``ids``) …
+_SEATS_OF: Final = (
+    sa.select(db.seats)
+    .where(db.seats.c.match_id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(db.seats.c.match_id, db.seats.c.seat)
+)
+#: … and the account's rematch notices (``account``, ``limit``).
+_REMATCH_NOTICES: Final = (
+    sa.select(db.rematch_notices, db.seats.c.name, db.matches.c.game)
+    .join(db.matches, db.matches.c.id == db.rematch_notices.c.match_id)
+    .join(
+        db.seats,
+        sa.and_(
+            db.seats.c.match_id == db.rematch_notices.c.match_id,
+            db.seats.c.seat == db.rematch_notices.c.seat,
+        ),
+    )
+    .where(db.rematch_notices.c.account_id == sa.bindparam("account"))
+    .order_by(db.rematch_notices.c.created_at.desc(), db.rematch_notices.c.id.desc())
+    .limit(sa.bindparam("limit"))
+)
+
+#: :meth:`Store.append_action`'s statements on SQLite, built once: building them for every
+#: action took more of the server's time than running them, and each build left cyclic
+#: garbage for the collector, whose passes pause every match (docs/server.md, "Load").
+_INSERT_ACTION: Final = db.actions.insert()
+_ADVANCE_WHERE: Final = (
+    db.matches.c.id == sa.bindparam("a_id"),
+    db.matches.c.ply == sa.bindparam("a_before"),
+    db.matches.c.status == "running",
+)
+_ADVANCE_WHEN: Final = sa.bindparam("a_when", type_=db.matches.c.updated_at.type)
+_ADVANCE_VALUES: Final = {
+    "ply": sa.bindparam("a_ply"),
+    "to_move": sa.bindparam("a_to_move"),
+    "updated_at": _ADVANCE_WHEN,
+    "turn_since": _ADVANCE_WHEN,
+}
+#: The match moves on by one action …
+_ADVANCE: Final = db.matches.update().where(*_ADVANCE_WHERE).values(_ADVANCE_VALUES)
+#: … or, with the last one, ends with its result.
+_FINISH: Final = (
+    db.matches.update()
+    .where(*_ADVANCE_WHERE)
+    .values(
+        {
+            **_ADVANCE_VALUES,
+            "status": "finished",
+            "result": sa.bindparam("a_result", type_=db.matches.c.result.type),
+        }
+    )
+)
 
 
 def _mark_moved(connection: sa.Connection, match_id: str, first: FirstMove | None) -> None:
