@@ -1,5 +1,6 @@
-"""The shared vocabulary of both games: colours, cards, actions, scoring tables, errors and the
-game protocol. Standard library only; no I/O."""
+"""The shared vocabulary of both games: colours, cards, actions (and the action space type
+each game builds its own from), the scoring rules both use, errors and the game protocol.
+Standard library only; no I/O."""
 
 from keltis.core.actions import ALL_ACTIONS, Action, ActionKind, ActionSpace, parse_action
 from keltis.core.card_codes import Colour, card_text, parse_card
