@@ -27,8 +27,8 @@ PROGRESS := $(BIN)/python tools/install_progress.py $(VENV)/install.log
 # (keltis._native.COMPILED lists the modules; a test checks this list against it.)
 NATIVE_SOURCES := setup.py src/keltis/_native.py \
 	$(patsubst %,src/keltis/core/%.py,actions card_codes scoring setup gamestate policy) \
-	$(patsubst %,src/keltis/board/%.py,layout state setup sample policy) \
-	$(patsubst %,src/keltis/cards/%.py,state setup sample policy) \
+	$(patsubst %,src/keltis/board/%.py,layout tables state setup sample policy) \
+	$(patsubst %,src/keltis/cards/%.py,tables state setup sample policy) \
 	src/keltis/match.py
 # The rules tests, run a second time against the pure-Python modules (KELTIS_PURE_PYTHON=1);
 # their `engine_free` tests (tests/test_native.py's subprocess games, …) run in the first pass only.

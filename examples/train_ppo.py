@@ -36,7 +36,7 @@ import torch
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from torch.distributions import Categorical
 
-from keltis.env import GYM_IDS, observation_size
+from keltis.env import GYM_IDS, action_space, observation_size
 from keltis.env.torch_policy import PolicyNet, mlp, save_policy
 
 
@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     hidden = [int(h) for h in args.hidden.split(",")]
     size = observation_size(args.game, 2)
-    actor = PolicyNet(size, hidden)
+    actions = action_space(args.game).size  # the game's action ids: 124 or 500
+    actor = PolicyNet(size, actions, hidden)
     critic = mlp(size, hidden, 1, last_gain=1.0)
     optimizer = torch.optim.Adam([*actor.parameters(), *critic.parameters()], lr=args.lr, eps=1e-5)
 
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     batch = n * t_max
     updates = max(1, args.steps // batch)
     obs_buf = torch.zeros((t_max, n, size))
-    mask_buf = torch.zeros((t_max, n, 536), dtype=torch.int8)
+    mask_buf = torch.zeros((t_max, n, actions), dtype=torch.int8)
     act_buf = torch.zeros((t_max, n), dtype=torch.long)
     logp_buf = torch.zeros((t_max, n))
     val_buf = torch.zeros((t_max, n))
@@ -191,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         returns = advantages + val_buf
 
         # 3. PPO's clipped objective over shuffled minibatches.
-        b_obs, b_mask = obs_buf.reshape(batch, size), mask_buf.reshape(batch, 536)
+        b_obs, b_mask = obs_buf.reshape(batch, size), mask_buf.reshape(batch, actions)
         b_act, b_logp = act_buf.reshape(batch), logp_buf.reshape(batch)
         b_adv, b_ret = advantages.reshape(batch), returns.reshape(batch)
         stats: dict[str, list[float]] = {"policy": [], "value": [], "entropy": [], "kl": []}

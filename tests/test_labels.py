@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from keltis.core.actions import BIG, DECK, NUM_ACTIONS, POINT_PILE, Action, ActionKind
+from keltis.core.actions import ALL_ACTIONS, BIG, DECK, POINT_PILE, Action, ActionKind
 from keltis.core.card_codes import CARD_COLOUR, CARD_TEXT, COLOUR_LETTERS
 from keltis.core.events import event_json
 from keltis.core.labels import CARD_PARAMS, Label, event_label
@@ -138,10 +138,10 @@ def test_a_label_is_worded_with_the_colour_forms_of_the_language() -> None:
 
 def test_every_action_carries_its_parts() -> None:
     """``cards``, ``pile``, ``onto``, ``path`` and ``big`` say what the notation says, for
-    every action of the shared action space."""
-    for index in range(NUM_ACTIONS):
-        action = Action.from_index(index)
-        data = action_json(action)
+    every action of the notation (the index is the caller's: each game numbers its own)."""
+    for index, action in enumerate(ALL_ACTIONS):
+        data = action_json(action, index)
+        assert data["index"] == index
         kind = action.kind
         cards = {
             ActionKind.LAY: [CARD_TEXT[action.card]],

@@ -45,7 +45,7 @@ def test_submit_takes_an_action_its_notation_or_its_index(game: str) -> None:
     assert view.ply == 1
     match.submit(match.to_move, str(view.legal[0]), expected_ply=1)
     view = match.view(match.to_move)
-    match.submit(match.to_move, view.legal[-1].index, expected_ply=2)
+    match.submit(match.to_move, match.actions.index(view.legal[-1]), expected_ply=2)
     assert match.ply == 3
     assert {second, third}  # the three ways of naming an action all worked above
 

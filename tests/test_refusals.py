@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from keltis.core.actions import NUM_ACTIONS, Action
+from keltis.core.actions import ALL_ACTIONS, Action
 from keltis.core.card_codes import CARD_TEXT
 from keltis.core.errors import IllegalActionError, KeltisError, NotationError
 from keltis.core.protocol import EndReason
@@ -152,8 +152,7 @@ def test_refusals_met_in_random_games_are_translated(name: str) -> None:
         state = game.new_game(players=2 + seed % 3, seed=seed)
         while not state.over:
             if rng.random() < 0.15:
-                for index in range(NUM_ACTIONS):
-                    action = Action.from_index(index)
+                for action in ALL_ACTIONS:
                     if state.is_legal(action):
                         continue
                     with pytest.raises(IllegalActionError) as caught:
@@ -163,7 +162,7 @@ def test_refusals_met_in_random_games_are_translated(name: str) -> None:
                         seen.add(caught.value.key)
             state.apply(rng.choice(state.legal_actions()))
         with pytest.raises(IllegalActionError) as caught:
-            state.check_action(Action.from_index(0))
+            state.check_action(ALL_ACTIONS[0])
         assert_translated(caught.value)
         seen.add(caught.value.key)
     common = {"not_in_hand", "row_ascending", "row_descending", "pile_empty"}

@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "rules",
         tuple(
-            rf"keltis\.{g}(\.(layout|state|view|labels|preview|events|setup|sample|rewind|policy|lesson))?"
+            rf"keltis\.{g}(\.(actions|tables|layout|state|view|labels|preview|events|setup|sample|rewind|policy|lesson))?"
             for g in GAMES
         ),
     ),

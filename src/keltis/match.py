@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from keltis.bots.base import Bot, derive_seed
-from keltis.core.actions import Action, parse_action
+from keltis.core.actions import Action, ActionSpace, parse_action
 from keltis.core.errors import BotFailedError as BotFailedError  # defined there: mypyc
 from keltis.core.errors import KeltisError, NotationError, RecordError, raised_at
 from keltis.core.events import Event, event_json
@@ -64,13 +64,14 @@ class Step:
     class's own ``__init__`` but not the one the ``dataclasses`` module writes.
     """
 
-    __slots__ = ("action", "events", "ply", "private", "seat", "seconds")
+    __slots__ = ("action", "events", "index", "ply", "private", "seat", "seconds")
 
     def __init__(
         self,
         ply: int,
         seat: int,
         action: Action,
+        index: int,
         events: tuple[Event, ...] = (),
         private: tuple[Event, ...] = (),
         seconds: float | None = None,
@@ -78,6 +79,8 @@ class Step:
         self.ply = ply
         self.seat = seat
         self.action = action
+        self.index = index
+        """The action's id in the game's action space (``Game.actions``)."""
         self.events = events
         self.private = private
         self.seconds = seconds
@@ -98,7 +101,7 @@ class Step:
         return {
             "ply": self.ply,
             "seat": self.seat,
-            "action": action_json(self.action),
+            "action": action_json(self.action, self.index),
             "events": [event_json(e) for e in self.events_for(viewer)],
         }
 
@@ -171,6 +174,8 @@ class Match:
         self.narrate = narrate
         self.on_action = on_action
         self.reseed = reseed
+        self.actions = get_game(record.game).actions
+        """The game's action space: what an action id submitted means."""
         actions, result = list(record.actions), record.result
         try:
             self._replay(actions, lines)
@@ -292,7 +297,7 @@ class Match:
         if seat != self.to_move:
             raise NotYourTurnError(key="not_your_turn", params={"owner": self.to_move})
         try:
-            chosen = to_action(action)
+            chosen = to_action(action, self.actions)
         except NotationError as error:
             if error.key != "not_an_action":
                 raise
@@ -398,7 +403,8 @@ class Match:
         record.actions.append(str(action))
         if state.over:
             record.result = state.outcome().to_json()
-        step = Step(len(state.history), seat, action, events, private, seconds)
+        index = self.actions.index(action)  # the rules accepted it: the game has it
+        step = Step(len(state.history), seat, action, index, events, private, seconds)
         if self.on_action is not None:
             try:
                 self.on_action(self, step)
@@ -429,15 +435,19 @@ def spectator_positions(
     return views, steps, match
 
 
-def to_action(action: Action | str | int) -> Action:
-    """An action from itself, its notation or its dense index (``NotationError`` if none)."""
+def to_action(action: Action | str | int, space: ActionSpace) -> Action:
+    """An action from itself, its notation or its id in the game's action ``space``
+    (``NotationError`` if none). Notation is read as both games', so that the game's rules
+    say why an action of the other game is refused here."""
     if isinstance(action, Action):
         return action
     if isinstance(action, bool):
         raise NotationError(key="not_an_action")
     if isinstance(action, int):
         try:
-            return Action.from_index(action)
+            return space.action(action)
         except ValueError:
-            raise NotationError(key="no_action_index", params={"index": action}) from None
+            raise NotationError(
+                key="no_action_index", params={"index": action, "last": space.size - 1}
+            ) from None
     return parse_action(action)

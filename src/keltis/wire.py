@@ -5,7 +5,7 @@ Six documents, each described by a JSON Schema (draft 2020-12) shipped in
 
 =============  =========================================================================
 ``view``       ``View.to_json()``: what one seat or a spectator may see, with ``ply`` and
-               the legal actions (notation, dense index, kind, preview)
+               the legal actions (notation, action id in its game, kind, preview)
 ``step``       ``Step.to_json(viewer)``: one accepted action and its events for a receiver
 ``game-info``  ``Game.info(players, variant).to_json()``: the game's metadata
 ``record``     ``GameRecord.to_json()``: a game record (version 2)

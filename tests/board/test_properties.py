@@ -19,9 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from keltis.board import DEFAULT_LAYOUT, BoardSetup, BoardState, BoardVariant, sample_board_state
+from keltis.board.actions import ACTIONS
 from keltis.board.layout import ALL_TILES, CLOVER, NO_TILE
 from keltis.board.state import FULL_DECK, layable_mask
-from keltis.core.actions import NUM_ACTIONS, Action
+from keltis.core.actions import ALL_ACTIONS, Action
 from keltis.core.card_codes import CARD_VALUE
 from keltis.core.protocol import EndReason
 from keltis.core.scoring import direction_after
@@ -138,11 +139,11 @@ def test_legal_actions_are_exactly_what_check_action_accepts(
 ) -> None:
     state = reach(players, seed, steps)
     legal = state.legal_actions()
-    accepted = [a for a in map(Action.from_index, range(NUM_ACTIONS)) if state.is_legal(a)]
-    assert sorted(legal, key=lambda a: a.index) == accepted
+    accepted = [a for a in ALL_ACTIONS if state.is_legal(a)]
+    assert sorted(legal, key=ACTIONS.index) == accepted
     for action in legal:
         assert Action.parse(str(action)) is action  # cached constructors: the same object
-        assert Action.from_index(action.index) == action
+        assert ACTIONS.action(ACTIONS.index(action)) == action
 
 
 @settings(max_examples=30, deadline=None)

@@ -3,7 +3,7 @@
 ``BoardState`` writes each rule once, in ``_<kind>_refusal``; ``can_<kind>``,
 ``verify_<kind>``, the doers (``lay``, ``draw`` …), ``legal_actions``, ``check_action``,
 ``apply`` and the trusted ``apply_legal`` are derived from it. In every position of a few
-seeded random games, for all 536 actions of the shared action space, the ``can_*`` answer
+seeded random games, for all 536 actions of the notation (``ALL_ACTIONS``), the ``can_*`` answer
 and ``legal_actions`` agree; every legal action passes ``is_legal``, ``check_action`` and
 ``verify_*`` and has the same effect through ``apply``, ``apply_legal`` and its doer; a
 sample of the illegal ones is refused by ``is_legal``, ``check_action``, ``verify_*``,
@@ -19,12 +19,11 @@ import pytest
 
 from keltis.board import DEFAULT_LAYOUT, BoardSetup, BoardState, BoardVariant
 from keltis.board.state import PHASE_NAMES
-from keltis.core.actions import BIG, NUM_ACTIONS, Action, ActionKind
+from keltis.board.tables import LAST_ROW
+from keltis.core.actions import ALL_ACTIONS, BIG, Action, ActionKind
 from keltis.core.errors import IllegalActionError
 from keltis.core.protocol import EndReason
-from keltis.core.scoring import LAST_ROW
 
-ALL_ACTIONS = tuple(Action.from_index(i) for i in range(NUM_ACTIONS))
 #: Every attribute of the position (the views' caches left out).
 FIELDS = tuple(name for name in BoardState.__slots__ if not name.startswith("_"))
 #: How many illegal actions each position tries in full (apply, verify, doer).

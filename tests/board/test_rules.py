@@ -19,7 +19,7 @@ import pytest
 from keltis.board import DEFAULT_LAYOUT, BoardState, Layout
 from keltis.board.layout import ALL_TILES, CLOVER, NO_TILE, WISH
 from keltis.board.state import FULL_DECK
-from keltis.core.actions import NUM_ACTIONS, Action, ActionKind
+from keltis.core.actions import ALL_ACTIONS, Action, ActionKind
 from keltis.core.card_codes import NUMBER_CARDS, parse_card
 from keltis.core.errors import RecordError, SetupError
 from keltis.core.protocol import EndReason
@@ -758,8 +758,7 @@ def test_every_action_outside_the_legal_list_is_refused_naming_its_rule(name: st
     state = _positions()[name]
     allowed = state.legal_actions()
     assert len(set(allowed)) == len(allowed)
-    for index in range(NUM_ACTIONS):
-        action = Action.from_index(index)
+    for action in ALL_ACTIONS:
         if action in allowed:
             state.check_action(action)
         else:

@@ -14,13 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from keltis.cards import CardState
-from keltis.core.actions import NUM_ACTIONS, Action, ActionKind
+from keltis.core.actions import ALL_ACTIONS, Action, ActionKind
 from keltis.core.errors import IllegalActionError
 from keltis.core.protocol import EndReason
 
 from .helpers import GAME, check_invariants, rehidden, snapshot
-
-ALL_ACTIONS = tuple(Action.from_index(i) for i in range(NUM_ACTIONS))
 
 
 def _random_states(players: int, seed: int) -> list[CardState]:

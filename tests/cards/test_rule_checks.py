@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from keltis.cards import CardState
-from keltis.core.actions import NUM_ACTIONS, PASS_ACTION, Action, ActionKind
+from keltis.core.actions import ALL_ACTIONS, PASS_ACTION, Action, ActionKind
 from keltis.core.errors import IllegalActionError
 
 from .helpers import GAME, new, play
@@ -19,7 +19,6 @@ from .helpers import GAME, new, play
 #: Every attribute of a state but its history (the view caches included).
 _FIELDS = tuple(sorted(set(CardState.__slots__) - {"history"}))
 
-ALL_ACTIONS = tuple(Action.from_index(i) for i in range(NUM_ACTIONS))
 #: Illegal actions tried on each position (all of them would make the test slow).
 ILLEGAL_SAMPLE = 12
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from keltis.board.state import COPIES as BOARD_COPIES
 from keltis.board.state import FULL_DECK as BOARD_DECK
-from keltis.cards.state import COPIES as CARD_COPIES
 from keltis.cards.state import FULL_DECK as CARD_DECK
+from keltis.cards.tables import COPIES as CARD_COPIES
 from keltis.core.setup import shuffle, unseen_cards
 
 

@@ -11,7 +11,6 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="keltis.env needs numpy (pip install 'keltis[rl]')")
 
-from keltis.core.actions import NUM_ACTIONS  # noqa: E402
 from keltis.core.protocol import GameState  # noqa: E402
 from keltis.env.encode import (  # noqa: E402
     SCORE_SCALE,
@@ -100,9 +99,10 @@ def test_hidden_cards_never_change_a_tensor_and_the_mask_is_the_legal_actions(
                     assert np.array_equal(encode(other), x), (seed, len(state.history), seat)
                 mask = action_mask(view)
                 assert mask.dtype == np.int8
-                assert mask.shape == (NUM_ACTIONS,)
+                space = get_game(game).actions
+                assert mask.shape == (space.size,)
                 legal = (
-                    {a.index for a in state.legal_actions()}
+                    {space.index(a) for a in state.legal_actions()}
                     if seat == state.current_player
                     else set()
                 )

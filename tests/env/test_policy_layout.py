@@ -97,7 +97,7 @@ def test_a_ppo_policy_of_another_layout_of_the_same_size_is_refused(
     from keltis.env.torch_policy import PolicyNet, load_policy, save_policy
 
     path = tmp_path / "cards.pt"
-    save_policy(path, PolicyNet(observation_size("cards", 2), (8,)), "cards", 2)
+    save_policy(path, PolicyNet(observation_size("cards", 2), 500, (8,)), "cards", 2)
     assert load_policy(path).game == "cards"
     data = torch.load(path, weights_only=True)
     del data["layout"]

@@ -17,9 +17,8 @@ pytest.importorskip("gymnasium", reason="pip install 'keltis[rl]'")
 
 from keltis.bots import BotSpec, BotSpecError, make_bot  # noqa: E402
 from keltis.cli import main  # noqa: E402
-from keltis.core.actions import NUM_ACTIONS  # noqa: E402
 from keltis.core.protocol import View  # noqa: E402
-from keltis.env.encode import action_mask, observation_size  # noqa: E402
+from keltis.env.encode import action_mask, action_space, observation_size  # noqa: E402
 from keltis.env.linear import LinearBot, LinearPolicy  # noqa: E402
 from keltis.env.torch_policy import (  # noqa: E402
     MASKED,
@@ -90,12 +89,12 @@ def test_the_same_seed_trains_the_same_policy(trained: Path, tmp_path: Path) -> 
 
 
 def test_illegal_actions_get_no_probability() -> None:
-    net = PolicyNet(observation_size("cards", 2))
+    net = PolicyNet(observation_size("cards", 2), 500)
     view = Match.new("cards", [PlayerInfo("a"), PlayerInfo("b")], seed=2).view(0)
     x = torch.zeros((1, observation_size("cards", 2)))
     mask = torch.from_numpy(action_mask(view))[None]
     logits = net(x, mask)[0]
-    assert logits.shape == (NUM_ACTIONS,)
+    assert logits.shape == (500,)
     illegal = mask[0] == 0
     assert bool((logits[illegal] == MASKED).all())
     assert float(torch.softmax(logits.detach(), 0)[illegal].sum()) == 0.0
@@ -106,7 +105,8 @@ def test_illegal_actions_get_no_probability() -> None:
 def test_the_bot_only_picks_legal_actions(game: str, tmp_path: Path) -> None:
     path = tmp_path / f"{game}.pt"  # untrained weights: any action could come out first
     torch.manual_seed(1)
-    save_policy(path, PolicyNet(observation_size(game, 2), (16,)), game, 2)
+    net = PolicyNet(observation_size(game, 2), action_space(game).size, (16,))
+    save_policy(path, net, game, 2)
     for seed, greedy in ((1, True), (2, False)):
         bot = Checked(seed, path=str(path), greedy=greedy)
         bot.choices = []

@@ -64,11 +64,11 @@ def lockstep(
     while not ref.over:
         n = int(k.legal(s, out))
         legal = [int(a) for a in out[:n]]
-        assert sorted(legal) == sorted(a.index for a in ref.legal_actions())
+        assert sorted(legal) == sorted(rules.actions.index(a) for a in ref.legal_actions())
         for p in range(players):
             assert known_in_kernel(s, p) == sorted(ref.known[p])
         k.medium_scores(s, out, n, w, scores)
-        expected = {a.index: score for score, a in board_scores(ref, tuning)}
+        expected = {rules.actions.index(a): score for score, a in board_scores(ref, tuning)}
         got = {a: float(scores[i]) for i, a in enumerate(legal)}
         where = f"seed {seed}, {players} players, decision {len(ref.history)}, {ref.phase_name}"
         assert got == expected, where
@@ -91,7 +91,7 @@ def lockstep(
         seen["take-back weighed"] += any(v == -100.0 for v in expected.values())
         seen["known card in hand"] += bool(ref.known[ref.current_player])
         action = board_policy(ref, rng, tuning)
-        k.apply(s, action.index)
+        k.apply(s, rules.actions.index(action))
         ref.apply(action)
     seen["games"] += 1
     return seen

@@ -105,7 +105,7 @@ def test_known_cards_follow_the_reference(players: int) -> None:
         )
         for step in range(steps):
             a = int(choices[step])
-            ref.apply(Action.from_index(a))
+            ref.apply(rules.actions.action(a))
             k.apply(replay, a)
             for p in range(players):
                 for card in range(71):
@@ -178,7 +178,7 @@ def test_batch_env_medium_opponents_play_the_heuristic() -> None:
         setup, _ = env.episode_setup(b, 0)
         ref = rules.new_game(players, setup=setup)
         for a in env.trace[b, : env.trace_n[b]].tolist():
-            ref.apply(Action.from_index(a))
+            ref.apply(rules.actions.action(a))
         refs.append(ref)
     checked = missed = 0
     live = [True] * env.batch
@@ -195,13 +195,15 @@ def test_batch_env_medium_opponents_play_the_heuristic() -> None:
                 if ref.current_player != seats[b]:
                     scored = cards_scores(ref)
                     best = max(score for score, _ in scored)
-                    among = a in {x.index for score, x in scored if score >= best - 1e-9}
+                    among = a in {
+                        rules.actions.index(x) for score, x in scored if score >= best - 1e-9
+                    }
                     if ref.current_player == medium:
                         assert among
                         checked += 1
                     else:
                         missed += not among
-                ref.apply(Action.from_index(a))
+                ref.apply(rules.actions.action(a))
             live[b] = not dones[b]
     assert checked > 50
     assert missed > 10

@@ -105,12 +105,12 @@ def test_greedy_rates_board_moves_as_the_greedy_bot() -> None:
         while not ref.over:
             view = ref.view(ref.current_player)
             theirs = [greedy_gain(view, a) for a in view.legal]
-            mine = [board.greedy_score(s, a.index) for a in view.legal]
+            mine = [board.greedy_score(s, rules.actions.index(a)) for a in view.legal]
             assert mine == theirs, view.legal
             checked += 1
             action = view.legal[int(rng.integers(len(view.legal)))]
             ref.apply(action)
-            board.apply(s, action.index)
+            board.apply(s, rules.actions.index(action))
     assert checked > 1500
 
 
@@ -143,20 +143,27 @@ def test_missing_numba_names_the_extra() -> None:
     assert "pip install 'keltis[fast]'" in out
 
 
-def test_actions_are_the_reference_indices() -> None:
-    """The kernels' constants are the dense action index of keltis.core.actions."""
-    from keltis.board import kernel as board
+def test_actions_are_each_games_ids() -> None:
+    """The kernels' constants are the ids of each game's action space (Game.actions)."""
+    from keltis.board import kernel as board  # here: numba is needed for the kernels only
     from keltis.cards import kernel as cards
 
-    assert Action.parse("draw").index == board.DRAW_DECK == cards.DRAW_DECK
-    assert Action.parse("draw *").index == cards.DRAW_PILE_BASE + 5
-    assert Action.parse("pass").index == board.PASS_INDEX == cards.PASS_INDEX
-    assert Action.parse("small").index == board.FIGURE_SMALL
-    assert Action.parse("big").index == board.FIGURE_BIG
-    assert Action.parse(">G").index == board.ADVANCE_BASE
-    assert Action.parse("-G0").index == board.DISCARD_BASE == cards.DISCARD_BASE
-    assert Action.parse("*0>G").index == cards.LAY_ONTO_BASE
-    assert Action.parse("wish G1 G1").index == cards.CLAIM_BASE
+    b, c = get_game("board").actions, get_game("cards").actions
+    assert b.index(Action.parse("draw")) == board.DRAW_DECK == 118
+    assert c.index(Action.parse("draw")) == cards.DRAW_DECK == 493
+    assert c.index(Action.parse("draw *")) == cards.DRAW_PILE_BASE + 5 == 499
+    assert b.index(Action.parse("pass")) == board.PASS_INDEX
+    assert c.index(Action.parse("pass")) == cards.PASS_INDEX
+    assert b.index(Action.parse("small")) == board.FIGURE_SMALL
+    assert b.index(Action.parse("big")) == board.FIGURE_BIG
+    assert b.index(Action.parse(">G")) == board.ADVANCE_BASE
+    assert b.index(Action.parse("-G0")) == board.DISCARD_BASE == 55
+    assert c.index(Action.parse("-G0")) == cards.DISCARD_BASE == 126
+    assert c.index(Action.parse("*0>G")) == cards.LAY_ONTO_BASE
+    assert c.index(Action.parse("wish G1 Y1")) == cards.CLAIM_BASE
+    pairs = zip(cards.CLAIM_FIRST, cards.CLAIM_SECOND, strict=True)
+    for offset, (first, second) in enumerate(pairs):
+        assert c.action(cards.CLAIM_BASE + offset) == Action.claim(int(first), int(second))
 
 
 def test_bench_engine_fast(capsys: pytest.CaptureFixture[str]) -> None:

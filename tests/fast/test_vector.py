@@ -31,7 +31,7 @@ MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLE
 ENVS = 3
 # enough learner decisions for two game ends per environment or so (random opponents:
 # a cards game takes 54-191 of them, median 121; a board game 149-280, median 214)
-STEPS = {"cards": 300, "board": 500}
+STEPS = {"cards": 360, "board": 600}
 
 
 def _pair(game: str, mode: AutoresetMode, **kwargs: Any) -> tuple[Any, Any]:

@@ -10,20 +10,20 @@ import pytest
 
 from keltis.bots.base import derive_seed
 from keltis.bots.spec import make_bot
-from keltis.env.encode import encode, layout_version, observation_size
+from keltis.env.encode import action_space, encode, layout_version, observation_size
 from keltis.games import get_game
 from keltis.learn.net import ARRAYS, MARGIN_SCALE, ValueNet, load_net, save_net
 from keltis.learn.search import LearnedConfig, LearnedSearchBot
-from keltis.learn.selfplay import MASK_BYTES, SelfPlayConfig, game_seed, generate, play_games
+from keltis.learn.selfplay import SelfPlayConfig, game_seed, generate, mask_bytes, play_games
 
 
 def random_net(game: str, players: int, path: Path, hidden: int = 16, seed: int = 0) -> Path:
     """A weights file of random weights (what an untrained network holds)."""
     rng = np.random.default_rng(seed)
-    size = observation_size(game, players)
+    size, actions = observation_size(game, players), action_space(game).size
     shapes = {
         "w1": (size, hidden), "b1": (hidden,), "w2": (hidden, hidden), "b2": (hidden,),
-        "wp": (hidden, 536), "bp": (536,), "wv": (hidden, 2), "bv": (2,),
+        "wp": (hidden, actions), "bp": (actions,), "wv": (hidden, 2), "bv": (2,),
     }  # fmt: skip
     weights = {k: rng.normal(0, 0.1, shape).astype(np.float32) for k, shape in shapes.items()}
     meta = {"game": game, "players": players, "layout": layout_version(game, players)}
@@ -41,7 +41,7 @@ def test_selfplay_rows_are_views_and_results(game: str) -> None:
     assert rows > 0
     assert rows % 2 == 0
     assert data["obs"].shape == (rows, observation_size(game, 2))
-    assert data["legal"].shape == (rows, MASK_BYTES)
+    assert data["legal"].shape == (rows, mask_bytes(game))
     # Replay the same game with the same bots and collect every seat's encoding.
     rules = get_game(game)
     seed = game_seed(3, game, 2, 0)
@@ -56,14 +56,15 @@ def test_selfplay_rows_are_views_and_results(game: str) -> None:
         if len(view.legal) > 1 and pick.random() < 0.3:
             for p in range(2):
                 legal = view.legal if p == mover else []
-                expected.append((encode(state.view(p)), action.index if p == mover else -1, legal))
+                index = rules.actions.index(action) if p == mover else -1
+                expected.append((encode(state.view(p)), index, legal))
         state.apply_legal(action)
     assert len(expected) == rows
     for i, (obs, action_index, legal) in enumerate(expected):
         assert np.array_equal(data["obs"][i], obs.astype(np.float16))
         assert data["action"][i] == action_index
-        mask = np.unpackbits(data["legal"][i])[:536]
-        assert sorted(np.flatnonzero(mask)) == sorted(a.index for a in legal)
+        mask = np.unpackbits(data["legal"][i])[: rules.actions.size]
+        assert sorted(np.flatnonzero(mask)) == sorted(rules.actions.index(a) for a in legal)
     outcome = state.outcome()
     winners = outcome.winners
     for i in range(0, rows, 2):
@@ -104,7 +105,7 @@ def test_net_file_round_trip_and_layout_check(tmp_path: Path) -> None:
     net = load_net(str(path))
     obs = np.stack([np.zeros(observation_size("cards", 2), np.float32)] * 3)
     judged = net(obs)
-    assert judged.logits.shape == (3, 536)
+    assert judged.logits.shape == (3, 500)  # the card game's action ids
     assert ((judged.win > 0) & (judged.win < 1)).all()
     win, margin = net.value(obs)
     assert np.allclose(win, judged.win)

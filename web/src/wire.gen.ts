@@ -279,7 +279,10 @@ export interface GameInfo {
   num_players: number;
   min_num_players: 2;
   max_num_players: 4;
-  num_distinct_actions: 536;
+  /**
+   * the size of the game's action space (Game.actions): 124 in the board game, 500 in the card game
+   */
+  num_distinct_actions: 124 | 500;
   max_game_length: number;
   turn_cap: number;
   dynamics: "sequential";
@@ -287,7 +290,7 @@ export interface GameInfo {
   information: "imperfect_information";
   utility: "general_sum";
   reward_model: "terminal";
-  wire_version: 2;
+  wire_version: 3;
 }
 /**
  * a match's public description: never a token, an invite or a hidden card
@@ -453,7 +456,7 @@ export interface Clock {
   bank?: number | null;
 }
 export interface BoardView {
-  wire_version: 2;
+  wire_version: 3;
   game: "board";
   /**
    * the seat this view is for; null: a spectator
@@ -571,7 +574,7 @@ export interface Action {
    */
   notation: string;
   /**
-   * the dense action id, the same in both games
+   * the action's id in its game's action space (Game.actions): 0-123 in the board game, 0-499 in the card game
    */
   index: number;
   kind: "lay" | "discard" | "claim" | "figure" | "advance" | "pass" | "draw";
@@ -658,7 +661,7 @@ export interface Variant {
   no_take_back?: boolean;
 }
 export interface CardsView {
-  wire_version: 2;
+  wire_version: 3;
   game: "cards";
   /**
    * the seat this view is for; null: a spectator

@@ -6,24 +6,25 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from keltis.board.actions import ACTIONS
 from keltis.board.events import board_events
 from keltis.board.layout import DEFAULT_LAYOUT, Layout, layout_from_json
 from keltis.board.sample import sample_board_state
 from keltis.board.setup import BoardSetup
 from keltis.board.state import BoardState, BoardVariant
-from keltis.board.view import BoardView
-from keltis.core.actions import Action
-from keltis.core.card_codes import NUM_COLOURS
-from keltis.core.errors import SetupError
-from keltis.core.events import Event
-from keltis.core.protocol import JSON, Game, View
-from keltis.core.scoring import (
+from keltis.board.tables import (
     BOARD_ROW_VALUES,
     BOARD_WISH_POINTS,
     GOAL_FIGURES,
     GOAL_ROW,
     LAST_ROW,
 )
+from keltis.board.view import BoardView
+from keltis.core.actions import Action, ActionSpace
+from keltis.core.card_codes import NUM_COLOURS
+from keltis.core.errors import SetupError
+from keltis.core.events import Event
+from keltis.core.protocol import JSON, Game, View
 
 
 class BoardGame(Game):
@@ -31,6 +32,7 @@ class BoardGame(Game):
 
     name: ClassVar[str] = "board"
     title: ClassVar[str] = "Keltis (board game)"
+    actions: ClassVar[ActionSpace] = ACTIONS
     options: ClassVar[tuple[str, ...]] = ("layout",)
     #: The review's calibration maps (keltis.review.calibrated): fitted on seeds
     #: 410001-410012 of benchmarks/review_calibration.py, measured on 410013-410025.

@@ -1,7 +1,7 @@
 """Keltis, the board game (RULES.md B-1 … B-24) as numba kernels over one flat ``int32`` array.
 
 Same shape as :mod:`keltis.cards.kernel`: a state array with the fields at the offsets below,
-decisions as the reference engine's dense action indices, each rule written once in
+decisions as the board game's action ids (``keltis.board.actions``), each rule written once in
 ``legal``, ``apply`` and ``score``. The turn is the reference's sequence of decisions: play
 (lay or discard), the big or small figure for a new path when both are still waiting (B-11),
 an overflow move or pass (B-14), clover moves or pass (B-17, chaining), the draw (B-15).
@@ -17,6 +17,15 @@ from typing import Any, Final
 
 import numpy as np
 
+from keltis.board.actions import (
+    ADVANCE_BASE,
+    DISCARD_BASE,
+    DRAW_DECK,
+    DRAW_PILE_BASE,
+    FIGURE_BIG,
+    FIGURE_SMALL,
+    PASS_INDEX,
+)
 from keltis.board.layout import TILE_LETTERS
 from keltis.board.state import BoardState, BoardVariant
 from keltis.core.card_codes import COLOUR_LETTERS
@@ -36,13 +45,8 @@ if set(SWITCHES) != _IMPLEMENTED:
         + ", ".join(sorted(set(SWITCHES) - _IMPLEMENTED))
     )
 
-DISCARD_BASE: Final = 126
-FIGURE_SMALL: Final = 521
-FIGURE_BIG: Final = 522
-ADVANCE_BASE: Final = 523
-PASS_INDEX: Final = 528
-DRAW_DECK: Final = 529
-DRAW_PILE_BASE: Final = 530
+# The action ids are the board game's (keltis.board.actions): lays 0-54, then discards, the
+# figure choice, advances, pass and draws, in that order (the comparisons below rely on it).
 
 PLAY: Final = 0
 FIGURE: Final = 1
@@ -242,7 +246,7 @@ def _fits(s: np.ndarray, p: int, card: int) -> bool:
 
 @kernel(inline=True)
 def legal(s: np.ndarray, out: np.ndarray) -> int:
-    """Write the current player's legal decisions (dense action indices) to ``out``; return
+    """Write the current player's legal decisions (the game's action ids) to ``out``; return
     how many (0 once the game is over)."""
     phase = s[PHASE]
     p = s[CUR]
@@ -354,7 +358,7 @@ def _lay(s: np.ndarray, p: int, card: int) -> None:
 
 @kernel(inline=True)
 def apply(s: np.ndarray, a: int) -> None:
-    """Carry out decision ``a`` (a legal dense action index) for the current player."""
+    """Carry out decision ``a`` (a legal action id of the game) for the current player."""
     p = s[CUR]
     phase = s[PHASE]
     a = int(a)  # a 64-bit shift below, interpreted too (NUMBA_DISABLE_JIT)

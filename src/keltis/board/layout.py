@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from keltis.board.tables import LAST_ROW
 from keltis.core.card_codes import COLOUR_LETTERS, COLOUR_NAMES, NUM_COLOURS
 from keltis.core.errors import SetupError
-from keltis.core.scoring import LAST_ROW
 
 NO_TILE: Final = 0
 """No tile on the stone (or its wish stone was taken)."""

@@ -47,6 +47,13 @@ from keltis.board.state import (
     PLAY,
     BoardState,
 )
+from keltis.board.tables import (
+    BOARD_ROW_VALUES,
+    BOARD_WISH_POINTS,
+    GOAL_FIGURES,
+    GOAL_ROW,
+    LAST_ROW,
+)
 from keltis.board.view import BoardView
 from keltis.core.actions import (
     BIG_ACTION,
@@ -59,17 +66,7 @@ from keltis.core.actions import (
 from keltis.core.card_codes import CARD_COLOUR, CARD_VALUE, NUM_COLOURS
 from keltis.core.policy import GamePolicies, Policy, Projection, Scorer, best_scored
 from keltis.core.protocol import View
-from keltis.core.scoring import (
-    ASCENDING,
-    BOARD_ROW_VALUES,
-    BOARD_WISH_POINTS,
-    DESCENDING,
-    GOAL_FIGURES,
-    GOAL_ROW,
-    LAST_ROW,
-    direction_after,
-    follows,
-)
+from keltis.core.scoring import ASCENDING, DESCENDING, direction_after, follows
 
 #: Row values extended past the end stone: each card laid there moves another figure.
 _OVERFLOW_STEP: Final = 1.5

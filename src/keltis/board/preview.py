@@ -9,12 +9,12 @@ from __future__ import annotations
 from keltis.board.events import board_events
 from keltis.board.layout import CLOVER, NO_TILE, WISH
 from keltis.board.sample import sample_board_state
+from keltis.board.tables import GOAL_ROW, LAST_ROW
 from keltis.board.view import BoardView
 from keltis.core.actions import Action, ActionKind
 from keltis.core.card_codes import CARD_COLOUR, COLOUR_LETTERS
 from keltis.core.preview import game_previews
 from keltis.core.protocol import JSON
-from keltis.core.scoring import GOAL_ROW, LAST_ROW
 
 
 def previews(view: BoardView) -> list[JSON]:

@@ -17,19 +17,13 @@ from rich.text import Text
 
 from keltis.board.layout import CLOVER, NO_TILE, WISH
 from keltis.board.state import SMALL_FIGURES
+from keltis.board.tables import BOARD_ROW_VALUES, GOAL_FIGURES, GOAL_ROW, LAST_ROW
 from keltis.board.view import BoardView
 from keltis.core.actions import DECK, Action, ActionKind
 from keltis.core.card_codes import CARD_VALUE, COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.labels import drawn_card
 from keltis.core.protocol import JSON, View
-from keltis.core.scoring import (
-    ASCENDING,
-    BOARD_ROW_VALUES,
-    DESCENDING,
-    GOAL_FIGURES,
-    GOAL_ROW,
-    LAST_ROW,
-)
+from keltis.core.scoring import ASCENDING, DESCENDING
 from keltis.tui.screen import (
     AtWidth,
     GameScreen,

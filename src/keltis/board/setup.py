@@ -18,10 +18,10 @@ from keltis.board.layout import (
     Layout,
 )
 from keltis.board.state import COPIES, FIGURES, BoardState, BoardVariant, deal
+from keltis.board.tables import GOAL_FIGURES, GOAL_ROW, LAST_ROW
 from keltis.core.card_codes import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_COLOURS
 from keltis.core.errors import SetupError
 from keltis.core.protocol import JSON
-from keltis.core.scoring import GOAL_FIGURES, GOAL_ROW, LAST_ROW
 from keltis.core.setup import (
     REMOVED_TWO_PLAYERS,
     check_hands,

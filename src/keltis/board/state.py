@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final, Self
 
 from keltis.board.layout import CLOVER, DEFAULT_LAYOUT, NO_TILE, WISH, Layout
+from keltis.board.tables import GOAL_FIGURES, GOAL_ROW, LAST_ROW, board_parts
 from keltis.board.view import RECENT_MOVES, BoardView
 from keltis.core.actions import (
     BIG,
@@ -50,17 +51,7 @@ from keltis.core.card_codes import (
 )
 from keltis.core.errors import IllegalActionError, SetupError
 from keltis.core.protocol import JSON, EndReason, GameState
-from keltis.core.scoring import (
-    ASCENDING,
-    GOAL_FIGURES,
-    GOAL_ROW,
-    LAST_ROW,
-    UNDECIDED,
-    board_parts,
-    direction_after,
-    direction_name,
-    follows,
-)
+from keltis.core.scoring import ASCENDING, UNDECIDED, direction_after, direction_name, follows
 from keltis.core.setup import (
     DEFAULT_TURN_CAP,
     check_turn_cap,

@@ -8,19 +8,17 @@ taken) and are listed as ``known_cards`` until they are played.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
+from keltis.board.actions import ACTIONS
 from keltis.board.labels import action_label
 from keltis.board.layout import TILE_LETTERS, Layout
-from keltis.core.actions import Action
+from keltis.board.tables import BOARD_WISH_POINTS, board_parts, path_points
+from keltis.core.actions import Action, ActionSpace
 from keltis.core.card_codes import COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.labels import Label
 from keltis.core.protocol import JSON, View, cards_json
-from keltis.core.scoring import (
-    BOARD_WISH_POINTS,
-    board_parts,
-    path_points,
-    wish_points,
-)
+from keltis.core.scoring import wish_points
 
 #: How many of the last moves a view lists (``View.recent``).
 RECENT_MOVES = 12
@@ -29,6 +27,8 @@ RECENT_MOVES = 12
 @dataclass(frozen=True)
 class BoardView(View):
     """A board-game view. Everything here is public, except ``hand`` (the viewer's own)."""
+
+    actions: ClassVar[ActionSpace] = ACTIONS
 
     layout: Layout
     tiles: tuple[tuple[int, ...], ...]

@@ -6,16 +6,17 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from keltis.cards.actions import ACTIONS
 from keltis.cards.events import card_events
 from keltis.cards.sample import sample_card_state
 from keltis.cards.setup import CardSetup
 from keltis.cards.state import WISH_VALUES, CardState, CardVariant
+from keltis.cards.tables import CARD_ROW_POINTS, CARD_WISH_POINTS
 from keltis.cards.view import CardView
-from keltis.core.actions import Action
+from keltis.core.actions import Action, ActionSpace
 from keltis.core.errors import SetupError
 from keltis.core.events import Event
 from keltis.core.protocol import JSON, Game, View
-from keltis.core.scoring import CARD_ROW_POINTS, CARD_WISH_POINTS
 
 
 class CardGame(Game):
@@ -23,6 +24,7 @@ class CardGame(Game):
 
     name: ClassVar[str] = "cards"
     title: ClassVar[str] = "Keltis: The Card Game"
+    actions: ClassVar[ActionSpace] = ACTIONS
     #: The review's calibration maps (keltis.review.calibrated): fitted on seeds
     #: 410001-410012 of benchmarks/review_calibration.py, measured on 410013-410025.
     review_calibration: ClassVar[Mapping[int, tuple[float, float]]] = {

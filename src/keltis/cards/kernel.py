@@ -1,8 +1,8 @@
 """Keltis: The Card Game (RULES.md C-1 … C-19) as numba kernels over one flat ``int32`` array.
 
 The state of a game is one array (``new_state``) with the fields at the offsets below; the
-decisions are the reference engine's dense action indices (``keltis.core.actions``), so a
-legal list here and ``{a.index for a in CardState.legal_actions()}`` are the same set (the
+decisions are the card game's action ids (``keltis.cards.actions``), so a legal list here and
+``{ACTIONS.index(a) for a in CardState.legal_actions()}`` are the same set (the
 differential test checks it at every step). Each rule is written once, in the kernels
 ``legal``, ``apply`` and ``score``; ``keltis.fast.driver`` plays, steps and shows whole games
 with them (one driver for both games' kernels).
@@ -20,6 +20,17 @@ from typing import Any, Final
 
 import numpy as np
 
+from keltis.cards.actions import (
+    CLAIM_BASE,
+    CLAIM_IDS,
+    DISCARD_BASE,
+    DRAW_DECK,
+    DRAW_PILE_BASE,
+    LAY_ONTO_BASE,
+    PASS_INDEX,
+)
+from keltis.cards.actions import CLAIM_FIRST as _CLAIM_FIRST
+from keltis.cards.actions import CLAIM_SECOND as _CLAIM_SECOND
 from keltis.cards.state import CardVariant
 from keltis.core.gamestate import GameState
 from keltis.fast._jit import kernel
@@ -37,13 +48,14 @@ if set(SWITCHES) != _IMPLEMENTED:
         + ", ".join(sorted(set(SWITCHES) - _IMPLEMENTED))
     )
 
-# -- action indices (keltis.core.actions) ------------------------------------------------
-LAY_ONTO_BASE: Final = 71
-DISCARD_BASE: Final = 126
-CLAIM_BASE: Final = 197
-PASS_INDEX: Final = 528
-DRAW_DECK: Final = 529
-DRAW_PILE_BASE: Final = 530
+# -- action ids (keltis.cards.actions) ----------------------------------------------------
+# Lays 0-70, point cards onto a row, discards, claims, pass, draws, in that order (the
+# comparisons below rely on it). A claim's id is a table's: CLAIM_ID by value and the two
+# cards' slots (slot: colour 0-4 of a number card, 5 for the point card), its cards by
+# ``id - CLAIM_BASE`` in CLAIM_FIRST and CLAIM_SECOND.
+CLAIM_ID: Final = np.array(CLAIM_IDS, dtype=np.int64)
+CLAIM_FIRST: Final = np.array(_CLAIM_FIRST, dtype=np.int64)
+CLAIM_SECOND: Final = np.array(_CLAIM_SECOND, dtype=np.int64)
 
 # -- phases and end reasons (the reference's order) -----------------------------------------
 PLAY: Final = 0
@@ -286,7 +298,7 @@ def _can_lay_final(s: np.ndarray, p: int) -> bool:
 
 @kernel(inline=True)
 def legal(s: np.ndarray, out: np.ndarray) -> int:
-    """Write the current player's legal decisions (dense action indices) to ``out``; return
+    """Write the current player's legal decisions (the game's action ids) to ``out``; return
     how many (0 once the game is over)."""
     phase = s[PHASE]
     p = s[CUR]
@@ -317,7 +329,7 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
                 if (values >> (4 * j)) & 15 != v:
                     continue
                 sb = (slots >> (3 * j)) & 7
-                index = CLAIM_BASE + (v - 1) * 36 + min(sa, sb) * 6 + max(sa, sb)
+                index = CLAIM_ID[(v - 1) * 36 + min(sa, sb) * 6 + max(sa, sb)]
                 seen = False
                 for k in range(first_claim, n):
                     if out[k] == index:
@@ -467,7 +479,7 @@ def _lay(s: np.ndarray, p: int, a: int) -> None:
 
 @kernel(inline=True)
 def apply(s: np.ndarray, a: int) -> None:
-    """Carry out decision ``a`` (a legal dense action index) for the current player."""
+    """Carry out decision ``a`` (a legal action id of the game) for the current player."""
     p = s[CUR]
     phase = s[PHASE]
     if phase == DRAW:
@@ -509,13 +521,9 @@ def apply(s: np.ndarray, a: int) -> None:
             s[DRAWS] = 1
             s[PHASE] = DRAW
         else:  # C-8
-            rest = a - CLAIM_BASE
-            v = rest // 36 + 1
-            pair = rest - (v - 1) * 36
-            s1 = pair // 6
-            s2 = pair - s1 * 6
-            first = 60 + v if s1 == 5 else s1 * 11 + v
-            second = 60 + v if s2 == 5 else s2 * 11 + v
+            first = CLAIM_FIRST[a - CLAIM_BASE]
+            second = CLAIM_SECOND[a - CLAIM_BASE]
+            v = VALUE[first]
             _take(s, p, first)
             _take(s, p, second)
             s[BLOCKED] = (1 << _to_pile(s, first)) | (1 << _to_pile(s, second))
@@ -893,12 +901,7 @@ def _ends_with_win(s: np.ndarray, p: int, gain: float) -> bool:
 
 @kernel()
 def _claim_cards(a: int) -> tuple[int, int]:
-    rest = a - CLAIM_BASE
-    v = rest // 36 + 1
-    pair = rest - (v - 1) * 36
-    s1 = pair // 6
-    s2 = pair - s1 * 6
-    return (60 + v if s1 == 5 else s1 * 11 + v), (60 + v if s2 == 5 else s2 * 11 + v)
+    return CLAIM_FIRST[a - CLAIM_BASE], CLAIM_SECOND[a - CLAIM_BASE]
 
 
 @kernel()
@@ -1304,13 +1307,9 @@ def track(s: np.ndarray, x: np.ndarray, a: int, offsets: np.ndarray, out: np.nda
         _leaves(s, x, p, card, offsets, out)
         _discarded(x, card, offsets, out)
     else:
-        rest = a - CLAIM_BASE
-        value = rest // 36 + 1
-        pair = rest - (value - 1) * 36
-        s1 = pair // 6
-        s2 = pair - s1 * 6
-        first = 60 + value if s1 == 5 else s1 * 11 + value
-        second = 60 + value if s2 == 5 else s2 * 11 + value
+        first = CLAIM_FIRST[a - CLAIM_BASE]
+        second = CLAIM_SECOND[a - CLAIM_BASE]
+        value = VALUE[first]
         _leaves(s, x, p, first, offsets, out)
         _leaves(s, x, p, second, offsets, out)
         _discarded(x, first, offsets, out)

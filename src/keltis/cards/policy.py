@@ -43,18 +43,12 @@ from keltis.cards.state import (
     PLAY,
     CardState,
 )
+from keltis.cards.tables import CARD_ROW_POINTS, CARD_WISH_POINTS
 from keltis.core.actions import DECK, POINT_PILE, Action, ActionKind
 from keltis.core.card_codes import CLOSING_BASE, NUM_COLOURS, NUMBER_CARDS, POINT_BASE
 from keltis.core.policy import GamePolicies, Policy, Projection, Rewinder, Scorer, best_scored
 from keltis.core.protocol import View
-from keltis.core.scoring import (
-    ASCENDING,
-    CARD_ROW_POINTS,
-    CARD_WISH_POINTS,
-    DESCENDING,
-    direction_after,
-    follows,
-)
+from keltis.core.scoring import ASCENDING, DESCENDING, direction_after, follows
 
 _ROW: Final = tuple(float(v) for v in CARD_ROW_POINTS)
 _WISH: Final = tuple(float(v) for v in CARD_WISH_POINTS)

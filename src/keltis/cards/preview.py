@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from keltis.cards.events import card_events
 from keltis.cards.sample import sample_card_state
+from keltis.cards.tables import card_row_points
 from keltis.cards.view import CardView, pile_letter
 from keltis.core.actions import Action, ActionKind
 from keltis.core.card_codes import CARD_COLOUR, COLOUR_LETTERS, is_closing, is_point
 from keltis.core.preview import game_previews
 from keltis.core.protocol import JSON
-from keltis.core.scoring import card_row_points
 
 
 def previews(view: CardView) -> list[JSON]:

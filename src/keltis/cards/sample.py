@@ -7,13 +7,13 @@ import random
 
 from keltis.cards.state import (
     _ALL_WISHES,
-    COPIES,
     PHASE_NAMES,
     CardState,
     CardVariant,
     derive_rows,
     pile_mask,
 )
+from keltis.cards.tables import COPIES
 from keltis.cards.view import CardView
 from keltis.core.errors import SetupError
 from keltis.core.protocol import EndReason

@@ -12,7 +12,6 @@ from typing import Any, Final
 from keltis.cards.state import (
     _ALL_WISHES,
     CLOSED_ROWS_TO_END,
-    COPIES,
     NUM_PILES,
     PILE_OF,
     CardState,
@@ -21,6 +20,7 @@ from keltis.cards.state import (
     derive_rows,
     pile_mask,
 )
+from keltis.cards.tables import COPIES
 from keltis.core.actions import POINT_PILE
 from keltis.core.card_codes import CARD_TEXT, COLOUR_LETTERS, COLOUR_NAMES, NUM_COLOURS
 from keltis.core.errors import SetupError

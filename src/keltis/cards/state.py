@@ -22,8 +22,17 @@ from bisect import insort
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final, Self
 
+from keltis.cards.tables import COPIES, card_parts
 from keltis.cards.view import RECENT_MOVES, CardView
-from keltis.core.actions import DECK, DRAW_DECK, PASS_ACTION, POINT_PILE, Action, ActionKind
+from keltis.core.actions import (
+    ALL_ACTIONS,
+    DECK,
+    DRAW_DECK,
+    PASS_ACTION,
+    POINT_PILE,
+    Action,
+    ActionKind,
+)
 from keltis.core.card_codes import (
     CARD_COLOUR,
     CARD_TEXT,
@@ -38,14 +47,7 @@ from keltis.core.card_codes import (
 )
 from keltis.core.errors import IllegalActionError, SetupError
 from keltis.core.protocol import JSON, EndReason, GameState
-from keltis.core.scoring import (
-    ASCENDING,
-    UNDECIDED,
-    card_parts,
-    direction_after,
-    direction_name,
-    follows,
-)
+from keltis.core.scoring import ASCENDING, UNDECIDED, direction_after, direction_name, follows
 from keltis.core.setup import (
     DEFAULT_TURN_CAP,
     check_turn_cap,
@@ -90,16 +92,6 @@ _BIT_PASS: Final = 1 << int(ActionKind.PASS)
 _PHASE_KINDS: Final = (_BIT_LAY | _BIT_DISCARD | _BIT_CLAIM, _BIT_DRAW, _BIT_LAY | _BIT_PASS, 0)
 
 
-def _copies(card: int) -> int:
-    if card < NUMBER_CARDS:
-        return 2 if 3 <= card % 11 <= 7 else 1
-    if card < POINT_BASE:
-        return 2
-    return 1
-
-
-#: How many copies of each card code exist (C-1-C-3).
-COPIES: Final = tuple(_copies(c) for c in range(NUM_CARD_CODES))
 #: The 101 shuffled cards (C-5): 80 number cards, 10 closing cards, 11 point cards.
 FULL_DECK: Final = tuple(c for c in range(NUM_CARD_CODES) for _ in range(COPIES[c]))
 #: The discard pile a card goes to (C-7): its colour, or the point pile.
@@ -133,6 +125,9 @@ _CLAIM: Final = {
     for a in CLAIM_CARDS[v]
     for b in CLAIM_CARDS[v]
 }
+
+#: Every action as its cached object (claims are not cached: built anew each time).
+_CACHED: Final = {a: a for a in ALL_ACTIONS}
 
 _CLOSING_BIT: Final = tuple(1 << (CLOSING_BASE + c) for c in range(NUM_COLOURS))
 _POINT_BITS: Final = ((1 << 11) - 1) << POINT_BASE
@@ -170,7 +165,8 @@ def row_mask(colour: int, direction: int, last: int, closings: int) -> int:
 def _action(kind: ActionKind, card: int = -1, card2: int = -1, target: int = -1) -> Action:
     """The action with these fields (the cached object where there is one); raises
     :class:`ValueError` if there is none."""
-    return Action.from_index(Action(kind, card, card2, target).index)
+    action = Action(kind, card, card2, target)
+    return _CACHED.get(action, action)
 
 
 @dataclass(frozen=True)

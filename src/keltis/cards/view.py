@@ -9,18 +9,16 @@ piles, rows, point rows, wish stone cards) lies face up on the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
+from keltis.cards.actions import ACTIONS
 from keltis.cards.labels import action_label
-from keltis.core.actions import POINT_PILE, Action
+from keltis.cards.tables import CARD_WISH_POINTS, card_parts, card_row_points
+from keltis.core.actions import POINT_PILE, Action, ActionSpace
 from keltis.core.card_codes import COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.labels import Label
 from keltis.core.protocol import JSON, View, cards_json
-from keltis.core.scoring import (
-    CARD_WISH_POINTS,
-    card_parts,
-    card_row_points,
-    wish_points,
-)
+from keltis.core.scoring import wish_points
 
 #: How many of the last moves a view lists (``View.recent``).
 RECENT_MOVES = 12
@@ -34,6 +32,8 @@ def pile_letter(pile: int) -> str:
 @dataclass(frozen=True)
 class CardView(View):
     """A card-game view. Everything here is public, except ``hand`` (the viewer's own)."""
+
+    actions: ClassVar[ActionSpace] = ACTIONS
 
     wish_row: tuple[int, ...]
     """Values (1-9) of the wish stone cards still face up, ascending."""

@@ -1,7 +1,8 @@
-"""The shared vocabulary of both games: colours, cards, actions, scoring tables, errors and the
-game protocol. Standard library only; no I/O."""
+"""The shared vocabulary of both games: colours, cards, actions (and the action space type
+each game builds its own from), the scoring rules both use, errors and the game protocol.
+Standard library only; no I/O."""
 
-from keltis.core.actions import NUM_ACTIONS, Action, ActionKind, parse_action
+from keltis.core.actions import ALL_ACTIONS, Action, ActionKind, ActionSpace, parse_action
 from keltis.core.card_codes import Colour, card_text, parse_card
 from keltis.core.errors import (
     IllegalActionError,
@@ -13,9 +14,10 @@ from keltis.core.errors import (
 from keltis.core.protocol import EndReason, Game, GameState, Outcome, View
 
 __all__ = [
-    "NUM_ACTIONS",
+    "ALL_ACTIONS",
     "Action",
     "ActionKind",
+    "ActionSpace",
     "Colour",
     "EndReason",
     "Game",

@@ -18,8 +18,10 @@ for every action; ``docs/notation.md`` documents the notation:
 ``draw G``         take the top card of the green discard pile (``draw *``: point pile)
 =================  ==============================================================
 
-Every action has a dense ``index`` in ``range(NUM_ACTIONS)`` (the same for both games), which
-learning interfaces use as the integer action id.
+:data:`ALL_ACTIONS` lists every action the notation can write (536), in the canonical order.
+Each game declares the actions it can ever accept as an :class:`ActionSpace` (``Game.actions``:
+``keltis.board.actions``, ``keltis.cards.actions``), which numbers them densely in that order:
+the integer action ids of learning interfaces, the game's alone.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ from enum import IntEnum
 from typing import Final
 
 from keltis.core.card_codes import (
-    CARD_COLOUR,
     CARD_TEXT,
     CARD_VALUE,
     COLOUR_LETTERS,
@@ -64,21 +65,6 @@ POINT_PILE: Final = 5
 SMALL: Final = 0
 BIG: Final = 1
 
-_LAY_ONTO_ROW_BASE: Final = NUM_CARD_CODES  # 71
-_DISCARD_BASE: Final = _LAY_ONTO_ROW_BASE + 11 * NUM_COLOURS  # 126
-_CLAIM_BASE: Final = _DISCARD_BASE + NUM_CARD_CODES  # 197
-_FIGURE_BASE: Final = _CLAIM_BASE + 9 * 36  # 521
-_ADVANCE_BASE: Final = _FIGURE_BASE + 2  # 523
-_PASS_INDEX: Final = _ADVANCE_BASE + NUM_COLOURS  # 528
-_DRAW_BASE: Final = _PASS_INDEX + 1  # 529: deck, then piles 0-5
-#: Size of the shared action space.
-NUM_ACTIONS: Final = _DRAW_BASE + 7  # 536
-
-
-def _claim_slot(card: int) -> int:
-    """Slot 0-4 for a number card of that colour, 5 for a point card."""
-    return 5 if card >= POINT_BASE else CARD_COLOUR[card]
-
 
 @dataclass(frozen=True, slots=True)
 class Action:
@@ -96,10 +82,10 @@ class Action:
                 f"target {self.target}"
             )
 
-    def __reduce__(self) -> tuple[object, tuple[int]]:
-        """Pickled as its dense index (a compiled frozen dataclass cannot be restored field by
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        """Pickled as its notation (a compiled frozen dataclass cannot be restored field by
         field); unpickling gives the cached action back."""
-        return (Action.from_index, (self.index,))
+        return (parse_action, (str(self),))
 
     # -- constructors (cached: the same decision is always the same object) ---------------
 
@@ -134,58 +120,6 @@ class Action:
     def draw(source: int = DECK) -> Action:
         """Draw from the draw pile (``DECK``) or take the top of discard pile ``source``."""
         return _DRAW[source + 1]
-
-    # -- properties ----------------------------------------------------------------------
-
-    @property
-    def index(self) -> int:
-        """Dense integer id in ``range(NUM_ACTIONS)``, the same for both games."""
-        kind = self.kind
-        if kind is ActionKind.LAY:
-            if self.target < 0:
-                return self.card
-            return _LAY_ONTO_ROW_BASE + (self.card - POINT_BASE) * NUM_COLOURS + self.target
-        if kind is ActionKind.DISCARD:
-            return _DISCARD_BASE + self.card
-        if kind is ActionKind.CLAIM:
-            value = CARD_VALUE[self.card]
-            return (
-                _CLAIM_BASE
-                + (value - 1) * 36
-                + _claim_slot(self.card) * 6
-                + _claim_slot(self.card2)
-            )
-        if kind is ActionKind.FIGURE:
-            return _FIGURE_BASE + self.target
-        if kind is ActionKind.ADVANCE:
-            return _ADVANCE_BASE + self.target
-        if kind is ActionKind.PASS:
-            return _PASS_INDEX
-        return _DRAW_BASE + 1 + self.target
-
-    @staticmethod
-    def from_index(index: int) -> Action:
-        """The action with a given dense id (inverse of :attr:`index`)."""
-        if not 0 <= index < NUM_ACTIONS:
-            raise ValueError(f"action index {index} is outside 0..{NUM_ACTIONS - 1}")
-        if index < _LAY_ONTO_ROW_BASE:
-            return _LAY[index]
-        if index < _DISCARD_BASE:
-            return _LAY_ONTO[index - _LAY_ONTO_ROW_BASE]
-        if index < _CLAIM_BASE:
-            return _DISCARD[index - _DISCARD_BASE]
-        if index < _FIGURE_BASE:
-            rest = index - _CLAIM_BASE
-            value, pair = divmod(rest, 36)
-            first, second = divmod(pair, 6)
-            return Action.claim(_slot_card(first, value + 1), _slot_card(second, value + 1))
-        if index < _ADVANCE_BASE:
-            return Action.figure(index - _FIGURE_BASE == BIG)
-        if index < _PASS_INDEX:
-            return _ADVANCE[index - _ADVANCE_BASE]
-        if index == _PASS_INDEX:
-            return PASS_ACTION
-        return _DRAW[index - _DRAW_BASE]
 
     @property
     def claim_value(self) -> int:
@@ -269,6 +203,30 @@ BIG_ACTION: Final = Action(ActionKind.FIGURE, -1, -1, BIG)
 PASS_ACTION: Final = Action(ActionKind.PASS)
 DRAW_DECK: Final = _DRAW[0]
 
+#: Every action the notation can write, in the canonical order that each game's
+#: :class:`ActionSpace` keeps: lays (card codes 0-70), point cards onto a row (by value, then
+#: row), discards (card codes), claims (by value 1-9, then the first card's slot, then the
+#: second's: slots 0-4 the number card of that colour, 5 the point card), the figure choice
+#: (small, big), advances (by path), pass, draws (the draw pile, then discard piles 0-5). It
+#: is the order of the action ids before each game had its own (encoding version 1 numbered all 536
+#: this way), so an old weight row ``i`` belongs to ``ALL_ACTIONS[i]``.
+ALL_ACTIONS: Final = (
+    *_LAY,
+    *_LAY_ONTO,
+    *_DISCARD,
+    *(
+        Action.claim(_slot_card(first, value), _slot_card(second, value))
+        for value in range(1, 10)
+        for first in range(6)
+        for second in range(6)
+    ),
+    SMALL_ACTION,
+    BIG_ACTION,
+    *_ADVANCE,
+    PASS_ACTION,
+    *_DRAW,
+)
+
 _WORDS_PASS: Final = frozenset({"pass", "stop"})
 _SPLIT: Final = re.compile(r"[\s,+]+")
 
@@ -324,3 +282,60 @@ def parse_action(text: str) -> Action:
         return _LAY[parse_card(raw)]
     except NotationError:
         raise NotationError(key="not_an_action") from None
+
+
+class ActionSpace:
+    """The actions one game can ever accept, numbered densely: the game's integer action ids
+    (a policy's outputs, a mask's entries, OpenSpiel's ``num_distinct_actions``). Built from
+    the actions in :data:`ALL_ACTIONS` order, so the ids keep that order.
+
+    >>> space = ActionSpace("demo", (PASS_ACTION, DRAW_DECK))
+    >>> space.size, space.index(DRAW_DECK), space.action(0), space.parse("draw")
+    (2, 1, Action('pass'), Action('draw'))
+    """
+
+    __slots__ = ("_index", "actions", "game", "notation", "size", "title")
+
+    def __init__(self, game: str, actions: tuple[Action, ...], title: str = "") -> None:
+        self.game = game
+        self.title = title or f"the {game} game"
+        """The game in words for messages (``the board game``)."""
+        self.actions = actions
+        self.size = len(actions)
+        self.notation = tuple(str(a) for a in actions)
+        self._index = {a: i for i, a in enumerate(actions)}
+        if len(self._index) != self.size:
+            raise ValueError(f"the actions of {game} repeat")
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._index
+
+    def index(self, action: Action) -> int:
+        """The id of ``action``; :class:`ValueError` if the game has no such action."""
+        try:
+            return self._index[action]
+        except KeyError:
+            raise ValueError(f"{action} is not an action of {self.title}") from None
+
+    def action(self, index: int) -> Action:
+        """The action with id ``index``; :class:`ValueError` outside ``0 … size - 1``."""
+        if not 0 <= index < self.size:
+            raise ValueError(
+                f"action id {index} is outside 0..{self.size - 1} ({self.title}'s ids)"
+            )
+        return self.actions[index]
+
+    def parse(self, text: str) -> Action:
+        """Read an action of this game from its notation: :class:`NotationError` if the text
+        is no action, or one the game never has (``not_a_move.<game>``, which says the
+        game's moves)."""
+        action = parse_action(text)
+        if action not in self._index:
+            raise NotationError(key=f"not_a_move.{self.game}")
+        return action
+
+    def __repr__(self) -> str:
+        return f"ActionSpace({self.game!r}, {self.size} actions)"

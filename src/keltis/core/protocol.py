@@ -21,7 +21,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any, ClassVar, Final, Self
 
-from keltis.core.actions import BIG, DECK, NUM_ACTIONS, POINT_PILE, Action, ActionKind
+from keltis.core.actions import BIG, DECK, POINT_PILE, Action, ActionKind, ActionSpace
 from keltis.core.card_codes import CARD_COLOUR, CARD_TEXT, COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.errors import SetupError
 from keltis.core.gamestate import GameState, Variant
@@ -49,7 +49,7 @@ __all__ = [
 #: Version of the JSON forms of views, actions, events and game information (the schemas in
 #: ``keltis/schemas``). Raised when a field changes meaning or disappears; new fields may be
 #: added within a version.
-WIRE_VERSION: Final = 2
+WIRE_VERSION: Final = 3
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,9 @@ class View:
     Game-specific subclasses add the board or the rows. Hidden cards appear only as counts.
     ``legal`` is non-empty only when the viewer is the player to decide.
     """
+
+    actions: ClassVar[ActionSpace]
+    """The game's action space (each game's view class names its game's)."""
 
     game: str
     viewer: int | None
@@ -145,7 +148,7 @@ class View:
             "turn": self.turn,
             "ply": self.ply,
             "legal": [
-                action_json(a, preview, self.action_label(a, preview))
+                action_json(a, self.actions.index(a), preview, self.action_label(a, preview))
                 for a, preview in zip(self.legal, self.previews(), strict=True)
             ],
             "hand": cards_json(self.hand) if self.hand is not None else None,
@@ -160,13 +163,15 @@ class View:
         }
 
 
-def action_json(action: Action, preview: JSON | None = None, label: Label | None = None) -> JSON:
-    """An action's wire form: ``notation`` (``docs/notation.md``), ``index`` (the dense id,
-    the same in both games), ``kind`` (``lay``, ``discard``, ``claim``, ``figure``,
-    ``advance``, ``pass``, ``draw``), its parts (``cards`` played from the hand, the ``pile``
-    of a discard or a draw, the row a point card goes ``onto``, the ``path`` of an advance,
-    ``big`` for the figure choice) and, for a legal action of a view, ``preview`` and
-    ``label``."""
+def action_json(
+    action: Action, index: int, preview: JSON | None = None, label: Label | None = None
+) -> JSON:
+    """An action's wire form: ``notation`` (``docs/notation.md``), ``index`` (its id in the
+    game's action space, ``Game.actions``: given, as only the game knows it), ``kind``
+    (``lay``, ``discard``, ``claim``, ``figure``, ``advance``, ``pass``, ``draw``), its parts
+    (``cards`` played from the hand, the ``pile`` of a discard or a draw, the row a point card
+    goes ``onto``, the ``path`` of an advance, ``big`` for the figure choice) and, for a legal
+    action of a view, ``preview`` and ``label``."""
     kind = action.kind
     cards: list[str] = []
     pile: str | None = None
@@ -183,7 +188,7 @@ def action_json(action: Action, preview: JSON | None = None, label: Label | None
     onto = kind is ActionKind.LAY and action.target >= 0
     out: JSON = {
         "notation": str(action),
-        "index": action.index,
+        "index": index,
         "kind": kind.name.lower(),
         "cards": cards,
         "pile": pile,
@@ -217,7 +222,7 @@ class GameInfo:
     min_num_players: int
     max_num_players: int
     num_distinct_actions: int
-    """Size of the dense action index (``Action.index``), the same for both games."""
+    """Size of the game's action space (``Game.actions.size``): the ids run 0 … size - 1."""
     max_game_length: int
     turn_cap: int
     dynamics: str = "sequential"
@@ -265,6 +270,9 @@ class Game(ABC):
     options: ClassVar[tuple[str, ...]] = ()
     """The game's parameters beyond its rule switches (keyword options of :meth:`new_game`
     and :meth:`deal`)."""
+    actions: ClassVar[ActionSpace]
+    """The actions the game can ever accept, numbered densely (its integer action ids:
+    ``keltis.board.actions``, ``keltis.cards.actions``)."""
     review_calibration: ClassVar[Mapping[int, tuple[float, float]]] = {}
     """The review's calibration map by number of players, ``(a, b)`` of
     ``logit(shown) = a × logit(raw) + b`` (``keltis.review.calibrated``; docs/bots.md says how
@@ -319,7 +327,7 @@ class Game(ABC):
             num_players=players,
             min_num_players=self.min_players,
             max_num_players=self.max_players,
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=self.actions.size,
             max_game_length=self.max_game_length(players, cap),
             turn_cap=cap,
         )

@@ -91,7 +91,7 @@ refusal(
     "not a move: type a card to lay it (G7; closing card GX; point card *7, or *7>G onto your "
     "green row), wish G5 *5 for a wish stone, -G7 to discard, pass, draw, draw G or draw *",
 )
-refusal("refuse.no_action_index", "{index} is not an action number: they run from 0 to 535")
+refusal("refuse.no_action_index", "{index} is not an action number: they run from 0 to {last}")
 
 # -- both games ------------------------------------------------------------------------
 

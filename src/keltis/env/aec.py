@@ -44,7 +44,6 @@ from pettingzoo.utils.wrappers import (  # type: ignore[import-untyped, unused-i
 )
 
 from keltis.bots import Bot, make_bot
-from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import JSON
 from keltis.env.common import (
     action_index,
@@ -59,6 +58,7 @@ from keltis.env.common import (
     terminal_reward,
 )
 from keltis.env.encode import action_mask, encode
+from keltis.env.encode import action_space as actions_of
 from keltis.env.gym_env import Observation, observation_space
 from keltis.games import DEFAULT_GAME
 from keltis.match import Match
@@ -123,7 +123,7 @@ class KeltisAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             for agent in self.possible_agents
         }
         self._action_spaces: dict[str, spaces.Space[Any]] = {
-            agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents
+            agent: spaces.Discrete(actions_of(game).size) for agent in self.possible_agents
         }
         self._np_random: np.random.Generator | None = None
         self._match: Match | None = None
@@ -137,7 +137,8 @@ class KeltisAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         return self._observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(536)``: the dense action ids (``Action.index``)."""
+        """``Discrete(n)``: the game's action ids (``Game.actions``; ``n`` is 124 for the board
+        game, 500 for the card game)."""
         return self._action_spaces[agent]
 
     @property
@@ -177,7 +178,8 @@ class KeltisAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         return {self.observation_key: encode(view), "action_mask": action_mask(view)}
 
     def step(self, action: Any) -> None:
-        """The selected agent's decision (a dense action id; ``None`` for a finished agent)."""
+        """The selected agent's decision (an action id of the game; ``None`` for a finished
+        agent)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

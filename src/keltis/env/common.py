@@ -14,7 +14,6 @@ from typing import Any, Final, Literal, Protocol, SupportsIndex, SupportsInt, ru
 
 from keltis.bots import Bot, make_bot
 from keltis.bots.base import derive_seed
-from keltis.core.actions import NUM_ACTIONS, Action
 from keltis.core.card_codes import CARD_TEXT, COLOUR_LETTERS, NUM_COLOURS
 from keltis.core.errors import KeltisError
 from keltis.core.protocol import JSON, EndReason, Outcome, View
@@ -86,17 +85,18 @@ def submit(
     """Play action ``index`` for ``seat``; ``True`` if it was legal. An illegal one raises
     :class:`InvalidActionError` (``raise``) or is replaced by the fallback bot's choice
     (``penalty``)."""
-    if 0 <= index < NUM_ACTIONS:
+    space = match.actions
+    if 0 <= index < space.size:
         try:
             match.submit(seat, index)
             return True
         except KeltisError as error:
             reason = str(error)
     else:
-        reason = f"action ids are 0-{NUM_ACTIONS - 1}"
+        reason = f"the {match.game} game's action ids are 0-{space.size - 1}"
     if illegal_action == "raise":
-        legal = ", ".join(f"{a.index} ({a})" for a in match.view(seat).legal)
-        shown = f"{index} ({Action.from_index(index)})" if 0 <= index < NUM_ACTIONS else index
+        legal = ", ".join(f"{space.index(a)} ({a})" for a in match.view(seat).legal)
+        shown = f"{index} ({space.action(index)})" if 0 <= index < space.size else index
         raise InvalidActionError(
             f"action {shown} is not legal for seat {seat} now: {reason}. Legal: {legal}. "
             "Sample from the observation's action_mask, or pass illegal_action='penalty'."
@@ -191,7 +191,7 @@ def render_view(view: View) -> str:
     if view.hand is not None:
         lines.append(f"your hand: {_cards(view.hand)}")
     if view.legal:
-        lines.append("legal: " + " ".join(f"{a}={a.index}" for a in view.legal))
+        lines.append("legal: " + " ".join(f"{a}={view.actions.index(a)}" for a in view.legal))
     if view.outcome is not None:
         outcome = view.outcome
         lines.append(

@@ -11,7 +11,7 @@ OpenSpiel to come) turns a view into numbers here, and nowhere else::
 
     view = state.view(seat)            # or match.view(seat): never the full state
     x = encode(view)                   # float32, shape (observation_size(view.game, n),)
-    m = action_mask(view)              # int8, shape (536,): 1 where view.legal holds the index
+    m = action_mask(view)              # int8, one per action id of the game: 1 where legal
 
 An observation is a fixed-size float32 vector per (game, number of players): the *table part*
 (what every seat sees alike, plus the viewer's hand), then one *player block* per seat in
@@ -49,7 +49,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from keltis.core.actions import NUM_ACTIONS
+from keltis.core.actions import ActionSpace
 from keltis.core.card_codes import CARD_TEXT
 from keltis.core.protocol import View
 from keltis.games import get_game
@@ -69,7 +69,9 @@ _REMOVED_TWO_PLAYERS: Final = 30
 #: there follows the field table (names, sizes, bounds); raise this number when what a field
 #: holds changes and the table does not (another scale, another order within a field, a fix
 #: of how a field is filled), so that policies trained on the old numbers are refused.
-ENCODING_VERSION: Final = 1
+#: 2: each game numbers its own actions (``Game.actions``), no longer one 536-id space for
+#: both; the fingerprint covers the size of the game's action space too.
+ENCODING_VERSION: Final = 2
 
 Array = npt.NDArray[np.float32]
 Mask = npt.NDArray[Any]
@@ -154,10 +156,12 @@ class ObservationLayout:
     def version(self) -> str:
         """The layout's version, ``"<ENCODING_VERSION>-<fingerprint>"``: the fingerprint (16
         hex digits of a SHA-256) covers the game, the number of players and every field's
-        name, size and bounds in order, table part and player block; not the meanings' text."""
+        name, size and bounds in order, table part and player block, and the size of the
+        game's action space (a policy's outputs); not the meanings' text."""
         table = [
             self.game,
             str(self.players),
+            f"actions:{action_space(self.game).size}",
             *(f"t:{f.name}:{f.size}:{f.low!r}:{f.high!r}" for f in self.table),
             *(f"p:{f.name}:{f.size}:{f.low!r}:{f.high!r}" for f in self.player),
         ]
@@ -220,8 +224,9 @@ def check_layout(source: str, game: str, players: int, saved: object) -> None:
     if str(saved) != current:
         raise ValueError(
             f"{source}: trained on observation layout {saved}, but this keltis encodes the "
-            f"{game} game for {players} players as layout {current} (the observation changed "
-            "since): retrain the policy, or play it with the keltis version it was trained with"
+            f"{game} game for {players} players as layout {current} (the observation or the "
+            "action ids changed since): retrain the policy, convert it if docs/rl.md says how, "
+            "or play it with the keltis version it was trained with"
         )
 
 
@@ -284,13 +289,20 @@ def _encoder(game: str) -> Callable[[View, ObservationLayout, Array], None]:
     return encode_view
 
 
+@cache
+def action_space(game: str) -> ActionSpace:
+    """``game``'s action space (``Game.actions``): its action ids, a policy's outputs."""
+    return get_game(game).actions
+
+
 def action_mask(view: View, dtype: npt.DTypeLike = np.int8) -> Mask:
-    """A vector of ``NUM_ACTIONS`` (536): 1 at the dense index of each legal action of the
-    view, else 0 (all 0 when the viewer is not to decide). ``dtype=bool`` for a boolean
-    mask."""
-    mask = np.zeros(NUM_ACTIONS, dtype=dtype)
+    """A vector of the game's action count (``action_space(view.game).size``: 124 for the
+    board game, 500 for the card game): 1 at the id of each legal action of the view, else 0
+    (all 0 when the viewer is not to decide). ``dtype=bool`` for a boolean mask."""
+    space = view.actions
+    mask = np.zeros(space.size, dtype=dtype)
     for action in view.legal:
-        mask[action.index] = 1
+        mask[space.index(action)] = 1
     return mask
 
 

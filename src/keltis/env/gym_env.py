@@ -13,8 +13,9 @@
         if terminated or truncated:
             break
 
-Observations are ``{"observation": float32 vector, "action_mask": int8 vector of 536}``
-(:mod:`keltis.env.encode`); actions are dense action ids (``Action.index``, 0-535). The
+Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``
+(:mod:`keltis.env.encode`); actions are the game's action ids (``Game.actions``: 0-123 in the
+board game, 0-499 in the card game), the mask as long as there are ids. The
 opponents move through the same :class:`keltis.match.Match` as everywhere else, between the
 learner's decisions. The reward is paid when the game ends (see
 :data:`keltis.env.common.REWARDS`); a game cut off by the variant's turn cap ends with
@@ -38,7 +39,6 @@ from gymnasium import spaces
 
 from keltis.bots import Bot, make_bot
 from keltis.bots.base import derive_seed
-from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import JSON
 from keltis.env.common import (
     action_index,
@@ -52,6 +52,7 @@ from keltis.env.common import (
     terminal_reward,
 )
 from keltis.env.encode import action_mask, encode, observation_layout
+from keltis.env.encode import action_space as actions_of
 from keltis.games import DEFAULT_GAME
 from keltis.match import Match
 from keltis.record import PlayerInfo
@@ -72,7 +73,7 @@ def observation_space(game: str, players: int, key: str = "observation") -> spac
     return spaces.Dict(
         {
             key: spaces.Box(low, high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, (actions_of(game).size,), dtype=np.int8),
         }
     )
 
@@ -141,7 +142,7 @@ class KeltisEnv(gym.Env[Observation, np.int64]):
         self.variant = variant
         self.render_mode = render_mode
         self.observation_space = observation_space(game, num_players)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space = spaces.Discrete(actions_of(game).size)
         self.seat = 0
         self.seed_of_game = 0
         """The seed of the current episode's deal (to reproduce it: never hand it to the
@@ -185,7 +186,7 @@ class KeltisEnv(gym.Env[Observation, np.int64]):
     def step(
         self, action: np.int64
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        """The learner's decision (a dense action id), then the bots' until the learner is to
+        """The learner's decision (an action id of the game), then the bots' until the learner is to
         decide again or the game ends."""
         match = self.match
         if match.over:

@@ -10,9 +10,9 @@ policy). ::
     keltis arena 'linear=keltis.env.linear:LinearBot:path=cards-linear.npz' random \\
         --game cards --games 100
 
-Logits are ``W @ observation + b`` over the 536 dense action ids; illegal actions are masked
-out before the softmax. :class:`LinearBot` plays a saved policy from any seat (observations
-are from the seat's own chair).
+Logits are ``W @ observation + b`` over the game's action ids (124 or 500); illegal actions
+are masked out before the softmax. :class:`LinearBot` plays a saved policy from any seat
+(observations are from the seat's own chair).
 """
 
 from __future__ import annotations
@@ -29,9 +29,15 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import View
-from keltis.env.encode import Array, check_layout, encode, layout_version, observation_size
+from keltis.env.encode import (
+    Array,
+    action_space,
+    check_layout,
+    encode,
+    layout_version,
+    observation_size,
+)
 from keltis.env.learned import LearnedBot
 from keltis.games import GAME_NAMES
 
@@ -42,7 +48,8 @@ and ``layout``, the observation layout's version; format 1 had no ``layout``).""
 
 @dataclass
 class LinearPolicy:
-    """Weights ``(536, observation size)`` and biases ``(536,)`` for one game and player count."""
+    """Weights ``(actions, observation size)`` and biases ``(actions,)`` for one game and player
+    count, ``actions`` the size of the game's action space (``keltis.env.encode.action_space``)."""
 
     game: str
     players: int
@@ -52,12 +59,12 @@ class LinearPolicy:
     @classmethod
     def zeros(cls, game: str, players: int) -> LinearPolicy:
         """The uniform policy (every legal action equally likely)."""
-        size = observation_size(game, players)
+        size, actions = observation_size(game, players), action_space(game).size
         return cls(
             game,
             players,
-            np.zeros((NUM_ACTIONS, size), dtype=np.float32),
-            np.zeros(NUM_ACTIONS, dtype=np.float32),
+            np.zeros((actions, size), dtype=np.float32),
+            np.zeros(actions, dtype=np.float32),
         )
 
     def probabilities(
@@ -98,7 +105,7 @@ class LinearPolicy:
                 data["weights"].astype(np.float32),
                 data["bias"].astype(np.float32),
             )
-        expected = (NUM_ACTIONS, observation_size(policy.game, policy.players))
+        expected = (action_space(policy.game).size, observation_size(policy.game, policy.players))
         if policy.weights.shape != expected:
             raise ValueError(
                 f"{path}: weights of shape {policy.weights.shape}, the {policy.game} game for "
@@ -185,7 +192,7 @@ class LinearBot(LearnedBot):
 
     def probabilities(self, view: View) -> npt.NDArray[np.floating]:
         """The softmax of the policy's logits over ``view.legal``."""
-        legal = np.array([a.index for a in view.legal], dtype=np.intp)
+        legal = np.array([view.actions.index(a) for a in view.legal], dtype=np.intp)
         return self.policy.probabilities(encode(view), legal)
 
 

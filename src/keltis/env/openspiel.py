@@ -47,6 +47,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any, Final
 
 import numpy as np
@@ -54,7 +55,7 @@ import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 from open_spiel.python.algorithms import ismcts  # type: ignore[import-untyped, unused-ignore]
 
 from keltis.bots.base import derive_seed
-from keltis.core.actions import DRAW_DECK, NUM_ACTIONS, Action
+from keltis.core.actions import DRAW_DECK, ActionSpace
 from keltis.core.card_codes import CARD_TEXT
 from keltis.core.protocol import Game as Rules
 from keltis.core.protocol import GameState
@@ -66,9 +67,13 @@ from keltis.games import GAME_NAMES, get_game
 #: OpenSpiel's short names of the two games (its convention for Python games: ``python_``).
 SHORT_NAMES: Final = {name: f"python_keltis_{name}" for name in GAME_NAMES}
 
-_DRAW_DECK: Final = DRAW_DECK.index
-_NOTATION: Final = tuple(str(Action.from_index(i)) for i in range(NUM_ACTIONS))
 _NO_CARD: Final = -1
+
+
+@cache
+def _space(name: str) -> ActionSpace:
+    """The game's action space: OpenSpiel's action ids are its ids."""
+    return get_game(name).actions
 
 
 #: The ``seed`` parameter's default: OpenSpiel's "unseeded" (deals from the operating system).
@@ -197,14 +202,15 @@ class _Core:
         """The moves so far as ``seat`` knows them (``None``: as everyone knows them):
         ``actor:notation``, and ``=card`` after the seat's own draws from the draw pile."""
         log = self.log
+        notation = _space(self.name).notation
         if seat is None:
-            return ", ".join(f"{a}:{_NOTATION[i]}" for a, i, _ in log)
+            return ", ".join(f"{a}:{notation[i]}" for a, i, _ in log)
         done, text = self.texts[seat]
         if done < len(log):
             more = ", ".join(
-                f"{a}:{_NOTATION[i]}={CARD_TEXT[c]}"
+                f"{a}:{notation[i]}={CARD_TEXT[c]}"
                 if a == seat and c != _NO_CARD
-                else f"{a}:{_NOTATION[i]}"
+                else f"{a}:{notation[i]}"
                 for a, i, c in log[done:]
             )
             text = f"{text}, {more}" if text else more
@@ -364,22 +370,24 @@ class KeltisState(pyspiel.State):  # type: ignore[misc]
         state = self._core.state
         if state.over or player != state.current_player:
             return []
-        return sorted(a.index for a in state.legal_actions())
+        space = _space(self._core.name)
+        return sorted(space.index(a) for a in state.legal_actions())
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         state = core.state
         seat = state.current_player
-        if action == _DRAW_DECK:
+        chosen = _space(core.name).action(action)
+        if chosen == DRAW_DECK:
             before = state.hands[seat][:]  # what the seat sees of its hand
             state.apply(DRAW_DECK)
             core.log.append((seat, action, _new_card(before, state.hands[seat])))
         else:
-            state.apply(Action.from_index(action))
+            state.apply(chosen)
             core.log.append((seat, action, _NO_CARD))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return _NOTATION[action]
+        return _space(self._core.name).notation[action]
 
     def is_terminal(self) -> bool:
         """Whether the game is over (finished, or cut off by the turn cap)."""

@@ -9,8 +9,8 @@ bot spec goes (``docs/rl.md``)::
     keltis arena learned=ppo-cards.pt random greedy --game cards      # the same, by suffix
 
 The network is a multilayer perceptron over the observation (:mod:`keltis.env.encode`) with
-one logit per dense action id (536); illegal actions are masked out before the softmax, so
-the policy only ever picks a legal action. Only this module (and the training script)
+one logit per action id of the game (124 or 500); illegal actions are masked out before the
+softmax, so the policy only ever picks a legal action. Only this module (and the training script)
 imports torch: the rest of :mod:`keltis.env` needs numpy only. A saved file holds the
 policy's weights alone (the value network used in training is not needed to play), with the
 game, the number of players, the observation layout's version (checked on load) and the layer
@@ -32,9 +32,14 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import View
-from keltis.env.encode import check_layout, encode, layout_version, observation_size
+from keltis.env.encode import (
+    action_space,
+    check_layout,
+    encode,
+    layout_version,
+    observation_size,
+)
 from keltis.env.learned import LearnedBot
 
 FORMAT = 2
@@ -64,17 +69,19 @@ def _init(layer: nn.Linear, gain: float) -> nn.Linear:
 
 
 class PolicyNet(nn.Module):
-    """Observation → 536 action logits, illegal ones masked."""
+    """Observation → one logit per action of the game (``actions``: its action space's size,
+    ``keltis.env.encode.action_space``), illegal ones masked."""
 
-    def __init__(self, inputs: int, hidden: Sequence[int] = (128, 128)) -> None:
+    def __init__(self, inputs: int, actions: int, hidden: Sequence[int] = (128, 128)) -> None:
         super().__init__()
         self.inputs = inputs
+        self.actions = actions
         self.hidden = tuple(hidden)
-        self.net = mlp(inputs, self.hidden, NUM_ACTIONS, last_gain=0.01)
+        self.net = mlp(inputs, self.hidden, actions, last_gain=0.01)
 
     def forward(self, observation: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Masked logits: ``observation`` (batch, inputs) floats, ``mask`` (batch, 536) with a
-        nonzero at each legal action."""
+        """Masked logits: ``observation`` (batch, inputs) floats, ``mask`` (batch, actions)
+        with a nonzero at each legal action."""
         logits: torch.Tensor = self.net(observation)
         return logits.masked_fill(mask == 0, MASKED)
 
@@ -91,8 +98,9 @@ class TorchPolicy:
 
     def probabilities(self, view: View) -> torch.Tensor:
         """The policy's probabilities over ``view.legal`` (same order)."""
-        legal = torch.tensor([a.index for a in view.legal], dtype=torch.long)
-        mask = torch.zeros(NUM_ACTIONS, dtype=torch.int8)
+        space = view.actions
+        legal = torch.tensor([space.index(a) for a in view.legal], dtype=torch.long)
+        mask = torch.zeros(space.size, dtype=torch.int8)
         mask[legal] = 1
         observation = torch.from_numpy(encode(view))
         with torch.inference_mode():
@@ -134,7 +142,8 @@ def load_policy(path: str | Path) -> TorchPolicy:
         raise ValueError(f"{path}: not a keltis PyTorch policy of format {FORMAT}")
     game, players = str(data["game"]), int(data["players"])
     check_layout(str(path), game, players, data.get("layout"))
-    net = PolicyNet(observation_size(game, players), [int(h) for h in data["hidden"]])
+    size, actions = observation_size(game, players), action_space(game).size
+    net = PolicyNet(size, actions, [int(h) for h in data["hidden"]])
     try:
         net.load_state_dict(data["state_dict"])
     except RuntimeError as error:

@@ -8,7 +8,7 @@ winners, end reasons and decision counts as numpy arrays (:class:`SimResult`);
 ``BatchEnv(game, players, batch, seed, opponents=…)`` (or ``make(game, players, batch, …)``, as
 pgx's ``make``) steps a batch of games for a learner with ``keltis.env``'s observations, masks
 and rewards (``keltis.fast.env``; as Gymnasium environments: ``keltis.fast.vector``).
-Decisions are the reference engine's dense action indices, and a differential test
+Decisions are each game's action ids (``Game.actions``), and a differential test
 (``keltis.fast.diff``, ``benchmarks/fast_diff.py``) proves the legal decisions and outcomes
 equal to the reference engine's (``keltis.fast.env_diff``: observations, masks, rewards;
 ``keltis.fast.medium_diff``: the medium policy's scores and choices against the Python

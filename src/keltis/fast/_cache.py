@@ -27,11 +27,15 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 #: The sources whose code or constants the compiled kernels hold (paths in the package).
 SOURCES = (
     "fast/*.py",
+    "board/actions.py",
     "board/kernel.py",
     "board/layout.py",
     "board/state.py",
+    "cards/actions.py",
     "cards/kernel.py",
     "cards/state.py",
+    "cards/tables.py",
+    "core/actions.py",
     "core/card_codes.py",
 )
 

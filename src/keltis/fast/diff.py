@@ -5,9 +5,10 @@ For each game, both engines start from the same deal: the reference's explicit s
 fast engine's own deal of game ``i`` (what ``simulate`` plays) given to the reference as an
 explicit set-up (``deal="fast"``). The fast engine plays the game to its end with a policy,
 recording the legal decisions at every step and its choices. The reference then replays the
-choices (``Action.from_index``); before each one, the SET of its legal decisions
-(``{a.index for a in state.legal_actions()}``) must equal the fast engine's, and at the end the
-end reason, the scores, the completed turns and the number of decisions must agree.
+choices (the game's action ids, ``Game.actions``); before each one, the SET of its legal
+decisions (``{space.index(a) for a in state.legal_actions()}``) must equal the fast
+engine's, and at the end the end reason, the scores, the completed turns and the number of
+decisions must agree.
 The first difference raises :class:`MismatchError` with the game's set-up and history.
 """
 
@@ -52,6 +53,7 @@ def differential(
     code = check_policy(policy)
     rules = get_game(game)
     rules.check_players(players)
+    space = rules.actions
     k = kernel(game)
     tag = driver.tag(game)
     cap = int(rules.variant_json(variant)["turn_cap"])
@@ -74,16 +76,16 @@ def differential(
             fast = legal_out[offsets[step] : offsets[step + 1]].tolist()
             theirs = ref.legal_actions()
             mine = sorted(fast)
-            if len(set(mine)) != len(mine) or mine != sorted(a.index for a in theirs):
+            if len(set(mine)) != len(mine) or mine != sorted(space.index(a) for a in theirs):
                 raise MismatchError(
                     _report(where, setup, ref, step, "legal decisions differ")
                     + f"\n  reference: {sorted(str(a) for a in theirs)}"
-                    + f"\n  fast:      {sorted(str(Action.from_index(i)) for i in fast)}"
+                    + f"\n  fast:      {sorted(space.notation[i] for i in fast)}"
                 )
             legal_compared += 1
             most_legal = max(most_legal, len(mine))
             phases[ref.phase_name] += 1
-            action = Action.from_index(int(choices[step]))
+            action = space.action(int(choices[step]))
             kinds[_kind(action)] += 1
             ref.apply(action)
         ends[_same_outcome(k, s, ref, steps, where, setup)] += 1

@@ -6,9 +6,9 @@ observations, masks and rewards (the pgx / EnvPool way).
     from keltis.fast import BatchEnv
 
     env = BatchEnv("cards", players=2, batch=256, seed=0, opponents="greedy")
-    obs, masks, to_move = env.reset()            # (256, size) float32, (256, 536) int8, (256,)
+    obs, masks, to_move = env.reset()            # (256, size) float32, (256, 500) int8, (256,)
     while True:
-        actions = choose(obs, masks)             # one legal dense action id per game
+        actions = choose(obs, masks)             # one legal action id per game
         obs, masks, to_move, rewards, dones = env.step(actions)
 
 Each game of the batch is one :mod:`keltis.fast` kernel state. ``step`` applies one action per
@@ -47,7 +47,6 @@ from typing import Any, Final, cast
 import numpy as np
 import numpy.typing as npt
 
-from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import JSON
 from keltis.env.common import REWARDS
 from keltis.env.encode import observation_layout
@@ -153,6 +152,9 @@ class BatchEnv:
         self.game = game
         self.players = players
         self.batch = batch
+        self.actions = get_game(game).actions
+        """The game's action space: a mask has an entry per id (124 for the board game, 500
+        for the card game)."""
         self.seed = seed
         self.reward = reward
         self.variant = get_game(game).variant_json(variant)
@@ -187,7 +189,7 @@ class BatchEnv:
         # the kernel's own masks, which it checks each action against; the public ones show
         # the same memory through a read-only buffer (a plain view could be made writable
         # again), so that no change made to them can let an illegal action through
-        self._masks = np.zeros((batch, NUM_ACTIONS), dtype=np.int8)
+        self._masks = np.zeros((batch, self.actions.size), dtype=np.int8)
         self.masks: Masks = np.frombuffer(self._masks.data.toreadonly(), np.int8).reshape(
             self._masks.shape
         )
@@ -405,7 +407,7 @@ class BatchEnv:
     def step(
         self, actions: npt.ArrayLike, games: npt.ArrayLike | None = None
     ) -> tuple[Observations, Masks, Seats, Rewards, Flags]:
-        """One decision per game (dense action ids, legal in :attr:`masks`) for the seat to
+        """One decision per game (the game's action ids, legal in :attr:`masks`) for the seat to
         move; returns the observations, masks and seats to move (of the new game where one
         ended), the rewards by seat (``batch × players``, non-zero only where a game ended)
         and the done flags. With ``games`` (slot indices or a boolean mask), only those games
@@ -417,7 +419,7 @@ class BatchEnv:
         if given.dtype.kind not in "iu":
             # a cast would cut 0.5 down to the legal action 0 without a word
             raise ValueError(
-                f"actions must be whole numbers (dense action ids), not {given.dtype} values"
+                f"actions must be whole numbers (the game's action ids), not {given.dtype} values"
             )
         if given.shape != (self.batch,):
             raise ValueError(f"actions must have shape ({self.batch},), not {given.shape}")

@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from keltis.core.actions import Action
 from keltis.core.protocol import JSON, GameState
 from keltis.env.common import ended_by_cap, terminal_reward
 from keltis.env.encode import action_mask, encode, observation_layout
@@ -66,7 +65,7 @@ def env_differential(
             if moves[0] != actions[b]:
                 raise MismatchError(f"game {b}: the trace does not start with the action")
             for a in moves:
-                ref.apply(Action.from_index(a))
+                ref.apply(rules.actions.action(a))
             kernel_moves += len(moves) - 1
             if bool(env.dones[b]) != ref.over:
                 raise MismatchError(
@@ -103,7 +102,7 @@ def _start(
         raise MismatchError(f"game {b} episode {episode}: learner seat {env.seats[b]} != {seat}")
     ref: GameState = rules.new_game(env.players, setup=setup, variant=variant)
     for a in env.trace[b, skip : env.trace_n[b]].tolist():
-        ref.apply(Action.from_index(a))
+        ref.apply(rules.actions.action(a))
     return ref
 
 

@@ -66,9 +66,11 @@ def _check(
     fast: npt.NDArray[np.int32],
     kernel_scores: npt.NDArray[np.float64],
     choice: int,
+    notation: tuple[str, ...],
 ) -> tuple[int, float, int, str]:
-    """One decision compared: the Python policy's score of each legal action (``python``)
-    against the kernel's legal list ``fast`` and its scores, and the kernel's ``choice``.
+    """One decision compared: the Python policy's score of each legal action (``python``, by
+    action id) against the kernel's legal list ``fast`` and its scores, and the kernel's
+    ``choice`` (``notation``: the game's action ids in words, for the report).
     Returns how many scores are equal exactly, the largest gap, how many actions share the
     best score and ``""``; or -1 and what differs."""
     n = len(fast)
@@ -95,20 +97,20 @@ def _check(
                 gap,
                 0,
                 (
-                    f"scores differ\n  {Action.from_index(int(fast[i]))}: kernel "
+                    f"scores differ\n  {notation[int(fast[i])]}: kernel "
                     f"{float(kernel_scores[i])!r}, python {theirs!r}"
                 ),
             )
     best = max(python.values())
     top = sorted(a for a, score in python.items() if score >= best - 1e-9)
     if choice not in top:
-        names = ", ".join(str(Action.from_index(a)) for a in top)
+        names = ", ".join(notation[a] for a in top)
         return (
             -1,
             worst,
             0,
             (
-                f"the kernel's choice is not the policy's\n  kernel: {Action.from_index(choice)};"
+                f"the kernel's choice is not the policy's\n  kernel: {notation[choice]};"
                 f" python's best: {names}"
             ),
         )
@@ -134,6 +136,7 @@ def medium_differential(
     code = check_policy("medium")
     rules = get_game(game)
     rules.check_players(players)
+    space = rules.actions
     k = kernel(game)
     tag = driver.tag(game)
     chosen = default_tuning(game) if tuning is None else tuning
@@ -158,9 +161,10 @@ def medium_differential(
         for step in range(steps):
             fast = legal_out[offsets[step] : offsets[step + 1]]
             n = len(fast)
-            python = {a.index: score for score, a in scorer(ref, chosen)}
+            python = {space.index(a): score for score, a in scorer(ref, chosen)}
             k.medium_scores(replay, fast, n, w, kernel_scores)
-            same, gap, best, problem = _check(python, fast, kernel_scores, int(choices[step]))
+            choice = int(choices[step])
+            same, gap, best, problem = _check(python, fast, kernel_scores, choice, space.notation)
             if problem:
                 raise MismatchError(_report(where, setup, ref, step, problem))
             exact += same
@@ -168,8 +172,8 @@ def medium_differential(
             scored += n
             ties += best > 1
             phases[ref.phase_name] += 1
-            ref.apply(Action.from_index(int(choices[step])))
-            k.apply(replay, int(choices[step]))
+            ref.apply(space.action(choice))
+            k.apply(replay, choice)
         ends[_same_outcome(k, s, ref, steps, where, setup)] += 1
         decisions += steps
         if progress is not None:

@@ -27,8 +27,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import JSON
+from keltis.env.encode import action_space as actions_of
 from keltis.env.gym_env import observation_space
 from keltis.fast.env import BatchEnv
 
@@ -51,7 +51,7 @@ class BatchVecEnv(VecEnv):
     ) -> None:
         box = observation_space(game, players)["observation"]
         self.render_mode = None  # nothing to draw (SB3 asks before it warns)
-        super().__init__(num_envs, box, spaces.Discrete(NUM_ACTIONS))
+        super().__init__(num_envs, box, spaces.Discrete(actions_of(game).size))
         self.game = game
         self.players = players
         self.batch = BatchEnv(
@@ -99,7 +99,7 @@ class BatchVecEnv(VecEnv):
         return obs.copy(), reward, dones.copy(), infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions of every game now (batch × 536 booleans)."""
+        """The legal actions of every game now (batch × the game's action count, booleans)."""
         return self.batch.masks.astype(bool)
 
     def close(self) -> None:

@@ -7,7 +7,7 @@ gives a ``BatchVectorEnv`` and ``gymnasium.make("keltis/Cards-v1")`` a ``FastEnv
 ``keltis/Board-v1``; the ``-v0`` ids are the Python engine's :mod:`keltis.env.gym_env`). The
 batch is what ``gymnasium.vector.SyncVectorEnv`` over ``FastEnv`` environments gives a training
 loop, step for step (a test compares the two in every autoreset mode), at the batch's speed:
-observations ``{"observation": (n, size) float32, "action_mask": (n, 536) int8}``, one dense
+observations ``{"observation": (n, size) float32, "action_mask": (n, actions) int8}``, one
 action id per environment (legal in its mask: an illegal one raises ``ValueError``), the
 learner's reward, ``terminated`` and ``truncated`` (the turn cap). The other seats are played
 inside the kernel (``random``, ``greedy`` or ``medium``, by seat or by environment);
@@ -51,7 +51,6 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from keltis.core.actions import NUM_ACTIONS
 from keltis.core.protocol import JSON
 from keltis.env.gym_env import observation_space
 from keltis.fast.env import BatchEnv
@@ -94,7 +93,7 @@ class FastEnv(gym.Env[Observation, np.int64]):
         )
         self._first_seed = seed
         self.observation_space = observation_space(game, players)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space = spaces.Discrete(self.batch.actions.size)
         self._started = False
         self._over = False
 
@@ -119,7 +118,7 @@ class FastEnv(gym.Env[Observation, np.int64]):
     def step(
         self, action: np.int64
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        """The learner's decision (a dense action id), then the other seats' moves until the
+        """The learner's decision (an action id of the game), then the other seats' moves until the
         learner is to decide again or the game ends."""
         if self._over:
             raise RuntimeError("the game is over: call reset() to deal a new one")
@@ -171,7 +170,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
             game, players, num_envs, seed, opponents, seat=seat, reward=reward, variant=variant
         )
         self.single_observation_space = observation_space(game, players)
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_action_space = spaces.Discrete(self.batch.actions.size)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._started = False
@@ -324,7 +323,7 @@ def _final(env: BatchEnv, games: npt.ArrayLike) -> list[Observation]:
     return [
         {
             "observation": env.final_obs[b].copy(),
-            "action_mask": np.zeros(NUM_ACTIONS, dtype=np.int8),
+            "action_mask": np.zeros(env.actions.size, dtype=np.int8),
         }
         for b in np.flatnonzero(games)
     ]

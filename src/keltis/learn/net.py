@@ -3,8 +3,8 @@
 One network per game and player count, a small multilayer perceptron on one seat's
 observation (:func:`keltis.env.encode.encode`): two hidden layers with ReLU, then two heads —
 
-* the **prior**: a logit for each of the 536 dense actions (a softmax over the legal ones is
-  the probability that the player it was trained on would choose each);
+* the **prior**: a logit for each action id of the game (124 or 500; a softmax over the legal
+  ones is the probability that the player it was trained on would choose each);
 * the **value**: the seat's chance to win (a logit) and its expected margin over the best
   other seat (in units of :data:`MARGIN_SCALE` points).
 
@@ -25,8 +25,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from keltis.core.actions import NUM_ACTIONS
-from keltis.env.encode import check_layout, observation_size
+from keltis.env.encode import action_space, check_layout, observation_size
 
 #: A margin of this many points is 1.0 at the value head's output.
 MARGIN_SCALE: Final = 20.0
@@ -41,7 +40,7 @@ class Judgement:
     """The network's outputs for a batch of observations."""
 
     logits: Matrix
-    """(batch, 536) prior logits (meaningful over the legal actions only)."""
+    """(batch, the game's action count) prior logits (meaningful over the legal actions only)."""
     win: npt.NDArray[np.float32]
     """(batch,) chance to win."""
     margin: npt.NDArray[np.float32]
@@ -70,7 +69,7 @@ class ValueNet:
         shapes = {
             "w1": (size, hidden),
             "w2": (hidden, self.w2.shape[1]),
-            "wp": (self.w2.shape[1], NUM_ACTIONS),
+            "wp": (self.w2.shape[1], action_space(self.game).size),
             "wv": (self.w2.shape[1], 2),
         }
         for name, shape in shapes.items():

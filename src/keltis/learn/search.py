@@ -88,7 +88,8 @@ def prior_ranking(net: ValueNet, view: View) -> dict[Action, float]:
     """The network's prior logits of ``view``'s legal actions."""
     obs = encode(view)[None, :]
     logits = net(obs).logits[0]
-    return {a: float(logits[a.index]) for a in view.legal}
+    space = view.actions
+    return {a: float(logits[space.index(a)]) for a in view.legal}
 
 
 class LearnedSearchBot(IsmctsBot):

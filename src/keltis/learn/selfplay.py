@@ -40,16 +40,20 @@ import numpy.typing as npt
 from keltis.bots.base import derive_seed
 from keltis.bots.spec import make_bot
 from keltis.cluster import connect_ray, ordered_tasks, ray_module
-from keltis.core.actions import NUM_ACTIONS
-from keltis.env.encode import encode, layout_version, observation_size
+from keltis.env.encode import action_space, encode, layout_version, observation_size
 from keltis.games import get_game
 
 #: The arrays of a shard: observations (float16), the mover's action (-1 for the other
-#: seats' rows), its legal actions (bits, ``np.packbits`` of the 536-wide mask), the seat's
-#: win share and margin, and which game of the shard the row comes from.
+#: seats' rows), its legal actions (bits, ``np.packbits`` of the mask: one entry per action
+#: id of the game, ``keltis.env.encode.action_space``), the seat's win share and margin, and
+#: which game of the shard the row comes from.
 FIELDS: Final = ("obs", "action", "legal", "win", "margin", "game")
-#: Bytes of a packed legal-action mask.
-MASK_BYTES: Final = (NUM_ACTIONS + 7) // 8
+
+
+def mask_bytes(game: str) -> int:
+    """Bytes of a packed legal-action mask of ``game`` (16 for the board game, 63 for the
+    card game)."""
+    return (action_space(game).size + 7) // 8
 
 
 @dataclass(frozen=True)
@@ -94,19 +98,16 @@ class Rows:
     def empty(cls) -> Rows:
         return cls([], [], [], [], [], [])
 
-    def arrays(self, size: int) -> dict[str, npt.NDArray[np.generic]]:
+    def arrays(self, size: int, mask_size: int) -> dict[str, npt.NDArray[np.generic]]:
         n = len(self.action)
         return {
             "obs": np.stack(self.obs) if n else np.zeros((0, size), np.float16),
             "action": np.asarray(self.action, dtype=np.int16),
-            "legal": np.stack(self.legal) if n else np.zeros((0, MASK_BYTES), np.uint8),
+            "legal": np.stack(self.legal) if n else np.zeros((0, mask_size), np.uint8),
             "win": np.asarray(self.win, dtype=np.float32),
             "margin": np.asarray(self.margin, dtype=np.float32),
             "game": np.asarray(self.game, dtype=np.int32),
         }
-
-
-_NO_MASK: Final = np.zeros(MASK_BYTES, dtype=np.uint8)
 
 
 def play_games(
@@ -116,7 +117,9 @@ def play_games(
     rules = get_game(config.game)
     n = config.players
     rows = Rows.empty()
-    mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
+    space = rules.actions
+    mask = np.zeros(space.size, dtype=np.uint8)
+    no_mask = np.zeros(mask_bytes(config.game), dtype=np.uint8)
     for index in indices:
         seed = game_seed(config.seed, config.game, n, index)
         state = rules.new_game(n, seed=seed)
@@ -130,12 +133,12 @@ def play_games(
             if len(view.legal) > 1 and pick.random() < config.sample:
                 mask[:] = 0
                 for a in view.legal:
-                    mask[a.index] = 1
+                    mask[space.index(a)] = 1
                 for p in range(n):
                     own = view if p == mover else state.view(p)
                     rows.obs.append(encode(own).astype(np.float16))
-                    rows.action.append(action.index if p == mover else -1)
-                    rows.legal.append(np.packbits(mask) if p == mover else _NO_MASK)
+                    rows.action.append(space.index(action) if p == mover else -1)
+                    rows.legal.append(np.packbits(mask) if p == mover else no_mask)
                     rows.game.append(index)
                     seats.append(p)
             state.apply_legal(action)
@@ -145,7 +148,7 @@ def play_games(
         for p in seats:
             rows.win.append(share if p in outcome.winners else 0.0)
             rows.margin.append(float(scores[p] - max(s for q, s in enumerate(scores) if q != p)))
-    return rows.arrays(observation_size(config.game, n))
+    return rows.arrays(observation_size(config.game, n), mask_bytes(config.game))
 
 
 def _worker(job: tuple[SelfPlayConfig, list[int]]) -> dict[str, npt.NDArray[np.generic]]:

@@ -32,8 +32,7 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from keltis.core.actions import NUM_ACTIONS
-from keltis.env.encode import check_layout, layout_version, observation_size
+from keltis.env.encode import action_space, check_layout, layout_version, observation_size
 from keltis.learn.net import ARRAYS, MARGIN_SCALE, save_net
 
 #: Share of each shard's games held out for validation (its last games by index).
@@ -66,11 +65,11 @@ class TrainConfig:
 class JudgeNet(nn.Module):
     """The torch twin of :class:`keltis.learn.net.ValueNet` (same layers, same outputs)."""
 
-    def __init__(self, size: int, hidden: int) -> None:
+    def __init__(self, size: int, hidden: int, actions: int) -> None:
         super().__init__()
         self.l1 = nn.Linear(size, hidden)
         self.l2 = nn.Linear(hidden, hidden)
-        self.policy = nn.Linear(hidden, NUM_ACTIONS)
+        self.policy = nn.Linear(hidden, actions)  # one logit per action id of the game
         self.value = nn.Linear(hidden, 2)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -175,7 +174,8 @@ def _losses(
     if int(count) == 0:
         zero = torch.zeros((), device=device)
         return value_loss, zero, zero, zero
-    legal_bits = np.unpackbits(data.legal[rows][movers.cpu().numpy()], axis=1)[:, :NUM_ACTIONS]
+    width = logits.shape[1]  # the game's action count
+    legal_bits = np.unpackbits(data.legal[rows][movers.cpu().numpy()], axis=1)[:, :width]
     legal = torch.from_numpy(legal_bits.astype(bool)).to(device)
     masked = logits[movers].masked_fill(~legal, -1e9)
     policy_loss = nn.functional.cross_entropy(masked, action[movers])
@@ -197,7 +197,7 @@ def train(
         raise ValueError(f"observations of size {data.obs.shape[1]}, the layout's is {size}")
     device = torch.device(config.device)
     torch.manual_seed(config.seed)
-    model = JudgeNet(size, config.hidden).to(device)
+    model = JudgeNet(size, config.hidden, action_space(data.game).size).to(device)
     optimiser = torch.optim.AdamW(
         model.parameters(), lr=config.lr, weight_decay=config.weight_decay
     )

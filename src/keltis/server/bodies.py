@@ -190,7 +190,7 @@ class JoinRequest(_Strict):
 
 
 class ActionRequest(_Strict):
-    """An action, chosen at ``version``: its notation (``G7``) or its dense index."""
+    """An action, chosen at ``version``: its notation (``G7``) or its action id in its game."""
 
     action: str | int
     version: int = Field(ge=0)
