@@ -377,7 +377,7 @@ def _whole(data: dict[str, Any], name: str, expected: str) -> int:
 
 
 def _action(data: dict[str, Any]) -> str | int:
-    """The request's action: a notation of at most :data:`MAX_NOTATION` characters, or a
+    """The request's action: a notation of at most :data:`MAX_NOTATION` characters, or an
     action id in its game."""
     action = data.get("action")
     if not isinstance(action, (str, int)) or isinstance(action, bool):
