@@ -625,8 +625,13 @@ class Store:
                         "created_at": when,
                     },
                 )
-                advance = {"a_id": match_id, "a_before": ply - 1, "a_ply": ply}
-                advance.update(a_to_move=to_move, a_when=when)
+                advance = {
+                    "a_id": match_id,
+                    "a_before": ply - 1,
+                    "a_ply": ply,
+                    "a_to_move": to_move,
+                    "a_when": when,
+                }
                 if result is None:
                     updated = connection.execute(_ADVANCE, advance)
                 else:
