@@ -48,6 +48,39 @@ def test_steps_equal_the_batch_envs(game: str) -> None:
     assert finished > 0
 
 
+def test_self_play_pays_the_deciding_seat() -> None:
+    """``opponents=None``: the learner decides for every seat; the reward is the deciding
+    seat's, the infos say whose decision it was, whose view comes next, and at an end every
+    seat's reward."""
+    vec = BatchVecEnv("cards", num_envs=3, players=2, opponents=None, seed=5)
+    ref = BatchEnv("cards", 2, 3, 5, opponents=None)
+    obs = vec.reset()
+    ref_obs, _, ref_to_move = ref.reset()
+    assert np.array_equal(obs, ref_obs)
+    rng = np.random.default_rng(2)
+    finished = 0
+    for _ in range(300):
+        masks = get_action_masks(vec)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        actors = ref_to_move.copy()
+        vec.step_async(actions)
+        obs, reward, dones, infos = vec.step_wait()
+        ref_obs, _, ref_to_move, ref_rewards, ref_dones = ref.step(actions)
+        assert np.array_equal(obs, ref_obs)
+        assert np.array_equal(dones, ref_dones)
+        assert np.allclose(reward, ref_rewards[np.arange(3), actors])
+        for b in range(3):
+            assert infos[b]["seat"] == actors[b]
+            assert infos[b]["to_move"] == ref_to_move[b]
+            if dones[b]:
+                finished += 1
+                assert infos[b]["rewards"] == ref_rewards[b].tolist()
+                assert max(infos[b]["rewards"]) > 0
+            else:
+                assert "rewards" not in infos[b]
+    assert finished > 0
+
+
 def test_seeded_and_refusing_what_it_cannot_do() -> None:
     vec = BatchVecEnv("cards", num_envs=2, seed=0)
     first = vec.reset()

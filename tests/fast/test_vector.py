@@ -57,17 +57,27 @@ def _same(what: str, batch: Any, sync: Any) -> None:
     assert data_equivalence(batch, sync, exact=True), (what, batch, sync)
 
 
-@pytest.mark.parametrize("game", ["cards", "board"])
+@pytest.mark.parametrize(
+    ("game", "opponents"),
+    [("cards", "random"), ("board", "random"), ("cards", None), ("board", None)],
+    ids=["cards", "board", "cards-self-play", "board-self-play"],
+)
 @pytest.mark.parametrize("mode", MODES)
-def test_the_batch_steps_as_sync_vector_env_does(game: str, mode: AutoresetMode) -> None:
-    batch, sync = _pair(game, mode, opponents="random")
+def test_the_batch_steps_as_sync_vector_env_does(
+    game: str, opponents: str | None, mode: AutoresetMode
+) -> None:
+    """Against random opponents and in self-play (``opponents=None``: every seat decided by
+    the learner, the reward the deciding seat's, ``to_move`` and every seat's ``rewards`` in
+    the infos)."""
+    batch, sync = _pair(game, mode, opponents=opponents)
     assert isinstance(batch.unwrapped, BatchVectorEnv)
     assert isinstance(sync.unwrapped, SyncVectorEnv)
     assert batch.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"] == mode
     obs = _both("reset", batch.reset(seed=7), sync.reset(seed=7))
     rng = np.random.default_rng(1)
     ends = 0
-    for step in range(STEPS[game]):
+    # in self-play every seat's decision is a step: twice as many a game
+    for step in range(STEPS[game] * (1 if opponents else 2)):
         if step == 5:  # seeds as a list, one environment going on to its next game
             obs = _both(
                 "reset(list)", batch.reset(seed=[3, None, 90]), sync.reset(seed=[3, None, 90])
@@ -130,9 +140,50 @@ def test_the_single_env_refuses_a_step_after_the_end() -> None:
         action = np.flatnonzero(obs["action_mask"])[0]
         obs, _reward, terminated, truncated, info = env.step(action)
     assert not obs["action_mask"].any()
-    assert set(info) == {"seat", "scores", "win_share"}
+    assert set(info) == {"seat", "scores", "rewards", "win_share"}
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(np.int64(0))
+
+
+@pytest.mark.parametrize(("game", "players"), [("cards", 2), ("board", 3)])
+def test_self_play_decides_for_every_seat_and_pays_the_deciding_one(
+    game: str, players: int
+) -> None:
+    """``FastEnv(opponents=None)``: each observation is the view of the seat to move (as
+    ``BatchEnv``'s self-play gives it), the step's reward is the deciding seat's, and the
+    end's info holds every seat's reward."""
+    env = FastEnv(game, players, opponents=None)
+    ref = BatchEnv(game, players, 1, 0, opponents=None)
+    ref_obs, ref_masks, ref_to_move = ref.reset([4])
+    obs, info = env.reset(seed=4)
+    assert info == {"seat": int(ref_to_move[0]), "to_move": int(ref_to_move[0])}
+    rng = np.random.default_rng(3)
+    seats_seen = set()
+    done = False
+    while not done:
+        assert np.array_equal(obs["observation"], ref_obs[0])
+        assert np.array_equal(obs["action_mask"], ref_masks[0])
+        actor = int(ref_to_move[0])
+        seats_seen.add(actor)
+        action = rng.choice(np.flatnonzero(obs["action_mask"]))
+        obs, reward, terminated, truncated, info = env.step(action)
+        ref_obs, ref_masks, ref_to_move, ref_rewards, ref_dones = ref.step(np.array([action]))
+        done = terminated or truncated
+        assert done == bool(ref_dones[0])
+        assert info["seat"] == actor
+        assert reward == ref_rewards[0, actor]
+        if not done:
+            assert info["to_move"] == int(ref_to_move[0])
+            assert set(info) == {"seat", "to_move"}
+    assert seats_seen == set(range(players))
+    assert info["to_move"] == actor  # the last observation is the deciding seat's
+    assert np.array_equal(obs["observation"], ref.final_obs[0])
+    assert np.array_equal(info["rewards"], ref_rewards[0])
+    assert sorted(info["rewards"])[-1] > 0  # a game's end pays its winner
+    best = info["scores"].max()
+    assert info["win_share"] == (
+        1 / (info["scores"] == best).sum() if info["scores"][actor] == best else 0.0
+    )
 
 
 def test_disabled_autoreset_needs_a_reset_of_the_finished_games() -> None:

@@ -15,6 +15,12 @@ the flat vector of :func:`keltis.env.encode.encode` (a ``Box``), the legal actio
 ("action_masks")``), the reward is the learner's, and a game cut off by the turn cap says so
 in ``info["TimeLimit.truncated"]``. The other seats are played inside the kernel (``random``,
 ``greedy`` or ``medium``); a finished game is dealt again in the same step, as SB3 expects.
+
+``opponents=None`` is self-play: the learner decides for every seat, each observation is the
+view of the seat to decide next, and a step's reward is the reward of the seat that made the
+decision (``info["seat"]``; ``info["to_move"]``: whose view the returned observation is). A
+game's end pays every seat at once: where a game ended, ``info["rewards"]`` holds every seat's
+reward (the step's reward is only the deciding seat's).
 """
 
 from __future__ import annotations
@@ -35,14 +41,15 @@ from keltis.fast.env import BatchEnv
 
 class BatchVecEnv(VecEnv):
     """``num_envs`` games of ``game`` for ``players`` seats, the learner against
-    ``opponents`` (see :class:`~keltis.fast.env.BatchEnv` for the options)."""
+    ``opponents`` (see :class:`~keltis.fast.env.BatchEnv` for the options; ``None``:
+    self-play, as the module says)."""
 
     def __init__(
         self,
         game: str,
         num_envs: int,
         players: int = 2,
-        opponents: str | Sequence[str] | Sequence[Sequence[str]] = "random",
+        opponents: str | Sequence[str] | Sequence[Sequence[str]] | None = "random",
         *,
         seat: int | None = None,
         reward: str = "win",
@@ -88,14 +95,21 @@ class BatchVecEnv(VecEnv):
         list[dict[str, Any]],
     ]:
         env = self.batch
-        seats = env.seats.copy()
-        obs, _, _, rewards, dones = env.step(self._actions)
+        seats = env.to_move.copy() if env.self_play else env.seats.copy()
+        obs, _, to_move, rewards, dones = env.step(self._actions)
         reward = rewards[np.arange(self.num_envs), seats].astype(np.float32)
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if env.self_play:
+            infos: list[dict[str, Any]] = [
+                {"seat": int(seat), "to_move": int(now)}
+                for seat, now in zip(seats.tolist(), to_move.tolist(), strict=True)
+            ]
+        else:
+            infos = [{} for _ in range(self.num_envs)]
         for b in np.flatnonzero(dones):
             infos[b]["terminal_observation"] = env.final_obs[b].copy()
             infos[b]["TimeLimit.truncated"] = bool(env.truncated[b])
             infos[b]["scores"] = env.scores[b].tolist()
+            infos[b]["rewards"] = env.rewards[b].tolist()
         return obs.copy(), reward, dones.copy(), infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:

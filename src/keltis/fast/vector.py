@@ -10,8 +10,15 @@ loop, step for step (a test compares the two in every autoreset mode), at the ba
 observations ``{"observation": (n, size) float32, "action_mask": (n, actions) int8}``, one
 action id per environment (legal in its mask: an illegal one raises ``ValueError``), the
 learner's reward, ``terminated`` and ``truncated`` (the turn cap). The other seats are played
-inside the kernel (``random``, ``greedy`` or ``medium``, by seat or by environment);
-self-play has no single learner and is not offered here (use ``BatchEnv``).
+inside the kernel (``random``, ``greedy`` or ``medium``, by seat or by environment).
+
+``opponents=None`` is self-play: the learner decides for every seat, each observation is the
+view of the seat to decide next, and a step's reward is the reward of the seat that made the
+decision (the one the action was chosen for: ``infos["seat"]``); ``infos["to_move"]`` says
+whose view the returned observation is. A game's end pays every seat at once, so where a game
+ended ``infos["rewards"]`` holds every seat's reward: a learner that keeps one trajectory per
+seat credits each seat's last decision with it (the reward of a step alone only pays the seat
+that ended the game).
 
 Seeds as ``SyncVectorEnv`` gives them: ``reset(seed=s)`` seeds environment ``i`` with
 ``s + i``, ``reset(seed=[s0, s1, …])`` with ``s_i``; a ``FastEnv`` reset with seed ``s`` deals
@@ -34,9 +41,10 @@ deals each environment's next game (the first one: from the constructor's ``seed
 - ``DISABLED``: no game is dealt by a step; ``reset(options={"reset_mask": mask})`` deals
   the games of ``mask`` (a step before that raises ``RuntimeError``).
 
-``infos`` is shaped as Gymnasium's vector envs shape it: ``seat`` (the learner's) for every
-environment, and where a game ended ``scores`` (every seat's) and ``win_share`` (1 for a win,
-1/k for a victory shared by k), each key with its mask ``_key``.
+``infos`` is shaped as Gymnasium's vector envs shape it: ``seat`` (the learner's; in
+self-play the deciding seat's, and ``to_move``) for every environment, and where a game ended
+``scores`` and ``rewards`` (every seat's) and ``win_share`` (the learner's: 1 for a win, 1/k for
+a victory shared by k), each key with its mask ``_key``.
 """
 
 from __future__ import annotations
@@ -58,6 +66,12 @@ from keltis.fast.env import BatchEnv
 Observation = dict[str, npt.NDArray[Any]]
 
 
+def _actors(env: BatchEnv) -> npt.NDArray[np.int32]:
+    """The seat that decides next in each game: the learner's, or in self-play the seat to
+    move."""
+    return env.to_move.copy() if env.self_play else env.seats.copy()
+
+
 def _win_share(scores: npt.NDArray[np.int32], seats: npt.NDArray[np.int32]) -> Any:
     """The learner's share of the victory in each game (1/k for a victory shared by k)."""
     best = scores.max(axis=1)
@@ -68,10 +82,11 @@ def _win_share(scores: npt.NDArray[np.int32], seats: npt.NDArray[np.int32]) -> A
 
 class FastEnv(gym.Env[Observation, np.int64]):
     """One game of ``game`` for ``players`` seats on the batch simulator, the learner against
-    ``opponents`` (see :class:`~keltis.fast.env.BatchEnv` for the options): what one
-    environment of :class:`BatchVectorEnv` is, and ``keltis/Cards-v1``'s (``Board-v1``'s)
-    entry point. ``seed``: the first reset's when it is given none (``None``: drawn from
-    Gymnasium's ``np_random``). A step after the game's end raises ``RuntimeError``."""
+    ``opponents`` (see :class:`~keltis.fast.env.BatchEnv` for the options; ``None``: self-play,
+    as the module says): what one environment of :class:`BatchVectorEnv` is, and
+    ``keltis/Cards-v1``'s (``Board-v1``'s) entry point. ``seed``: the first reset's when it
+    is given none (``None``: drawn from Gymnasium's ``np_random``). A step after the game's
+    end raises ``RuntimeError``."""
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
 
@@ -79,7 +94,7 @@ class FastEnv(gym.Env[Observation, np.int64]):
         self,
         game: str,
         players: int = 2,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Sequence[str] | None = "random",
         *,
         seat: int | None = None,
         reward: str = "win",
@@ -113,7 +128,9 @@ class FastEnv(gym.Env[Observation, np.int64]):
         # else the step that ended the game has dealt the next episode already
         self._started = True
         self._over = False
-        return _observe_one(env), {"seat": int(env.seats[0])}
+        seat = int(_actors(env)[0])
+        info = {"seat": seat, "to_move": seat} if env.self_play else {"seat": seat}
+        return _observe_one(env), info
 
     def step(
         self, action: np.int64
@@ -123,14 +140,17 @@ class FastEnv(gym.Env[Observation, np.int64]):
         if self._over:
             raise RuntimeError("the game is over: call reset() to deal a new one")
         env = self.batch
-        seat = int(env.seats[0])
+        seat = int(_actors(env)[0])
         env.step(np.array([action]))
         reward = float(env.rewards[0, seat])
         info: dict[str, Any] = {"seat": seat}
+        if env.self_play:
+            info["to_move"] = int(env.final_seat[0] if env.dones[0] else env.to_move[0])
         if not env.dones[0]:
             return _observe_one(env), reward, False, False, info
         self._over = True
         info["scores"] = env.scores[0].copy()
+        info["rewards"] = env.rewards[0].copy()
         info["win_share"] = float(_win_share(env.scores[:1], np.array([seat]))[0])
         truncated = bool(env.truncated[0])
         return _final(env, [True])[0], reward, not truncated, truncated, info
@@ -143,8 +163,9 @@ class FastEnv(gym.Env[Observation, np.int64]):
 
 class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], Any]):
     """``num_envs`` games of ``game`` for ``players`` seats, the learner against
-    ``opponents`` (see :class:`~keltis.fast.env.BatchEnv` for the options), reset after a
-    game's end as ``autoreset_mode`` says (an ``AutoresetMode`` or its value)."""
+    ``opponents`` (see :class:`~keltis.fast.env.BatchEnv` for the options; ``None``:
+    self-play, as the module says), reset after a game's end as ``autoreset_mode`` says (an
+    ``AutoresetMode`` or its value)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
@@ -153,7 +174,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
         game: str,
         num_envs: int,
         players: int = 2,
-        opponents: str | Sequence[str] | Sequence[Sequence[str]] = "random",
+        opponents: str | Sequence[str] | Sequence[Sequence[str]] | None = "random",
         *,
         seat: int | None = None,
         reward: str = "win",
@@ -220,9 +241,13 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
         self._started = True
         self._over[which] = False
         obs = _observe(env)
-        info = {"seat": env.seats.astype(np.int64), "_seat": which}
+        info = {"seat": _actors(env).astype(np.int64), "_seat": which}
+        if env.self_play:
+            info.update(to_move=info["seat"].copy(), _to_move=which.copy())
         if not which.all():
             info["seat"][~which] = 0
+            if env.self_play:
+                info["to_move"][~which] = 0
             obs = self._last_obs(obs, which)
         self._obs = obs
         return _copy(obs), info
@@ -248,24 +273,15 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
             )
         n = self.num_envs
         moved = ~self._over if mode == AutoresetMode.NEXT_STEP else np.ones(n, dtype=np.bool_)
-        seats = env.seats.copy()
+        seats = _actors(env)
         if moved.any():
             env.step(np.asarray(actions), moved)
         ended = env.dones & moved
-        rows = np.arange(n)
-        reward = np.where(moved, env.rewards[rows, seats], 0.0)
+        reward = np.where(moved, env.rewards[np.arange(n), seats], 0.0)
         truncated = env.truncated & ended
         terminated = ended & ~truncated
         infos: dict[str, Any] = {}
-        end_info: dict[str, Any] = {}
-        if ended.any():
-            scores = np.where(ended[:, None], env.scores, 0).astype(np.int32)
-            end_info = {
-                "scores": scores,
-                "_scores": ended.copy(),
-                "win_share": np.where(ended, _win_share(env.scores, seats), 0.0),
-                "_win_share": ended.copy(),
-            }
+        end_info = _end_info(env, ended, seats) if ended.any() else {}
         obs = _observe(env)
         if mode == AutoresetMode.SAME_STEP:
             if ended.any():
@@ -275,20 +291,21 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
                 infos["final_obs"] = final
                 infos["_final_obs"] = ended.copy()
                 infos["final_info"] = {
-                    "seat": np.where(ended, seats, 0).astype(np.int64),
-                    "_seat": ended.copy(),
+                    **_seat_info(env, ended, np.where(ended, seats, 0), env.final_seat),
                     **end_info,
                 }
                 infos["_final_info"] = ended.copy()
-            infos["seat"] = env.seats.astype(np.int64)
+            # a game that ended shows the new one's reset info
+            now = _actors(env)
+            infos.update(_seat_info(env, np.ones(n, np.bool_), np.where(ended, now, seats), now))
         else:
             for b, one in zip(np.flatnonzero(ended), _final(env, ended), strict=True):
                 obs["observation"][b] = one["observation"]
                 obs["action_mask"][b] = one["action_mask"]
-            infos["seat"] = seats.astype(np.int64)
+            after = np.where(ended, env.final_seat, env.to_move)
+            infos.update(_seat_info(env, np.ones(n, np.bool_), seats, after))
             infos.update(end_info)
             self._over = ended.copy()
-        infos["_seat"] = np.ones(n, dtype=np.bool_)
         self._obs = obs
         return _copy(obs), reward, terminated, truncated, infos
 
@@ -305,6 +322,32 @@ class BatchVectorEnv(gym.vector.VectorEnv[Observation, npt.NDArray[np.int64], An
         for key, rows in obs.items():
             rows[~which] = self._obs[key][~which]
         return obs
+
+
+def _seat_info(
+    env: BatchEnv, where: npt.NDArray[np.bool_], seats: npt.ArrayLike, to_move: npt.ArrayLike
+) -> dict[str, Any]:
+    """The infos' ``seat`` (and in self-play ``to_move``) of the environments ``where``."""
+    info = {"seat": np.where(where, seats, 0).astype(np.int64), "_seat": where.copy()}
+    if env.self_play:
+        info["to_move"] = np.where(where, to_move, 0).astype(np.int64)
+        info["_to_move"] = where.copy()
+    return info
+
+
+def _end_info(
+    env: BatchEnv, ended: npt.NDArray[np.bool_], seats: npt.NDArray[np.int32]
+) -> dict[str, Any]:
+    """The infos of the games that ended: every seat's scores and rewards, the share of the
+    victory of ``seats`` (the learner's, or the deciding seat's)."""
+    return {
+        "scores": np.where(ended[:, None], env.scores, 0).astype(np.int32),
+        "_scores": ended.copy(),
+        "rewards": np.where(ended[:, None], env.rewards, 0.0),
+        "_rewards": ended.copy(),
+        "win_share": np.where(ended, _win_share(env.scores, seats), 0.0),
+        "_win_share": ended.copy(),
+    }
 
 
 def _observe(env: BatchEnv) -> Observation:
