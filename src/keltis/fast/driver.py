@@ -1,7 +1,8 @@
 """What plays, steps, deals and shows games in compiled code, written once for both games.
 
-``simulate`` (:func:`play_batch`), the differential test (:func:`play`) and ``BatchEnv``
-(:func:`env_reset`, :func:`env_step`, :func:`deal_episode`) run the functions here; each
+``simulate`` (:func:`play_batch`), the tuner's matches (:func:`duel_batch`), the differential
+test (:func:`play`) and ``BatchEnv`` (:func:`env_reset`, :func:`env_step`,
+:func:`deal_episode`) run the functions here; each
 game's kernel module (``keltis.board.kernel``, ``keltis.cards.kernel``) keeps only its rules
 and its observation (``legal``, ``apply``, ``choose``, ``track``, ``observe``, ``score``,
 ``deal`` …) and the constants of its state layout.
@@ -457,6 +458,37 @@ def play(
         apply(game_tag, s, a)
         step += 1
     return step
+
+
+@njit(cache=True)
+def duel_batch(
+    game_tag: np.ndarray,
+    players: int,
+    seed: np.uint64,
+    deals: np.ndarray,
+    rules: np.ndarray,
+    rows: np.ndarray,
+    weights: np.ndarray,
+    scores: np.ndarray,
+) -> None:
+    """Deal and play ``len(deals)`` games with the medium policy in every seat, each seat under
+    its own weights: game ``g`` is game ``deals[g]`` of ``seed``'s stream (two games of the
+    same deal are dealt and drawn alike), seat ``p`` of it plays the weights
+    ``weights[rows[g, p]]`` (rows of ``keltis.fast.tuning.weights``). Fills ``scores``."""
+    s = np.zeros(const(game_tag, "SIZE"), dtype=np.int32)
+    deck = np.zeros(const(game_tag, "DECK_CARDS"), dtype=np.int32)
+    rng = np.zeros(1, dtype=np.uint64)
+    out = np.zeros(const(game_tag, "MAX_LEGAL"), dtype=np.int32)
+    cur = const(game_tag, "CUR")
+    for g in range(deals.shape[0]):
+        seed_game(rng, seed, deals[g])
+        deal(game_tag, s, players, rules, rng, deck)
+        while s[const(game_tag, "PHASE")] != const(game_tag, "OVER"):
+            n = legal(game_tag, s, out)
+            a = choose(game_tag, s, out, n, 2, rng, weights[rows[g, s[cur]]])
+            apply(game_tag, s, a)
+        for p in range(players):
+            scores[g, p] = score(game_tag, s, p)
 
 
 @njit(cache=True)

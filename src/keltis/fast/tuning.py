@@ -7,7 +7,8 @@ without compiling anew.
 (:func:`tuning_fields`: each game's kernel lists them as ``TUNING_FIELDS`` and names their
 indices, the ``W_*`` constants of ``keltis.cards.kernel`` and ``keltis.board.kernel``).
 :func:`weights` is what the driver passes: that array followed by scratch room for the scores
-of one decision.
+of one decision. :func:`duel` plays weights against weights in the kernel (the tuner's
+matches, :mod:`keltis.fast.tune`): every seat the medium policy, each under its own weights.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from keltis.fast import driver
+from keltis.fast.setup import seed_bits, switches
 from keltis.games import GAME_NAMES, get_game
 
 
@@ -74,10 +77,70 @@ def weights(game: str, tuning: Tuning | None = None) -> Weights:
     return np.concatenate([tuning_array(chosen), np.zeros(SCORE_ROOM, dtype=np.float64)])
 
 
+def from_array(game: str, values: npt.ArrayLike) -> Tuning:
+    """The ``game``'s tuning whose weights are ``values`` (in :func:`tuning_fields` order)."""
+    fields = tuning_fields(game)
+    given = np.asarray(values, dtype=np.float64)
+    if given.shape != (len(fields),):
+        raise ValueError(f"the {game} game has {len(fields)} weights, not {given.shape}")
+    tuning: Tuning = type(default_tuning(game))(
+        **{name: float(v) for name, v in zip(fields, given.tolist(), strict=True)}
+    )
+    return tuning
+
+
+def duel(
+    game: str,
+    players: int,
+    hero: Tuning | Weights,
+    seed: int,
+    deals: range,
+    *,
+    field: Tuning | Weights | None = None,
+) -> npt.NDArray[np.float64]:
+    """The share of the victory the medium policy under ``hero``'s weights wins against
+    ``players - 1`` medium seats under ``field``'s (today's weights when ``None``), one number
+    per deal of ``deals`` (games of ``seed``'s kernel stream): the deal is played ``players``
+    times, ``hero`` in each seat once (the same cards and draws: paired by seat), and the
+    number is the mean of its shares (1 for a win, 1/k for a victory shared by k, else 0).
+    Weights are a tuning or its :func:`tuning_array`."""
+    get_game(game).check_players(players)
+    table = np.stack([_weights_of(game, hero), _weights_of(game, field)])
+    n = len(deals)
+    game_deals = np.repeat(np.asarray(deals, dtype=np.int64), players)
+    rows = np.ones((n * players, players), dtype=np.int32)
+    hero_seats = np.tile(np.arange(players), n)
+    rows[np.arange(n * players), hero_seats] = 0
+    scores = np.zeros((n * players, players), dtype=np.int32)
+    driver.duel_batch(
+        driver.tag(game), players, seed_bits(seed), game_deals, switches(game, None), rows,
+        table, scores,
+    )  # fmt: skip
+    best = scores.max(axis=1)
+    winners = (scores == best[:, None]).sum(axis=1)
+    mine = scores[np.arange(n * players), hero_seats]
+    shares = np.where(mine == best, 1.0 / winners, 0.0)
+    means: npt.NDArray[np.float64] = shares.reshape(n, players).mean(axis=1)
+    return means
+
+
+def _weights_of(game: str, given: Tuning | Weights | None) -> Weights:
+    """What the kernel reads for ``given``: :func:`weights` of a tuning (today's for ``None``),
+    or an array of the weights followed by the scratch room."""
+    if given is None or not isinstance(given, np.ndarray):
+        return weights(game, given)
+    fields = tuning_fields(game)
+    if given.shape != (len(fields),):
+        raise ValueError(f"the {game} game has {len(fields)} weights, not {given.shape}")
+    return np.concatenate([given.astype(np.float64), np.zeros(SCORE_ROOM, dtype=np.float64)])
+
+
 __all__ = [
     "SCORE_ROOM",
     "Tuning",
     "default_tuning",
+    "duel",
+    "from_array",
     "game_of",
     "tuning_array",
     "tuning_fields",
