@@ -7,15 +7,19 @@ exactly the same choice for the same seed — the search with the same statistic
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 
 from keltis.bots import IsmctsBot, SearchConfig, make_bot
 from keltis.bots.base import Bot
 from keltis.bots.ismcts import search
+from keltis.bots.weights import weights_of
 from keltis.core.protocol import GameState, View
+from keltis.games import get_game
 
 from .helpers import GAMES, positions
 
@@ -104,3 +108,23 @@ def test_bots_take_a_view_and_nothing_else() -> None:
     view_fields = {f.name for f in fields(View)}
     assert "hands" not in view_fields
     assert "deck" not in view_fields
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("bot", ["heuristic", "ismcts:iterations=40"])
+def test_choice_under_other_weights_does_not_depend_on_hidden_cards(
+    game: str, bot: str, tmp_path: Path
+) -> None:
+    """A bot given a weights file (``keltis.bots.weights``) takes the same path from its view:
+    hidden cards still cannot reach it."""
+    path = tmp_path / "weights.json"
+    today = weights_of(get_game(game).part("policy").DEFAULT_TUNING)
+    changed = {k: v * (1.5 if i % 2 else 0.6) for i, (k, v) in enumerate(today.items())}
+    path.write_text(json.dumps({"game": game, "weights": changed}), encoding="utf-8")
+    spec = f"{bot}{',' if ':' in bot else ':'}weights={path}"
+    for i, state in enumerate(decision_positions(game)[:6]):
+        seat = state.current_player
+        other = reshuffle_hidden(state, seat, seed=300 + i)
+        first = make_bot(spec, seed=i).choose(state.view(seat))
+        second = make_bot(spec, seed=i).choose(other.view(seat))
+        assert first == second

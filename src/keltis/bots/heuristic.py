@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from keltis.bots.base import Bot
+from keltis.bots.weights import heuristics, read_weights
 from keltis.core.actions import Action
 from keltis.core.protocol import View
 from keltis.games import get_game
@@ -16,11 +17,18 @@ class HeuristicBot(Bot):
 
     The policy is run on a state sampled from the view: it reads only the bot's own hand and
     public information, so the sampled hidden cards never change its choice, and nothing
-    beyond the view can reach it.
+    beyond the view can reach it. ``weights``: a file of the heuristic's weights
+    (:mod:`keltis.bots.weights`; today's when ``None``), for one game only.
     """
 
     name: ClassVar[str] = "heuristic"
     description: ClassVar[str] = "a sensible human strategy: plans rows from the hand, no search"
+
+    def __init__(self, seed: int | None = None, weights: str | None = None) -> None:
+        super().__init__(seed)
+        if weights is not None:
+            read_weights(weights)  # a bad file: its clear error now, not at the first move
+        self.weights = weights
 
     def choose(self, view: View) -> Action:
         """The heuristic's choice for ``view`` (the only legal action if there is one)."""
@@ -30,7 +38,7 @@ class HeuristicBot(Bot):
             return view.legal[0]
         game = get_game(view.game)
         state = game.sample_state(view, self.rng)
-        action = game.heuristics().policy(state, self.rng)
+        action = heuristics(view.game, self.weights).policy(state, self.rng)
         if action not in view.legal:  # pragma: no cover - a policy bug, never expected
             raise RuntimeError(f"heuristic chose {action}, which is not legal here")
         return action

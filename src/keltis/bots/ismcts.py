@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from keltis.bots.base import Bot
+from keltis.bots.weights import heuristics, read_weights
 from keltis.core.actions import Action
 from keltis.core.policy import GamePolicies, Policy, Scorer, random_policy
 from keltis.core.protocol import Game, GameState, View
@@ -90,6 +91,9 @@ class SearchConfig:
     infer_floor: float = 0.05
     """With ``infer_temperature``: the share of each likelihood that is uniform over the legal
     actions, so that a player who does not play like the heuristic rules no deal out."""
+    weights: str | None = None
+    """A file of the heuristic's weights for its playouts, projection and ranking
+    (:mod:`keltis.bots.weights`; ``None``: today's)."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -124,6 +128,8 @@ class SearchConfig:
             raise ValueError("infer_samples must be at least 1")
         if not 0.0 <= self.infer_floor <= 1.0:
             raise ValueError("infer_floor must lie in 0…1")
+        if self.weights is not None:
+            read_weights(self.weights)  # a bad file: its clear error now
 
 
 class Node:
@@ -268,7 +274,7 @@ def search(
         raise ValueError("search needs the view of the player to move (with legal actions)")
     rules = get_game(view.game)
     game = game or rules  # a stand-in may deal the hidden cards (benchmarks' all-seeing seer)
-    policies = rules.heuristics()
+    policies = heuristics(view.game, config.weights)
     playout: Policy = policies.policy if config.playout == "heuristic" else random_policy
     judge = judge or HeuristicJudge(config, policies)
     me = view.viewer

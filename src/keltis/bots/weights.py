@@ -1,0 +1,106 @@
+"""The heuristic under other weights, read from a file: what ``heuristic:weights=FILE`` and
+``ismcts:weights=FILE`` (``hard:weights=FILE``) play.
+
+The heuristic's judgement is a handful of documented weights (``keltis.board.policy.
+BoardTuning``, ``keltis.cards.policy.CardTuning``; docs/bots.md). A weights file is JSON: the
+``game`` it is for and its ``weights`` by name (those left out keep today's values), or the
+``tuned.json`` that a tuning run writes (``python -m keltis.fast.tune``: the game in its
+``settings``). A bot given one plays exactly as before but for the weights: the same view in,
+the same sampled state, only the heuristic's numbers differ.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+from pathlib import Path
+from typing import Any, cast
+
+from keltis.core.policy import GamePolicies, Policy, Projection, Scorer
+from keltis.games import GAME_NAMES, get_game
+
+
+class WeightsError(ValueError):
+    """A weights file that cannot be read or does not fit its game."""
+
+
+@functools.lru_cache(maxsize=32)
+def read_weights(path: str) -> tuple[str, Any]:
+    """The game a weights file is for and its weights as that game's tuning (today's values
+    for the weights it leaves out). ``WeightsError`` says what is wrong with a bad one."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise WeightsError(f"cannot read the weights file {path!r}: {error}") from error
+    if not isinstance(data, dict):
+        raise WeightsError(f"the weights file {path!r} holds no JSON object")
+    settings = data.get("settings")
+    game = data.get("game", settings.get("game") if isinstance(settings, dict) else None)
+    if game not in GAME_NAMES:
+        raise WeightsError(
+            f"the weights file {path!r} names no game ('game': one of {', '.join(GAME_NAMES)})"
+        )
+    weights = data.get("weights")
+    if not isinstance(weights, dict):
+        raise WeightsError(f"the weights file {path!r} has no 'weights' object")
+    today = get_game(game).part("policy").DEFAULT_TUNING
+    names = weight_names(game)
+    unknown = sorted(set(weights) - set(names))
+    if unknown:
+        raise WeightsError(
+            f"the {game} game's heuristic has no weights {', '.join(unknown)} "
+            f"(it has {', '.join(names)})"
+        )
+    bad = [k for k, v in weights.items() if isinstance(v, bool) or not isinstance(v, int | float)]
+    if bad:
+        raise WeightsError(f"weights must be numbers: {', '.join(sorted(bad))}")
+    chosen = {name: float(weights.get(name, getattr(today, name))) for name in names}
+    return game, type(today)(**chosen)
+
+
+def weight_names(game: str) -> tuple[str, ...]:
+    """The names of ``game``'s heuristic weights, in their class's order."""
+    kind = type(get_game(game).part("policy").DEFAULT_TUNING)
+    # its annotated class attributes; compiled by mypyc (keltis._native), the class keeps no
+    # annotations but lists its attributes in ``__mypyc_attrs__``
+    names: tuple[str, ...] = tuple(
+        inspect.get_annotations(kind) or getattr(kind, "__mypyc_attrs__", ())
+    )
+    return names
+
+
+def weights_of(tuning: Any) -> dict[str, float]:
+    """A tuning's weights by name (compiled tunings do not compare by value)."""
+    for game in GAME_NAMES:
+        if isinstance(tuning, type(get_game(game).part("policy").DEFAULT_TUNING)):
+            return {name: float(getattr(tuning, name)) for name in weight_names(game)}
+    raise TypeError(f"{type(tuning).__name__} is no game's heuristic weights")
+
+
+@functools.lru_cache(maxsize=32)
+def _tuned(game: str, path: str) -> GamePolicies:
+    found, tuning = read_weights(path)
+    if found != game:
+        raise WeightsError(f"the weights file {path!r} is for the {found} game, not {game}")
+    base = get_game(game).heuristics()
+    # each game's policy, scorer and projection take its weights as ``tuning``
+    policy, scores, projection = cast(
+        tuple[Any, Any, Any], (base.policy, base.scores, base.projection)
+    )
+    return GamePolicies(
+        cast(Policy, functools.partial(policy, tuning=tuning)),
+        cast(Scorer, functools.partial(scores, tuning=tuning)),
+        cast(Projection, functools.partial(projection, tuning=tuning)),
+        base.gain,
+        base.rewind,
+    )
+
+
+def heuristics(game: str, weights: str | None = None) -> GamePolicies:
+    """``game``'s heuristics (``Game.heuristics()``), under the weights of the file
+    ``weights`` when one is given."""
+    return get_game(game).heuristics() if weights is None else _tuned(game, weights)
+
+
+__all__ = ["WeightsError", "heuristics", "read_weights", "weight_names", "weights_of"]

@@ -1,0 +1,119 @@
+"""keltis.bots.weights: the heuristic and the search under weights read from a file
+(``heuristic:weights=FILE``, ``ismcts:weights=FILE``), as a tuning run writes them."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from keltis.bots import make_bot
+from keltis.bots.spec import BotSpecError
+from keltis.bots.weights import WeightsError, heuristics, read_weights, weight_names, weights_of
+from keltis.games import get_game
+
+from .helpers import GAMES, positions
+
+
+def _today(game: str) -> Any:
+    return get_game(game).part("policy").DEFAULT_TUNING
+
+
+def _write(tmp_path: Path, data: Any, name: str = "weights.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def _choices(spec: str, game: str, seed: int = 3) -> list[Any]:
+    """The bot's choices at the decisions of a seeded two-player game."""
+    bot = make_bot(spec, seed=seed)
+    return [
+        bot.choose(state.view(state.current_player))
+        for state in positions(game, 2, seed, every=7)
+        if len(state.legal_actions()) > 1
+    ]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_todays_weights_from_a_file_play_as_the_heuristic_does(game: str, tmp_path: Path) -> None:
+    today = _today(game)
+    path = _write(tmp_path, {"game": game, "weights": weights_of(today)})
+    found, tuning = read_weights(path)
+    assert (found, weights_of(tuning)) == (game, weights_of(today))
+    assert _choices(f"heuristic:weights={path}", game) == _choices("heuristic", game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_other_weights_reach_the_policy_the_scores_and_the_projection(
+    game: str, tmp_path: Path
+) -> None:
+    today = _today(game)
+    first = weight_names(game)[0]
+    # a tuning run's tuned.json: the game in its settings; a weight left out keeps today's
+    path = _write(tmp_path, {"settings": {"game": game}, "weights": {first: 0.05}})
+    found, tuning = read_weights(path)
+    assert (found, weights_of(tuning)) == (game, {**weights_of(today), first: 0.05})
+    base, tuned = get_game(game).heuristics(), heuristics(game, path)
+    states = [s for s in positions(game, 2, 5, every=5) if len(s.legal_actions()) > 1]
+    for state in states:
+        assert tuned.scores(state) == base.scores(state, tuning)  # type: ignore[call-arg]
+        assert tuned.projection(state) == base.projection(state, tuning)  # type: ignore[call-arg]
+        assert tuned.policy(state, random.Random(1)) == base.policy(  # type: ignore[call-arg]
+            state, random.Random(1), tuning
+        )
+    assert any(tuned.projection(s) != base.projection(s) for s in states)
+    assert _choices(f"heuristic:weights={path}", game) != _choices("heuristic", game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_search_plays_its_playouts_under_the_files_weights(game: str, tmp_path: Path) -> None:
+    today = _today(game)
+    same = _write(tmp_path, {"game": game, "weights": {}}, "same.json")
+    other = _write(
+        tmp_path,
+        {"game": game, "weights": {k: 0.1 * v for k, v in weights_of(today).items()}},
+        "other.json",
+    )
+    plain = _choices("ismcts:iterations=30,seconds=none", game)
+    assert _choices(f"ismcts:iterations=30,seconds=none,weights={same}", game) == plain
+    assert _choices(f"hard:iterations=30,seconds=none,weights={other}", game) != plain
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read the weights file"),
+        ("not json", "cannot read the weights file"),
+        ([1, 2], "holds no JSON object"),
+        ({"weights": {}}, "names no game"),
+        ({"game": "chess", "weights": {}}, "names no game"),
+        ({"game": "cards"}, "has no 'weights' object"),
+        ({"game": "cards", "weights": {"luck": 1.0}}, "has no weights luck"),
+        ({"game": "cards", "weights": {"spread": "high"}}, "weights must be numbers: spread"),
+        ({"game": "cards", "weights": {"spread": True}}, "weights must be numbers: spread"),
+    ],
+)
+def test_a_bad_weights_file_is_refused_with_what_is_wrong(
+    content: Any, message: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.json"
+    if content is not None:
+        path.write_text(content if isinstance(content, str) else json.dumps(content), "utf-8")
+    with pytest.raises(WeightsError, match=message):
+        read_weights(str(path))
+    # a bot spec with it fails when the bot is made, not at its first move
+    with pytest.raises((WeightsError, BotSpecError), match=message):
+        make_bot(f"heuristic:weights={path}")
+    with pytest.raises((WeightsError, BotSpecError), match=message):
+        make_bot(f"hard:weights={path}")
+
+
+def test_weights_for_one_game_refuse_to_play_the_other(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"game": "board", "weights": {}})
+    state = next(s for s in positions("cards", 2, 1, every=3) if len(s.legal_actions()) > 1)
+    with pytest.raises(WeightsError, match="for the board game, not cards"):
+        make_bot(f"heuristic:weights={path}", seed=1).choose(state.view(state.current_player))
