@@ -13,6 +13,13 @@ Lines (each over ``--games`` games; the measured bot's seat rotates over the gam
   ≥ 60%), three heuristic bots (≥ 58%) and one (board ≥ 80%, cards ≥ 90%); the last two are
   also compared with hard's lines on the same seeds, paired by seed
   (``learned-vs-heuristic-minus-hard-vs-heuristic``);
+* ``tuned-vs-heuristic``, ``tuned-vs-3-heuristic``: the heuristic under tuned weights
+  (``--weights FILE``, by default the tuning run of 2026-11-29 for the game:
+  :data:`TUNED_WEIGHTS`) against today's heuristic, 2 players (target ≥ 58%) and 3 of it
+  (4 players, target ≥ 30%);
+* ``tuned-hard-vs-hard``, ``tuned-hard-vs-3-heuristic``: the hard level with the tuned
+  heuristic in its playouts against today's hard (2 players, target ≥ 55%) and three
+  heuristic bots (4 players, paired by seed with ``hard-vs-3-heuristic``);
 * ``hard-decision-time`` (and ``learned-decision-time``): CPU seconds per decision
   (decisions with more than one legal action) over the lines that search played, for each
   machine that played them: median, 95th percentile and maximum.
@@ -26,6 +33,10 @@ better guesses about the other players' hands (from what they did) could give a 
 that budget. Every
 game records the specs that played it, and a line's summary counts only the games of the specs
 asked for, so games of an earlier hard level or of a tuning run never mix into it.
+
+Each line's summary also gives the hero's CPU seconds per decision (median, decisions with a
+choice). A summary file keeps the last summary of every line: a run of some lines (or other
+seeds) leaves the other lines' summaries as they were.
 
 A win counts 1, a victory shared by k players 1/k ("win share"); ``wins_incl_ties`` counts a
 shared victory as a win. Every bot gets only its seat's view. Run::
@@ -57,8 +68,10 @@ summarises without playing). The summary is printed as one JSON object per line 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing
+import os
 import platform
 import random
 import statistics
@@ -133,12 +146,41 @@ LINES = (
     Line("learned-vs-hard", LEARNED, "hard", 2, 0.60),
     Line("learned-vs-3-heuristic", LEARNED, "heuristic", 4, 0.58),
     Line("learned-vs-heuristic", LEARNED, "heuristic", 2, 0.90, board_target=0.80),
+    Line("tuned-vs-heuristic", "tuned", "heuristic", 2, 0.58),
+    Line("tuned-vs-3-heuristic", "tuned", "heuristic", 4, 0.30),
+    Line("tuned-hard-vs-hard", "tuned-hard", "hard", 2, 0.55),
+    Line("tuned-hard-vs-3-heuristic", "tuned-hard", "heuristic", 4, 0.60),
 )
 #: Lines measured on the same seeds with another hero: the difference is paired by seed.
 PAIRED = (
     ("learned-vs-heuristic", "hard-vs-heuristic"),
     ("learned-vs-3-heuristic", "hard-vs-3-heuristic"),
+    ("tuned-hard-vs-3-heuristic", "hard-vs-3-heuristic"),
 )
+#: The heroes of the tuned lines: their specs, ``{}`` standing for the weights file.
+TUNED_HEROES = {
+    "tuned": "heuristic:weights={}",
+    "tuned-hard": LEVELS["hard"].spec + ",weights={}",
+}
+#: The weights the tuned lines play unless ``--weights`` names others: the two-player tuning
+#: run of 2026-11-29 of each game (``python -m keltis.fast.tune``; docs/bots.md).
+TUNED_WEIGHTS = {
+    game: RESULTS / "heuristic-tuning-2026-11-29" / f"{game}-2p" / "tuned.json"
+    for game in GAME_NAMES
+}
+
+
+def resolved_lines(game: str, weights: str | None = None) -> tuple[Line, ...]:
+    """:data:`LINES` with the tuned lines' heroes as specs that name the weights file
+    (``weights``, else the game's :data:`TUNED_WEIGHTS`, as a path relative to the working
+    folder: the games record it, and a run goes on where its specs match)."""
+    path = weights if weights is not None else os.path.relpath(TUNED_WEIGHTS[game])
+    return tuple(
+        dataclasses.replace(line, hero=TUNED_HEROES[line.hero].format(path))
+        if line.hero in TUNED_HEROES
+        else line
+        for line in LINES
+    )
 
 
 def spec_of(name: str) -> str:
@@ -310,6 +352,7 @@ def summarise(
         "opponent_spec": specs[1],
         "players": line.players,
         "games": n,
+        "seeds": [min(r["seed"] for r in rows), max(r["seed"] for r in rows)] if rows else None,
         "win_share": round(share / n, 4) if n else None,
         "ci95": [round(low, 4), round(high, 4)],
         "wins_incl_ties": sum(1 for r in rows if r["win"]),
@@ -321,6 +364,11 @@ def summarise(
         "mean_score": round(statistics.fmean(r["score"] for r in rows), 2) if n else None,
         "end_reasons": ends,
         "hero_decisions": sum(len(r["times"]) for r in rows),
+        "hero_cpu_median_s": (
+            round(statistics.median(t for r in rows for t in r["times"]), 4)
+            if any(r["times"] for r in rows)
+            else None
+        ),
         "hero_searches_timed_out": sum(r.get("timed_out", 0) for r in rows),
         "hosts": sorted({r.get("host", "?") for r in rows}),
     }
@@ -480,6 +528,11 @@ def main(argv: list[str] | None = None) -> int:
         "hard level)",
     )
     parser.add_argument(
+        "--weights",
+        default=None,
+        help="the weights file of the tuned lines (default: the game's tuning run of 2026-11-29)",
+    )
+    parser.add_argument(
         "--summary-only", action="store_true", help="summarise the games played; play none"
     )
     args = parser.parse_args(argv)
@@ -487,7 +540,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games must be at least 1")
     if args.workers < 1:
         parser.error("--workers must be at least 1")
-    known = {line.name: line for line in LINES}
+    lines = resolved_lines(args.game, args.weights)
+    known = {line.name: line for line in lines}
     wanted = []
     for name in (name.strip() for name in args.lines.split(",")):
         if name not in known:
@@ -512,7 +566,7 @@ def main(argv: list[str] | None = None) -> int:
     records: list[dict[str, Any]] = []
     level_times: dict[str, list[tuple[str, list[float]]]] = {lv: [] for lv in SEARCH_LEVELS}
     by_line: dict[str, dict[int, dict[str, Any]]] = {}
-    for line in LINES:  # every line with games, so the summary file stays whole
+    for line in lines:  # every line with games, so the summary file stays whole
         specs = line.specs(args.hero_spec)
         played = load_games(line_file(results, args.game, line), line, specs)
         rows = [played[seed] for seed in seeds if seed in played]
@@ -531,18 +585,39 @@ def main(argv: list[str] | None = None) -> int:
     records += paired_summaries(args.game, by_line)
     for record in records:
         print(json.dumps(record), flush=True)
+    write_summary(results / f"strength-{args.game}.json", args.game, records, args.games, args.seed)
+    return 0
+
+
+def write_summary(
+    path: Path, game: str, records: list[dict[str, Any]], games: int, first_seed: int
+) -> None:
+    """Write the summary file: ``records``, then the last records of every line not
+    summarised now, kept from the file as it was (a run of some lines, or of other seeds,
+    leaves the others' results; each line's record says its seeds)."""
+    kept: list[dict[str, Any]] = []
+    if path.exists():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            old = {}
+        now = {record["line"] for record in records}
+        kept = [
+            record
+            for record in (old.get("lines", []) if isinstance(old, dict) else [])
+            if isinstance(record, dict) and record.get("line") not in now
+        ]
     document = {
         "benchmark": "strength",
-        "game": args.game,
-        "games_per_line": args.games,
-        "first_seed": args.seed,
+        "game": game,
+        "games_per_line": games,
+        "first_seed": first_seed,
+        "note": "the lines of this run, then those kept from earlier runs: see each one's seeds",
         "python": platform.python_version(),
-        "lines": records,
+        "lines": records + kept,
     }
-    out_path = results / f"strength-{args.game}.json"
-    results.mkdir(parents=True, exist_ok=True)
-    out_path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ state instead of deals sampled from its view)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import sys
 from pathlib import Path
@@ -78,3 +79,37 @@ def test_only_a_search_can_be_a_seer(strength: ModuleType) -> None:
     for seer in ("seer:", "seer-hands:"):
         with pytest.raises(ValueError, match="only a search"):
             strength.play_one(("board", line(strength, "hard-vs-heuristic"), 3, seer + "heuristic"))
+
+
+def test_the_tuned_lines_play_the_weights_file_they_name(
+    strength: ModuleType, tmp_path: Path
+) -> None:
+    path = tmp_path / "tuned.json"
+    path.write_text('{"game": "cards", "weights": {"spread": 0.5}}', encoding="utf-8")
+    lines = {line.name: line for line in strength.resolved_lines("cards", str(path))}
+    assert lines["tuned-vs-heuristic"].hero == f"heuristic:weights={path}"
+    assert lines["tuned-hard-vs-hard"].hero.endswith(f",weights={path}")
+    assert lines["tuned-hard-vs-hard"].hero.startswith("ismcts:")
+    row = strength.play_one(("cards", lines["tuned-vs-heuristic"], 3, None))
+    assert row["hero_spec"] == f"heuristic:weights={path}"
+    assert row["opponent_spec"] == "heuristic"
+    # by default: the game's tuning run, which is committed
+    default = {line.name: line for line in strength.resolved_lines("board")}
+    hero = default["tuned-vs-heuristic"].hero
+    assert Path(hero.removeprefix("heuristic:weights=")).resolve() == (
+        strength.TUNED_WEIGHTS["board"].resolve()
+    )
+    assert strength.TUNED_WEIGHTS["board"].exists()
+
+
+def test_a_summary_keeps_the_lines_a_run_did_not_play(strength: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "strength-cards.json"
+    first = [{"line": "hard-vs-heuristic", "games": 400, "seeds": [1001, 1400]}]
+    strength.write_summary(out, "cards", first, 400, 1001)
+    second = [{"line": "learned-vs-hard", "games": 150, "seeds": [1, 150]}]
+    strength.write_summary(out, "cards", second, 150, 1)
+    lines = json.loads(out.read_text())["lines"]
+    assert lines == second + first
+    again = [{"line": "hard-vs-heuristic", "games": 10, "seeds": [5, 14]}]
+    strength.write_summary(out, "cards", again, 10, 5)
+    assert json.loads(out.read_text())["lines"] == again + second
