@@ -141,7 +141,7 @@ class Match:
     (('lay', {'card': 'G0'}),)
     >>> _ = match.submit(0, "draw")
     >>> [str(step.action) for step in match.play_bots()]  # until a person is to decide
-    ['G10', 'draw']
+    ['wish G7 R7', 'draw', 'draw']
     >>> match.submit(1, "draw")
     Traceback (most recent call last):
     keltis.match.NotYourTurnError: it is not your turn: Player 1 is to decide

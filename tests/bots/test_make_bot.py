@@ -139,7 +139,11 @@ def test_make_bot_takes_import_paths() -> None:
         ("ismcts:iterations=0", "iterations must be at least 1"),
         ("ismcts:iterations=none", "a search needs a budget"),
         ("ismcts:playout=smart", "playout must be 'heuristic' or 'random'"),
-        ("heuristic:iterations=5", "bot 'heuristic' has no option 'iterations' (it has none)"),
+        (
+            "heuristic:iterations=5",
+            "bot 'heuristic' has no option 'iterations' (its options are weights)",
+        ),
+        ("greedy:iterations=5", "bot 'greedy' has no option 'iterations' (it has none)"),
         ("medium:iterations=5", "bot 'medium' has no option 'iterations'"),
         ("ismcts:iterations", "options of bot 'ismcts' are written key=value"),
         ("ismcts:a=1,iterations", "bad option 'iterations'"),

@@ -12,7 +12,16 @@ import pytest
 
 from keltis.bots import make_bot
 from keltis.bots.spec import BotSpecError
-from keltis.bots.weights import WeightsError, heuristics, read_weights, weight_names, weights_of
+from keltis.bots.weights import (
+    WeightsError,
+    check_weights,
+    heuristics,
+    read_weights,
+    tuning_of,
+    weight_names,
+    weights_of,
+    weights_path,
+)
 from keltis.games import get_game
 
 from .helpers import GAMES, positions
@@ -117,3 +126,38 @@ def test_weights_for_one_game_refuse_to_play_the_other(tmp_path: Path) -> None:
     state = next(s for s in positions("cards", 2, 1, every=3) if len(s.legal_actions()) > 1)
     with pytest.raises(WeightsError, match="for the board game, not cards"):
         make_bot(f"heuristic:weights={path}", seed=1).choose(state.view(state.current_player))
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_medium_level_plays_its_shipped_weights_for_each_count_of_players(
+    game: str, players: int
+) -> None:
+    """``medium`` is ``heuristic:weights=medium``: each game and number of players has its
+    file (keltis/data/weights-medium-<game>-<players>p.json), and the level plays it."""
+    path = weights_path(game, "medium", players)
+    found, tuning = read_weights(path)
+    assert found == game
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    assert data["players"] == players
+    assert weights_of(tuning_of(game, "medium", players)) == weights_of(tuning)
+    level, by_file = make_bot("medium", seed=4), make_bot(f"heuristic:weights={path}", seed=4)
+    chosen = 0
+    for state in positions(game, players, 6, every=9):
+        if len(state.legal_actions()) > 1:
+            view = state.view(state.current_player)
+            assert level.choose(view) == by_file.choose(view)
+            chosen += 1
+    assert chosen >= 5
+
+
+def test_the_medium_set_differs_from_todays_heuristic_where_it_was_tuned() -> None:
+    for game in GAMES:
+        today = weights_of(get_game(game).part("policy").DEFAULT_TUNING)
+        assert weights_of(tuning_of(game, "medium", 2)) != today
+
+
+def test_a_set_is_checked_for_every_game_and_count_of_players() -> None:
+    check_weights("medium")
+    with pytest.raises(WeightsError, match="cannot read"):
+        check_weights("no-such-file.json")

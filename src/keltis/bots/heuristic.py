@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from keltis.bots.base import Bot
-from keltis.bots.weights import heuristics, read_weights
+from keltis.bots.weights import check_weights, heuristics
 from keltis.core.actions import Action
 from keltis.core.protocol import View
 from keltis.games import get_game
@@ -27,7 +27,7 @@ class HeuristicBot(Bot):
     def __init__(self, seed: int | None = None, weights: str | None = None) -> None:
         super().__init__(seed)
         if weights is not None:
-            read_weights(weights)  # a bad file: its clear error now, not at the first move
+            check_weights(weights)  # a bad file: its clear error now, not at the first move
         self.weights = weights
 
     def choose(self, view: View) -> Action:
@@ -38,7 +38,8 @@ class HeuristicBot(Bot):
             return view.legal[0]
         game = get_game(view.game)
         state = game.sample_state(view, self.rng)
-        action = heuristics(view.game, self.weights).policy(state, self.rng)
+        policy = heuristics(view.game, self.weights, view.num_players).policy
+        action = policy(state, self.rng)
         if action not in view.legal:  # pragma: no cover - a policy bug, never expected
             raise RuntimeError(f"heuristic chose {action}, which is not legal here")
         return action

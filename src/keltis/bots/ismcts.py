@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from keltis.bots.base import Bot
-from keltis.bots.weights import heuristics, read_weights
+from keltis.bots.weights import check_weights, heuristics
 from keltis.core.actions import Action
 from keltis.core.policy import GamePolicies, Policy, Scorer, random_policy
 from keltis.core.protocol import Game, GameState, View
@@ -129,7 +129,7 @@ class SearchConfig:
         if not 0.0 <= self.infer_floor <= 1.0:
             raise ValueError("infer_floor must lie in 0…1")
         if self.weights is not None:
-            read_weights(self.weights)  # a bad file: its clear error now
+            check_weights(self.weights)  # a bad file: its clear error now
 
 
 class Node:
@@ -274,7 +274,7 @@ def search(
         raise ValueError("search needs the view of the player to move (with legal actions)")
     rules = get_game(view.game)
     game = game or rules  # a stand-in may deal the hidden cards (benchmarks' all-seeing seer)
-    policies = heuristics(view.game, config.weights)
+    policies = heuristics(view.game, config.weights, view.num_players)
     playout: Policy = policies.policy if config.playout == "heuristic" else random_policy
     judge = judge or HeuristicJudge(config, policies)
     me = view.viewer

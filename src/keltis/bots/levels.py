@@ -32,7 +32,9 @@ LEVELS: dict[str, Level] = {
         "medium",
         "Fionn",
         "plans rows from the hand, chases wish stones, watches the end",
-        "heuristic",
+        # the heuristic under the weights tuned for each game and number of players
+        # (keltis.bots.weights; docs/bots.md)
+        "heuristic:weights=medium",
     ),
     "hard": Level(
         "hard",

@@ -7,6 +7,12 @@ BoardTuning``, ``keltis.cards.policy.CardTuning``; docs/bots.md). A weights file
 ``tuned.json`` that a tuning run writes (``python -m keltis.fast.tune``: the game in its
 ``settings``). A bot given one plays exactly as before but for the weights: the same view in,
 the same sampled state, only the heuristic's numbers differ.
+
+A name of :data:`SETS` instead of a file is a set shipped with keltis, one file per game and
+number of players (``keltis/data/weights-<name>-<game>-<players>p.json``): ``weights=medium``
+is the medium level's (``heuristic:weights=medium`` is the level), which plays both games for
+2-4 players, each with the weights tuned for it (the best weights for two players measured
+clearly worse with four: docs/bots.md).
 """
 
 from __future__ import annotations
@@ -20,9 +26,37 @@ from typing import Any, cast
 from keltis.core.policy import GamePolicies, Policy, Projection, Scorer
 from keltis.games import GAME_NAMES, get_game
 
+#: The weight sets shipped with keltis, by name (see the module docstring).
+SETS = ("medium",)
+_DATA = Path(__file__).resolve().parent.parent / "data"
+
 
 class WeightsError(ValueError):
     """A weights file that cannot be read or does not fit its game."""
+
+
+def weights_path(game: str, weights: str, players: int) -> str:
+    """The file ``weights`` names for ``game`` with ``players`` seats: a shipped set's file,
+    or ``weights`` itself."""
+    if weights not in SETS:
+        return weights
+    return str(_DATA / f"weights-{weights}-{game}-{players}p.json")
+
+
+def check_weights(weights: str) -> None:
+    """Read ``weights`` (a file, or a set: each game's file) as a bot does before it plays:
+    ``WeightsError`` says what is wrong."""
+    if weights not in SETS:
+        read_weights(weights)
+        return
+    for game in GAME_NAMES:
+        rules = get_game(game)
+        for players in range(rules.min_players, rules.max_players + 1):
+            found, _ = read_weights(weights_path(game, weights, players))
+            if found != game:
+                raise WeightsError(
+                    f"the {weights!r} weights of the {game} game are the {found} game's"
+                )
 
 
 @functools.lru_cache(maxsize=32)
@@ -97,10 +131,31 @@ def _tuned(game: str, path: str) -> GamePolicies:
     )
 
 
-def heuristics(game: str, weights: str | None = None) -> GamePolicies:
-    """``game``'s heuristics (``Game.heuristics()``), under the weights of the file
-    ``weights`` when one is given."""
-    return get_game(game).heuristics() if weights is None else _tuned(game, weights)
+def heuristics(game: str, weights: str | None = None, players: int = 2) -> GamePolicies:
+    """``game``'s heuristics (``Game.heuristics()``), under the weights of the file or set
+    ``weights`` (for ``players`` seats) when one is given."""
+    if weights is None:
+        return get_game(game).heuristics()
+    return _tuned(game, weights_path(game, weights, players))
 
 
-__all__ = ["WeightsError", "heuristics", "read_weights", "weight_names", "weights_of"]
+def tuning_of(game: str, weights: str, players: int) -> Any:
+    """The tuning the file or set ``weights`` gives ``game``'s heuristic with ``players``
+    seats."""
+    found, tuning = read_weights(weights_path(game, weights, players))
+    if found != game:
+        raise WeightsError(f"the weights file {weights!r} is for the {found} game, not {game}")
+    return tuning
+
+
+__all__ = [
+    "SETS",
+    "WeightsError",
+    "check_weights",
+    "heuristics",
+    "read_weights",
+    "tuning_of",
+    "weight_names",
+    "weights_of",
+    "weights_path",
+]

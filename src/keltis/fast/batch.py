@@ -118,7 +118,7 @@ def simulate(
     turns = np.zeros(n_games, dtype=np.int32)
     driver.play_batch(
         driver.tag(game), players, n_games, code, bits, rules, scores, ends, decisions, turns,
-        weights(game, tuning),
+        weights(game, tuning, players),
     )  # fmt: skip
     winners = scores == scores.max(axis=1, keepdims=True)
     return SimResult(

@@ -169,7 +169,7 @@ class BatchEnv:
         """The index of each game in its stream (its slot, or 0 for a game seeded alone)."""
         self._rules = switches(game, variant)
         self.tuning = tuning
-        self._weights = weights(game, tuning)
+        self._weights = weights(game, tuning, players)
         self._config = self._kernel_config(seat)
         self._offsets = obs_offsets(game, players, k)
         self.size = observation_layout(game, players).size

@@ -139,7 +139,7 @@ def medium_differential(
     space = rules.actions
     k = kernel(game)
     tag = driver.tag(game)
-    chosen = default_tuning(game) if tuning is None else tuning
+    chosen = default_tuning(game, players) if tuning is None else tuning
     w = weights(game, chosen)
     scorer = _scorer(game)
     cap = int(rules.variant_json(variant)["turn_cap"])

@@ -18,6 +18,7 @@ from typing import Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from keltis.bots.weights import tuning_of
 from keltis.fast import driver
 from keltis.fast.setup import seed_bits, switches
 from keltis.games import GAME_NAMES, get_game
@@ -36,9 +37,15 @@ Weights = npt.NDArray[np.float64]
 SCORE_ROOM: Final = 512
 
 
-def default_tuning(game: str) -> Tuning:
-    """The weights of today's medium level for ``game`` (its policy module's
-    ``DEFAULT_TUNING``; ``ValueError`` for an unknown game)."""
+def default_tuning(game: str, players: int | None = None) -> Tuning:
+    """The weights of the medium level for ``game`` with ``players`` seats (its shipped set:
+    :mod:`keltis.bots.weights`), or with ``players`` ``None`` the heuristic's own defaults
+    (its policy module's ``DEFAULT_TUNING``, which the hard level's playouts use and the tuner
+    starts from); ``ValueError`` for an unknown game."""
+    if players is not None:
+        get_game(game).check_players(players)
+        level: Tuning = tuning_of(game, "medium", players)
+        return level
     tuning: Tuning = get_game(game).part("policy").DEFAULT_TUNING
     return tuning
 
@@ -67,11 +74,11 @@ def tuning_array(tuning: Tuning) -> Weights:
     )
 
 
-def weights(game: str, tuning: Tuning | None = None) -> Weights:
-    """What the driver passes to a kernel's ``choose``: ``tuning``'s array (the default
-    tuning's when ``None``), then :data:`SCORE_ROOM` numbers of scratch room."""
+def weights(game: str, tuning: Tuning | None = None, players: int | None = None) -> Weights:
+    """What the driver passes to a kernel's ``choose``: ``tuning``'s array (when ``None``:
+    :func:`default_tuning` for ``players``), then :data:`SCORE_ROOM` numbers of scratch room."""
     default = default_tuning(game)
-    chosen = default if tuning is None else tuning
+    chosen = default_tuning(game, players) if tuning is None else tuning
     if not isinstance(chosen, type(default)):
         raise TypeError(f"the {game} game's weights are a {type(default).__name__}")
     return np.concatenate([tuning_array(chosen), np.zeros(SCORE_ROOM, dtype=np.float64)])
