@@ -73,11 +73,18 @@ def test_reshuffled_hidden_cards_leave_the_view_unchanged(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "ismcts:iterations=40"])
+@pytest.mark.parametrize(
+    "spec", ["random", "greedy", "heuristic", "medium", "ismcts:iterations=40"]
+)
 def test_choice_does_not_depend_on_hidden_cards(game: str, spec: str) -> None:
+    assert_choices_ignore_hidden_cards(game, spec, 100)
+
+
+def assert_choices_ignore_hidden_cards(game: str, spec: str, first_seed: int) -> None:
+    """The bot of ``spec`` chooses the same at positions whose hidden cards are dealt anew."""
     for i, state in enumerate(decision_positions(game)[:6]):
         seat = state.current_player
-        other = reshuffle_hidden(state, seat, seed=100 + i)
+        other = reshuffle_hidden(state, seat, seed=first_seed + i)
         first = make_bot(spec, seed=i).choose(state.view(seat))
         second = make_bot(spec, seed=i).choose(other.view(seat))
         assert first == second
@@ -122,9 +129,4 @@ def test_choice_under_other_weights_does_not_depend_on_hidden_cards(
     changed = {k: v * (1.5 if i % 2 else 0.6) for i, (k, v) in enumerate(today.items())}
     path.write_text(json.dumps({"game": game, "weights": changed}), encoding="utf-8")
     spec = f"{bot}{',' if ':' in bot else ':'}weights={path}"
-    for i, state in enumerate(decision_positions(game)[:6]):
-        seat = state.current_player
-        other = reshuffle_hidden(state, seat, seed=300 + i)
-        first = make_bot(spec, seed=i).choose(state.view(seat))
-        second = make_bot(spec, seed=i).choose(other.view(seat))
-        assert first == second
+    assert_choices_ignore_hidden_cards(game, spec, 300)
