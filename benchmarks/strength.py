@@ -13,10 +13,10 @@ Lines (each over ``--games`` games; the measured bot's seat rotates over the gam
   ≥ 60%), three heuristic bots (≥ 58%) and one (board ≥ 80%, cards ≥ 90%); the last two are
   also compared with hard's lines on the same seeds, paired by seed
   (``learned-vs-heuristic-minus-hard-vs-heuristic``);
-* ``tuned-vs-heuristic``, ``tuned-vs-3-heuristic``: the heuristic under tuned weights
-  (``--weights FILE``, by default the tuning run of 2026-11-29 for the game:
-  :data:`TUNED_WEIGHTS`) against today's heuristic, 2 players (target ≥ 58%) and 3 of it
-  (4 players, target ≥ 30%);
+* ``tuned-vs-heuristic``, ``tuned-vs-2-heuristic``, ``tuned-vs-3-heuristic``: the heuristic
+  under tuned weights (``--weights FILE``, by default the tuning run of 2026-11-29 for the game
+  and number of players: :data:`TUNED_WEIGHTS`) against today's heuristic (its own defaults),
+  2 players (target ≥ 58%), 2 of it (3 players, ≥ 40%) and 3 of it (4 players, ≥ 30%);
 * ``tuned-hard-vs-hard``, ``tuned-hard-vs-3-heuristic``: the hard level with the tuned
   heuristic in its playouts against today's hard (2 players, target ≥ 55%) and three
   heuristic bots (4 players, paired by seed with ``hard-vs-3-heuristic``);
@@ -147,6 +147,7 @@ LINES = (
     Line("learned-vs-3-heuristic", LEARNED, "heuristic", 4, 0.58),
     Line("learned-vs-heuristic", LEARNED, "heuristic", 2, 0.90, board_target=0.80),
     Line("tuned-vs-heuristic", "tuned", "heuristic", 2, 0.58),
+    Line("tuned-vs-2-heuristic", "tuned", "heuristic", 3, 0.40),
     Line("tuned-vs-3-heuristic", "tuned", "heuristic", 4, 0.30),
     Line("tuned-hard-vs-hard", "tuned-hard", "hard", 2, 0.55),
     Line("tuned-hard-vs-3-heuristic", "tuned-hard", "heuristic", 4, 0.60),
@@ -162,21 +163,26 @@ TUNED_HEROES = {
     "tuned": "heuristic:weights={}",
     "tuned-hard": LEVELS["hard"].spec + ",weights={}",
 }
-#: The weights the tuned lines play unless ``--weights`` names others: the two-player tuning
-#: run of 2026-11-29 of each game (``python -m keltis.fast.tune``; docs/bots.md).
+#: The weights the tuned lines play unless ``--weights`` names others: the tuning runs of
+#: 2026-11-29 (``python -m keltis.fast.tune``; docs/bots.md), by game and number of players.
 TUNED_WEIGHTS = {
-    game: RESULTS / "heuristic-tuning-2026-11-29" / f"{game}-2p" / "tuned.json"
+    (game, players): RESULTS / "heuristic-tuning-2026-11-29" / f"{game}-{players}p" / "tuned.json"
     for game in GAME_NAMES
+    for players in (2, 3, 4)
 }
 
 
 def resolved_lines(game: str, weights: str | None = None) -> tuple[Line, ...]:
     """:data:`LINES` with the tuned lines' heroes as specs that name the weights file
-    (``weights``, else the game's :data:`TUNED_WEIGHTS`, as a path relative to the working
-    folder: the games record it, and a run goes on where its specs match)."""
-    path = weights if weights is not None else os.path.relpath(TUNED_WEIGHTS[game])
+    (``weights``, else :data:`TUNED_WEIGHTS` for the game and the line's number of players,
+    as a path relative to the working folder: the games record it, and a run goes on where
+    its specs match)."""
+
+    def path(players: int) -> str:
+        return weights if weights is not None else os.path.relpath(TUNED_WEIGHTS[game, players])
+
     return tuple(
-        dataclasses.replace(line, hero=TUNED_HEROES[line.hero].format(path))
+        dataclasses.replace(line, hero=TUNED_HEROES[line.hero].format(path(line.players)))
         if line.hero in TUNED_HEROES
         else line
         for line in LINES

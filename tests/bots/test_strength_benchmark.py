@@ -97,9 +97,11 @@ def test_the_tuned_lines_play_the_weights_file_they_name(
     default = {line.name: line for line in strength.resolved_lines("board")}
     hero = default["tuned-vs-heuristic"].hero
     assert Path(hero.removeprefix("heuristic:weights=")).resolve() == (
-        strength.TUNED_WEIGHTS["board"].resolve()
+        strength.TUNED_WEIGHTS["board", 2].resolve()
     )
-    assert strength.TUNED_WEIGHTS["board"].exists()
+    four = default["tuned-vs-3-heuristic"].hero
+    assert four.endswith("board-4p/tuned.json")
+    assert strength.TUNED_WEIGHTS["board", 2].exists()
 
 
 def test_a_summary_keeps_the_lines_a_run_did_not_play(strength: ModuleType, tmp_path: Path) -> None:
