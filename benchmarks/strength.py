@@ -6,6 +6,8 @@ Lines (each over ``--games`` games; the measured bot's seat rotates over the gam
 * ``hard-vs-3-heuristic``: level *hard* against three heuristic bots (*medium*; 4 players),
   target ≥ 60%;
 * ``hard-vs-heuristic``: level *hard* against one heuristic bot (2 players), target ≥ 85%;
+* ``hard-vs-medium``: level *hard* against the medium level as it is (its tuned weights), 2
+  players, target ≥ 60%: the levels keep their order;
 * ``hard-vs-old-hard``: level *hard* against the hard level as it was until 2026-11
   (``OLD_HARD``: 800 playouts, without its time net), 2 players, target ≥ 55%;
 * ``learned-vs-hard``, ``learned-vs-3-heuristic``, ``learned-vs-heuristic``: the search with
@@ -143,6 +145,7 @@ LINES = (
     Line("hard-vs-3-heuristic", "hard", "heuristic", 4, 0.60),
     Line("hard-vs-heuristic", "hard", "heuristic", 2, 0.85),
     Line("hard-vs-old-hard", "hard", OLD_HARD, 2, 0.55),
+    Line("hard-vs-medium", "hard", "medium", 2, 0.60),
     Line("learned-vs-hard", LEARNED, "hard", 2, 0.60),
     Line("learned-vs-3-heuristic", LEARNED, "heuristic", 4, 0.58),
     Line("learned-vs-heuristic", LEARNED, "heuristic", 2, 0.90, board_target=0.80),
