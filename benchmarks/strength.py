@@ -164,7 +164,7 @@ PAIRED = (
 #: The heroes of the tuned lines: their specs, ``{}`` standing for the weights file.
 TUNED_HEROES = {
     "tuned": "heuristic:weights={}",
-    "tuned-hard": LEVELS["hard"].spec + ",weights={}",
+    "tuned-hard": LEVELS["hard"].spec + ",tuning={}",
 }
 #: The weights the tuned lines play unless ``--weights`` names others: the tuning runs of
 #: 2026-11-29 (``python -m keltis.fast.tune``; docs/bots.md), by game and number of players.

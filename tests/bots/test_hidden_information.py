@@ -128,5 +128,5 @@ def test_choice_under_other_weights_does_not_depend_on_hidden_cards(
     today = weights_of(get_game(game).part("policy").DEFAULT_TUNING)
     changed = {k: v * (1.5 if i % 2 else 0.6) for i, (k, v) in enumerate(today.items())}
     path.write_text(json.dumps({"game": game, "weights": changed}), encoding="utf-8")
-    spec = f"{bot}{',' if ':' in bot else ':'}weights={path}"
+    spec = f"{bot},tuning={path}" if ":" in bot else f"{bot}:weights={path}"
     assert_choices_ignore_hidden_cards(game, spec, 300)

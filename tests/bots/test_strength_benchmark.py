@@ -88,7 +88,7 @@ def test_the_tuned_lines_play_the_weights_file_they_name(
     path.write_text('{"game": "cards", "weights": {"spread": 0.5}}', encoding="utf-8")
     lines = {line.name: line for line in strength.resolved_lines("cards", str(path))}
     assert lines["tuned-vs-heuristic"].hero == f"heuristic:weights={path}"
-    assert lines["tuned-hard-vs-hard"].hero.endswith(f",weights={path}")
+    assert lines["tuned-hard-vs-hard"].hero.endswith(f",tuning={path}")
     assert lines["tuned-hard-vs-hard"].hero.startswith("ismcts:")
     row = strength.play_one(("cards", lines["tuned-vs-heuristic"], 3, None))
     assert row["hero_spec"] == f"heuristic:weights={path}"

@@ -1,5 +1,5 @@
 """keltis.bots.weights: the heuristic and the search under weights read from a file
-(``heuristic:weights=FILE``, ``ismcts:weights=FILE``), as a tuning run writes them."""
+(``heuristic:weights=FILE``, ``ismcts:tuning=FILE``), as a tuning run writes them."""
 
 from __future__ import annotations
 
@@ -88,8 +88,8 @@ def test_the_search_plays_its_playouts_under_the_files_weights(game: str, tmp_pa
         "other.json",
     )
     plain = _choices("ismcts:iterations=30,seconds=none", game)
-    assert _choices(f"ismcts:iterations=30,seconds=none,weights={same}", game) == plain
-    assert _choices(f"hard:iterations=30,seconds=none,weights={other}", game) != plain
+    assert _choices(f"ismcts:iterations=30,seconds=none,tuning={same}", game) == plain
+    assert _choices(f"hard:iterations=30,seconds=none,tuning={other}", game) != plain
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_a_bad_weights_file_is_refused_with_what_is_wrong(
     with pytest.raises((WeightsError, BotSpecError), match=message):
         make_bot(f"heuristic:weights={path}")
     with pytest.raises((WeightsError, BotSpecError), match=message):
-        make_bot(f"hard:weights={path}")
+        make_bot(f"hard:tuning={path}")
 
 
 def test_weights_for_one_game_refuse_to_play_the_other(tmp_path: Path) -> None:

@@ -91,9 +91,10 @@ class SearchConfig:
     infer_floor: float = 0.05
     """With ``infer_temperature``: the share of each likelihood that is uniform over the legal
     actions, so that a player who does not play like the heuristic rules no deal out."""
-    weights: str | None = None
-    """A file of the heuristic's weights for its playouts, projection and ranking
-    (:mod:`keltis.bots.weights`; ``None``: today's)."""
+    tuning: str | None = None
+    """The heuristic's weights for its playouts, projection and ranking: a weights file or a
+    shipped set such as ``medium`` (:mod:`keltis.bots.weights`; ``None``: the heuristic's own
+    defaults). Named apart from ``weights``, which a learned search's network takes."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -128,8 +129,8 @@ class SearchConfig:
             raise ValueError("infer_samples must be at least 1")
         if not 0.0 <= self.infer_floor <= 1.0:
             raise ValueError("infer_floor must lie in 0…1")
-        if self.weights is not None:
-            check_weights(self.weights)  # a bad file: its clear error now
+        if self.tuning is not None:
+            check_weights(self.tuning)  # a bad file: its clear error now
 
 
 class Node:
@@ -274,7 +275,7 @@ def search(
         raise ValueError("search needs the view of the player to move (with legal actions)")
     rules = get_game(view.game)
     game = game or rules  # a stand-in may deal the hidden cards (benchmarks' all-seeing seer)
-    policies = heuristics(view.game, config.weights, view.num_players)
+    policies = heuristics(view.game, config.tuning, view.num_players)
     playout: Policy = policies.policy if config.playout == "heuristic" else random_policy
     judge = judge or HeuristicJudge(config, policies)
     me = view.viewer

@@ -1,5 +1,6 @@
 """The heuristic under other weights, read from a file: what ``heuristic:weights=FILE`` and
-``ismcts:weights=FILE`` (``hard:weights=FILE``) play.
+``ismcts:tuning=FILE`` (``hard:tuning=FILE``; a search's ``weights`` are a learned network's)
+play.
 
 The heuristic's judgement is a handful of documented weights (``keltis.board.policy.
 BoardTuning``, ``keltis.cards.policy.CardTuning``; docs/bots.md). A weights file is JSON: the
