@@ -25,7 +25,7 @@ from keltis.fast import BatchEnv, driver, simulate
 from keltis.fast.diff import MismatchError
 from keltis.fast.medium_diff import medium_differential
 from keltis.fast.setup import dealt_state, kernel, to_setup
-from keltis.fast.tuning import game_of, tuning_array, tuning_fields, weights
+from keltis.fast.tuning import default_tuning, game_of, tuning_array, tuning_fields, weights
 from keltis.games import get_game
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "keltis"
@@ -163,8 +163,8 @@ def test_medium_beats_random_in_simulate() -> None:
 
 def test_batch_env_medium_opponents_play_the_heuristic() -> None:
     """Opponents mixed by seat and by game slot: every move the kernel makes for a medium
-    seat is among the Python heuristic's best-scored actions (and a random seat's are not
-    always)."""
+    seat is among the Python heuristic's best-scored actions under the medium level's weights
+    (and a random seat's are not always)."""
     players = 3
     mixed = [["medium", "random"], ["random", "medium"]] * 4
     env = BatchEnv("cards", players, 8, seed=5, opponents=mixed, record=True)
@@ -193,7 +193,8 @@ def test_batch_env_medium_opponents_play_the_heuristic() -> None:
             medium = (seats[b] + 1 + b % 2) % players
             for a in env.trace[b, : env.trace_end[b]].tolist():
                 if ref.current_player != seats[b]:
-                    scored = cards_scores(ref)
+                    # the medium level's weights for this number of players
+                    scored = cards_scores(ref, default_tuning("cards", players))  # type: ignore[arg-type]
                     best = max(score for score, _ in scored)
                     among = a in {
                         rules.actions.index(x) for score, x in scored if score >= best - 1e-9
