@@ -7,6 +7,7 @@ piles) and on the final screen; and the language list is the server's."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -45,6 +46,22 @@ def texts_in_every_language(page: Any) -> dict[str, str]:
     return out
 
 
+def choose_language(page: Any, lang: str, timeout: float = 30) -> None:
+    """Switch the page to ``lang`` before playing on: the page says its hello again in that
+    language and the answer, a snapshot, draws the game anew, letting go of a card chosen
+    before it came (on a busy machine a click could fall in between and wait for options
+    that never show), so this waits for that snapshot."""
+    if page.evaluate("document.documentElement.lang") == lang:
+        return
+    snapshots = sum(m["type"] == "snapshot" for m in ws_messages(page))
+    page.select_option("[data-testid=language]", lang)
+    page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+    deadline = time.monotonic() + timeout
+    while sum(m["type"] == "snapshot" for m in ws_messages(page)) <= snapshots:
+        assert time.monotonic() < deadline, f"no snapshot came after switching to {lang}"
+        page.wait_for_timeout(50)  # Playwright takes in the socket's frames while it waits
+
+
 def assert_worded(texts: dict[str, str], where: str) -> None:
     for lang, text in texts.items():
         for pattern in (NOTATION, INITIAL):
@@ -72,7 +89,7 @@ def test_no_notation_and_no_colour_initial_outside_the_move_box(
     assert page.locator("[data-testid=since] li").count() >= 1
     assert "draw_pile" in kinds or "lay_onto" in kinds or game == "board"
     assert_worded(texts_in_every_language(page), f"{game}, during the game")
-    page.select_option("[data-testid=language]", "en")
+    choose_language(page, "en")
     play_to_the_end(page)
     assert_worded(texts_in_every_language(page), f"{game}, the final screen")
 
