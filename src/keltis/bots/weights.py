@@ -53,11 +53,7 @@ def check_weights(weights: str) -> None:
     for game in GAME_NAMES:
         rules = get_game(game)
         for players in range(rules.min_players, rules.max_players + 1):
-            found, _ = read_weights(weights_path(game, weights, players))
-            if found != game:
-                raise WeightsError(
-                    f"the {weights!r} weights of the {game} game are the {found} game's"
-                )
+            tuning_of(game, weights, players)
 
 
 @functools.lru_cache(maxsize=32)
@@ -114,10 +110,8 @@ def weights_of(tuning: Any) -> dict[str, float]:
 
 
 @functools.lru_cache(maxsize=32)
-def _tuned(game: str, path: str) -> GamePolicies:
-    found, tuning = read_weights(path)
-    if found != game:
-        raise WeightsError(f"the weights file {path!r} is for the {found} game, not {game}")
+def _tuned(game: str, weights: str, players: int) -> GamePolicies:
+    tuning = tuning_of(game, weights, players)
     base = get_game(game).heuristics()
     # each game's policy, scorer and projection take its weights as ``tuning``
     policy, scores, projection = cast(
@@ -137,7 +131,7 @@ def heuristics(game: str, weights: str | None = None, players: int = 2) -> GameP
     ``weights`` (for ``players`` seats) when one is given."""
     if weights is None:
         return get_game(game).heuristics()
-    return _tuned(game, weights_path(game, weights, players))
+    return _tuned(game, weights, players)
 
 
 def tuning_of(game: str, weights: str, players: int) -> Any:
