@@ -405,12 +405,17 @@ def bot_list() -> list[str]:
     """Lines that list the bots of :data:`BOTS` with what they do and their options, then
     how to name a bot of your own (``--list-bots`` of ``keltis play`` and ``keltis arena``)."""
     lines: list[str] = []
-    for name, factory in BOTS.items():
+    for name in BOTS:
         spec = BotSpec(name)
         level = spec.level
         if level is not None:
             lines.append(f"{name:10} {level.persona}: {level.description} (= {level.spec})")
         else:
+            try:
+                factory = BOTS[name]
+            except ImportError as error:  # a bot of an optional part that is not installed
+                lines.append(f"{name:10} not installed here: {error}")
+                continue
             lines.append(f"{name:10} {getattr(factory, 'description', '')}")
         options = spec.option_names()
         if options:
