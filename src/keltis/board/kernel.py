@@ -142,12 +142,31 @@ def new_state() -> np.ndarray:
     return np.zeros(SIZE, dtype=np.int32)
 
 
-def load_extra(s: np.ndarray, state: GameState) -> None:
-    """Copy what a reference board game's start has beyond hands and deck: the tiles."""
+def load_state(s: np.ndarray, state: GameState) -> None:
+    """Copy what a reference board game holds beyond the hands, the draw and discard piles
+    and the turn (``keltis.fast.setup.state_array`` copies those): the paths' figures, rows,
+    tiles, points and wish stones, the turn's pending colour and discard pile, and which hand
+    cards were taken from a discard pile."""
     assert isinstance(state, BoardState)
-    for colour in range(5):
-        for row in range(10):
-            s[TILES + colour * 10 + row] = state.tiles[colour][row]
+    s[PENDING] = state.pending
+    s[DISCARDED] = state.discarded_pile
+    s[GOAL] = state.goal
+    n = state.num_players
+    s[RLAST : RLAST + 5 * n] = [v for row in state.last for v in row]
+    s[RDIR : RDIR + 5 * n] = [d for row in state.dirs for d in row]
+    s[POS : POS + 5 * n] = [r for row in state.pos for r in row]
+    s[STARTED : STARTED + n] = state.started
+    s[BIG : BIG + n] = state.big
+    s[POINTS : POINTS + n] = state.points
+    s[WISHES : WISHES + n] = state.wishes
+    for p in range(n):
+        if state.known[p]:
+            known = list(state.known[p])
+            for i, card in enumerate(state.hands[p]):
+                if card in known:
+                    known.remove(card)
+                    s[KNOWN + p * HAND_SIZE + i] = 1
+    s[TILES : TILES + 50] = [t for row in state.tiles for t in row]
 
 
 def setup_extra(s: np.ndarray) -> dict[str, Any]:
@@ -946,6 +965,24 @@ def medium_scores(
     me, held = _prepare(s, w)
     for i in range(n):
         scores[i] = _medium_score(s, out[i], w, me, held)
+
+
+@kernel()
+def projection(s: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
+    """Write into ``out[p]`` every seat's projected final score under weights ``w``: points so
+    far, the wish stones' points and each row's projection from the seat's own hand (the
+    number ``keltis.board.policy.board_projection`` gives; a search judges its cut-off
+    playouts by it)."""
+    for p in range(s[NP]):
+        held = _holdings(s, p)
+        fh, fut, fut_open, _ = _context(s, p, w, held)
+        total = float(s[POINTS + p] + WISH_POINTS[min(s[WISHES + p], 5)])
+        for c in range(5):
+            r = p * 5 + c
+            total += _row(
+                s, p, w, fh, fut, fut_open, c, s[POS + r], s[RLAST + r], s[RDIR + r], held[c]
+            )
+        out[p] = total
 
 
 @kernel()

@@ -31,8 +31,9 @@ from keltis.cards.actions import (
 )
 from keltis.cards.actions import CLAIM_FIRST as _CLAIM_FIRST
 from keltis.cards.actions import CLAIM_SECOND as _CLAIM_SECOND
-from keltis.cards.state import CardVariant
+from keltis.cards.state import CardState, CardVariant
 from keltis.core.gamestate import GameState
+from keltis.core.outcome import EndReason
 from keltis.fast._jit import kernel
 from keltis.fast._rng import below
 
@@ -154,8 +155,30 @@ def new_state() -> np.ndarray:
     return np.zeros(SIZE, dtype=np.int32)
 
 
-def load_extra(s: np.ndarray, state: GameState) -> None:
-    """A card game's start has nothing beyond hands and deck: nothing to copy."""
+def load_state(s: np.ndarray, state: GameState) -> None:
+    """Copy what a reference card game holds beyond the hands, the draw and discard piles
+    and the turn (``keltis.fast.setup.state_array`` copies those): the rows, point rows and
+    wish stones, the turn's draws, blocked piles and final lays, the end under way, and the
+    cards known in each hand."""
+    assert isinstance(state, CardState)
+    s[END_PENDING] = -1 if state.end_pending is None else tuple(EndReason).index(state.end_pending)
+    s[ENDER] = state.ender
+    s[DRAWS] = state.draws_left
+    s[BLOCKED] = state.blocked
+    s[LAYS] = state.lays_left
+    s[CLOSED] = state.closed_rows
+    s[WISHMASK] = state.wish_mask
+    n = state.num_players
+    s[RLEN : RLEN + 5 * n] = [len(laid) for row in state.rows for laid in row]
+    s[RLAST : RLAST + 5 * n] = [v for row in state.last for v in row]
+    s[RDIR : RDIR + 5 * n] = [d for row in state.dirs for d in row]
+    s[RCLOSED : RCLOSED + 5 * n] = [c for row in state.closings for c in row]
+    s[PROW : PROW + n] = [len(row) for row in state.point_rows]
+    s[WISH : WISH + n] = [len(stones) for stones in state.wish_stones]
+    for p in range(n):
+        for card in state.known[p]:
+            word = card // 15
+            s[KNOWN + p * KNOWN_WORDS + word] += 1 << (2 * (card - word * 15))
 
 
 def setup_extra(s: np.ndarray) -> dict[str, Any]:
@@ -1118,6 +1141,23 @@ def medium_scores(
         _score_draw(s, out, n, w, scores)
     elif phase == FINAL:
         _score_final(s, out, n, scores)
+
+
+@kernel()
+def projection(s: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
+    """Write into ``out[p]`` every seat's projected final score under weights ``w`` (and the
+    scratch room after them): the point row, the wish stones and the pairs to claim, and each
+    row's projection from the seat's own hand (the number
+    ``keltis.cards.policy.cards_projection`` gives; a search judges its cut-off playouts by
+    it)."""
+    t = _turns_left(s, w)
+    for p in range(s[NP]):
+        _hand(s, p, w)
+        fh, fut = _shares(s, p, w, t)
+        total = _extras(s, p, w, fh, _points(s, p), _pairs(s, _values(s, p)), s[WISH + p])
+        for c in range(5):
+            total += _base_row(s, p, w, fh, fut, c, _pack(w, c), _closers(w, c))
+        out[p] = total
 
 
 @kernel()

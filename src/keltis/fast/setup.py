@@ -10,6 +10,7 @@ laid rows, discard piles or collected tiles are refused.
 
 from __future__ import annotations
 
+import functools
 from types import ModuleType
 from typing import Any, Final
 
@@ -18,6 +19,7 @@ import numpy.typing as npt
 
 from keltis.core.card_codes import CARD_TEXT
 from keltis.core.errors import SetupError
+from keltis.core.outcome import EndReason
 from keltis.core.protocol import JSON, GameState
 from keltis.fast._rng import seed_game
 from keltis.games import get_game
@@ -30,6 +32,7 @@ Switches = npt.NDArray[np.int32]
 DEALT_KEYS: Final = frozenset({"hands", "deck", "removed", "tiles", "first_player", "fill_seed"})
 
 
+@functools.cache
 def kernel(game: str) -> ModuleType:
     """The kernel module of ``game``: its package's ``kernel`` part (``keltis.board.kernel``,
     ``keltis.cards.kernel``)."""
@@ -62,20 +65,42 @@ def from_reference(state: GameState) -> State:
     """The fast state array of a reference game at its start (nothing played yet)."""
     if state.history or state.turn or state.over:
         raise SetupError("keltis.fast starts only from the start of a game")
-    game = state.game_name
-    k = kernel(game)
+    return state_array(state)
+
+
+def state_array(state: GameState) -> State:
+    """The fast state array of a reference game at any point of its play: the same position,
+    to play on in the kernels (a search's playouts do). Each hand keeps the reference's
+    order, each pile its order (the top at the end); what the reference keeps beyond the
+    cards and the turn, each game's kernel copies (its ``load_state``)."""
+    k = kernel(state.game_name)
+    live: Any = state  # both games' states have piles and phases: the kernels number them alike
     s: State = k.new_state()
-    k.reset(s, state.num_players, switches(game, state.variant.to_json()))
-    k.load_extra(s, state)
+    k.reset(s, state.num_players, _switches(state.game_name, live.variant))
     for p, hand in enumerate(state.hands):
-        for i, card in enumerate(hand):
-            s[k.HAND + p * k.HAND_SIZE + i] = card
+        at = k.HAND + p * k.HAND_SIZE
+        s[at : at + len(hand)] = hand
         s[k.HAND_N + p] = len(hand)
-    for i, card in enumerate(state.deck):  # bottom first: the top is the end in both
-        s[k.DECK + i] = card
-    s[k.DECK_N] = len(state.deck)
-    s[k.CUR] = state.first_player
+    deck = state.deck  # bottom first: the top is the end in both
+    s[k.DECK : k.DECK + len(deck)] = deck
+    s[k.DECK_N] = len(deck)
+    for pile, cards in enumerate(live.piles):
+        at = k.PILE + pile * k.PILE_ROOM
+        s[at : at + len(cards)] = cards
+        s[k.PILE_N + pile] = len(cards)
+    s[k.CUR] = -1 if state.over else state.current_player
+    s[k.PHASE] = live.phase
+    s[k.TURN] = state.turn
+    reason = state.end_reason
+    s[k.END] = -1 if reason is None else tuple(EndReason).index(reason)
+    k.load_state(s, state)
     return s
+
+
+@functools.lru_cache(maxsize=64)
+def _switches(game: str, variant: Any) -> Switches:
+    """:func:`switches` of a variant object (frozen: the same object, the same array)."""
+    return switches(game, variant.to_json())
 
 
 def load_setup(game: str, players: int, setup: JSON, variant: JSON | None = None) -> State:
