@@ -7,6 +7,7 @@ exactly the same choice for the same seed — the search with the same statistic
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 from dataclasses import fields
@@ -72,9 +73,18 @@ def test_reshuffled_hidden_cards_leave_the_view_unchanged(game: str) -> None:
     assert changed >= len(states) - 1  # the hidden cards really differ
 
 
+#: The search with its playouts compiled (keltis.fast.search), where numba is installed.
+KERNEL_SEARCH = pytest.param(
+    "ismcts-kernel:iterations=40",
+    marks=pytest.mark.skipif(
+        importlib.util.find_spec("numba") is None, reason="ismcts-kernel needs keltis[fast]"
+    ),
+)
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize(
-    "spec", ["random", "greedy", "heuristic", "medium", "ismcts:iterations=40"]
+    "spec", ["random", "greedy", "heuristic", "medium", "ismcts:iterations=40", KERNEL_SEARCH]
 )
 def test_choice_does_not_depend_on_hidden_cards(game: str, spec: str) -> None:
     assert_choices_ignore_hidden_cards(game, spec, 100)
@@ -98,6 +108,25 @@ def test_search_statistics_do_not_depend_on_hidden_cards(game: str) -> None:
         other = reshuffle_hidden(state, seat, seed=7 + i)
         one = search(state.view(seat), config, random.Random(i))
         two = search(other.view(seat), config, random.Random(i))
+        assert [(s.action, s.visits, s.value) for s in one.stats] == [
+            (s.action, s.visits, s.value) for s in two.stats
+        ]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="needs keltis[fast]")
+@pytest.mark.parametrize("game", GAMES)
+def test_compiled_playouts_statistics_do_not_depend_on_hidden_cards(game: str) -> None:
+    """The search with its playouts in the kernel (keltis.fast.search) turns each sampled
+    deal into a state array: the deals come from the view alone, so do its statistics."""
+    from keltis.fast.search import KernelPlayouts  # numba: only where keltis[fast] is
+
+    config = SearchConfig(iterations=60, race=False)
+    for i, state in enumerate(decision_positions(game)[:3]):
+        seat = state.current_player
+        other = reshuffle_hidden(state, seat, seed=17 + i)
+        compiled = KernelPlayouts(game, state.num_players)
+        one = search(state.view(seat), config, random.Random(i), playouts=compiled)
+        two = search(other.view(seat), config, random.Random(i), playouts=compiled)
         assert [(s.action, s.visits, s.value) for s in one.stats] == [
             (s.action, s.visits, s.value) for s in two.stats
         ]

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -205,24 +205,24 @@ class HeuristicJudge:
         return self.weight * win + (1.0 - self.weight) * self.soft(margin)
 
     def __call__(self, state: GameState) -> tuple[list[float], list[float], list[float]]:
-        n = state.num_players
-        finished = state.over
-        if finished:
-            outcome = state.outcome()
-            scores: list[float] = [float(s) for s in outcome.scores]
-        else:
-            scores = self.projection(state)
-        margins = []
-        for p in range(n):
-            best_other = max(s for q, s in enumerate(scores) if q != p)
-            margins.append(scores[p] - best_other)
+        if state.over:
+            return self.of_scores([float(s) for s in state.outcome().scores], True)
+        return self.of_scores(self.projection(state), False)
+
+    def of_scores(
+        self, scores: Sequence[float], finished: bool
+    ) -> tuple[list[float], list[float], list[float]]:
+        """(reward, win, margin) per player from every player's final score (``finished``)
+        or projected one; the best final score wins, shared by a tie (B-24, C-19)."""
+        best, second = sorted(scores, reverse=True)[:2]
+        # each margin is over the best other player: the second best for the best one
+        margins = [s - (second if s == best else best) for s in scores]
         if not finished:
             soft = [self.soft(m) for m in margins]
             return soft, soft, margins
-        winners = outcome.winners
-        share = 1.0 / len(winners)
-        wins = [share if p in winners else 0.0 for p in range(n)]
-        return [self.reward(wins[p], margins[p]) for p in range(n)], wins, margins
+        share = 1.0 / sum(1 for s in scores if s == best)
+        wins = [share if s == best else 0.0 for s in scores]
+        return [self.reward(w, m) for w, m in zip(wins, margins, strict=True)], wins, margins
 
 
 class _Arm:
@@ -245,6 +245,13 @@ class _Arm:
 Judgement = Callable[[GameState], tuple[list[float], list[float], list[float]]]
 #: Rates the root's legal actions (higher is better) from the view and a sampled deal.
 Ranking = Callable[[View, GameState], dict[Action, float]]
+#: Plays a search's playouts elsewhere than in Python (``keltis.fast.search`` plays them in
+#: the kernels): from a deal, each of the root actions made on a copy of it, played on by the
+#: heuristic from one random seed for the cut (``None``: to the end); per action, every
+#: player's final score (where the game ended) or projected one, and whether it ended.
+Playouts = Callable[
+    [GameState, Sequence[Action], int, int | None], Sequence[tuple[Sequence[float], bool]]
+]
 
 
 def search(
@@ -256,6 +263,7 @@ def search(
     judge: Judgement | None = None,
     rank: Ranking | None = None,
     include: tuple[Action, ...] = (),
+    playouts: Playouts | None = None,
 ) -> SearchResult:
     """Search from ``view`` (the searching player's own view, with legal actions) and return
     the statistics of every root action looked at, the recommended one first.
@@ -270,9 +278,18 @@ def search(
     the heuristic's choice of the root actions (a learned judgement does both:
     ``keltis.learn.search``). The legal actions in ``include`` are searched whatever their
     rank, beside the ``width`` best (a review searches the move that was played).
+    ``playouts`` plays the playouts elsewhere (compiled: ``keltis.fast.search``), judged by
+    the heuristic; it needs the tree to be the root alone and the heuristic's playouts.
     """
     if view.viewer is None or not view.legal:
         raise ValueError("search needs the view of the player to move (with legal actions)")
+    if playouts is not None and (
+        judge is not None or config.tree_depth or config.playout != "heuristic"
+    ):
+        raise ValueError(
+            "playouts played elsewhere need tree_depth=0, playout='heuristic' and the "
+            "heuristic's judgement"
+        )
     rules = get_game(view.game)
     game = game or rules  # a stand-in may deal the hidden cards (benchmarks' all-seeing seer)
     policies = heuristics(view.game, config.tuning, view.num_players)
@@ -291,6 +308,7 @@ def search(
     rounds_per_player = config.playout_rounds
     cut = None if rounds_per_player is None else rounds_per_player * view.num_players
     walk = _Walk(config, policies.policy, policies.scores, rng)
+    try_deal = _trier(judge, walk, playout, cut, me, playouts)
     sample = inferring_sampler(view, config, policies, game)
     iterations = 0
     deals = 0
@@ -307,20 +325,8 @@ def search(
         deals += 1
         deal = sample(view, rng) if sample is not None else game.sample_state(view, rng)
         seed = rng.getrandbits(32)
-        for arm in alive:
-            iterations += 1
-            state = deal.clone()
-            state.apply_legal(arm.action)
-            path, players = walk.descend(state, arm.node, me)
-            _play_out(state, playout, random.Random(seed), cut)
-            rewards, wins, margins = judge(state)
-            for n_, p_ in zip(path, players, strict=True):
-                n_.visits += 1
-                n_.total += rewards[p_]
-            arm.rewards.append(rewards[me])
-            arm.wins.append(wins[me])
-            arm.win += wins[me]
-            arm.margin += margins[me]
+        try_deal(deal, alive, seed)
+        iterations += len(alive)
         if race and deals >= config.min_rounds and len(alive) > 1:
             alive = _prune(alive, config.prune_z)
     return SearchResult(
@@ -330,6 +336,59 @@ def search(
         seconds=clock() - start,
         timed_out=timed_out,
     )
+
+
+def _trier(
+    judge: Judgement,
+    walk: _Walk,
+    playout: Policy,
+    cut: int | None,
+    me: int,
+    playouts: Playouts | None,
+) -> Callable[[GameState, list[_Arm], int], None]:
+    """What tries every root action still in the race on one deal and credits the nodes on
+    its path (``me`` chose the root action): here in Python, walking each action's subtree
+    and playing out with ``playout``, or with ``playouts`` elsewhere (then ``judge`` is the
+    heuristic's). Every action's playout draws on the same random ``seed``."""
+    if playouts is not None:
+        assert isinstance(judge, HeuristicJudge)
+        by_scores = judge.of_scores
+
+        def elsewhere(deal: GameState, alive: list[_Arm], seed: int) -> None:
+            results = playouts(deal, [arm.action for arm in alive], seed, cut)
+            for arm, (scores, finished) in zip(alive, results, strict=True):
+                _credit(arm, [arm.node], [me], by_scores(scores, finished), me)
+
+        return elsewhere
+
+    def here(deal: GameState, alive: list[_Arm], seed: int) -> None:
+        for arm in alive:
+            state = deal.clone()
+            state.apply_legal(arm.action)
+            path, players = walk.descend(state, arm.node, me)
+            _play_out(state, playout, random.Random(seed), cut)
+            _credit(arm, path, players, judge(state), me)
+
+    return here
+
+
+def _credit(
+    arm: _Arm,
+    path: list[Node],
+    players: list[int],
+    judged: tuple[list[float], list[float], list[float]],
+    me: int,
+) -> None:
+    """Add one playout's (reward, win, margin) per player to the nodes on its ``path`` (each
+    for the player who chose there) and to the root action's record."""
+    rewards, wins, margins = judged
+    for node, player in zip(path, players, strict=True):
+        node.visits += 1
+        node.total += rewards[player]
+    arm.rewards.append(rewards[me])
+    arm.wins.append(wins[me])
+    arm.win += wins[me]
+    arm.margin += margins[me]
 
 
 def _ranked_arms(
@@ -538,7 +597,9 @@ class IsmctsBot(Bot):
             self.last_result = None
             return view.legal[0]
         judge, rank = self.judgement(view)
-        result = search(view, self.config, self.rng, judge=judge, rank=rank)
+        result = search(
+            view, self.config, self.rng, judge=judge, rank=rank, playouts=self.playouts(view)
+        )
         self.last_result = result
         return result.best
 
@@ -547,3 +608,8 @@ class IsmctsBot(Bot):
         playouts' last states and the root's actions (``None``, ``None``: the heuristic does
         both; a learned search overrides this). Hints search with the same judgement."""
         return None, None
+
+    def playouts(self, view: View) -> Playouts | None:
+        """What plays this bot's playouts from ``view`` if not Python (``None``: Python
+        does; ``keltis.fast.search`` plays them compiled)."""
+        return None

@@ -110,6 +110,7 @@ BOTS: Registry = Registry(
         "heuristic": HeuristicBot,
         "ismcts": "keltis.bots.ismcts:IsmctsBot",
         "learned-search": "keltis.learn.search:LearnedSearchBot",
+        "ismcts-kernel": "keltis.fast.search:KernelSearchBot",
         **{key: LevelFactory(level) for key, level in LEVELS.items()},
     }
 )

@@ -89,6 +89,12 @@ def _caller(function: Any, arity: int) -> Any:
             return function(a, b)
 
         return call2
+    if arity == 3:
+
+        def call3(game_tag: Any, a: Any, b: Any, c: Any) -> Any:
+            return function(a, b, c)
+
+        return call3
     if arity == 5:
 
         def call5(game_tag: Any, a: Any, b: Any, c: Any, d: Any, e: Any) -> Any:
@@ -129,6 +135,7 @@ choose = _op("choose")
 track = _op("track")
 observe = _op("observe")
 score = _op("score")
+projection = _op("projection")
 deal = _op("deal")
 all_shown = _op("_all_shown")
 small = _op("_small")
@@ -489,6 +496,44 @@ def duel_batch(
             apply(game_tag, s, a)
         for p in range(players):
             scores[g, p] = score(game_tag, s, p)
+
+
+@njit(cache=True)
+def playouts(
+    game_tag: np.ndarray,
+    s: np.ndarray,
+    actions: np.ndarray,
+    cut: int,
+    rng: np.ndarray,
+    weights: np.ndarray,
+    scores: np.ndarray,
+    over: np.ndarray,
+) -> None:
+    """A search's playouts from one position: for each ``actions[i]``, a copy of ``s`` with
+    that decision made, then played on by the medium policy under ``weights`` for ``cut``
+    completed turns (-1: to the end), every copy from the same random state ``rng`` (equal
+    luck). ``scores[i, p]``: seat ``p``'s final score where the game ended (``over[i]``),
+    else its projected one (the kernel's ``projection``)."""
+    work = np.empty_like(s)
+    out = np.zeros(const(game_tag, "MAX_LEGAL"), dtype=np.int32)
+    r = np.zeros(1, dtype=np.uint64)
+    turn = const(game_tag, "TURN")
+    finished = const(game_tag, "OVER")
+    phase = const(game_tag, "PHASE")
+    for i in range(actions.shape[0]):
+        work[:] = s
+        r[0] = rng[0]
+        apply(game_tag, work, actions[i])
+        stop = work[turn] + cut if cut >= 0 else 2**31 - 1
+        while work[phase] != finished and work[turn] < stop:
+            n = legal(game_tag, work, out)
+            apply(game_tag, work, choose(game_tag, work, out, n, 2, r, weights))
+        over[i] = work[phase] == finished
+        if over[i]:
+            for p in range(work[const(game_tag, "NP")]):
+                scores[i, p] = score(game_tag, work, p)
+        else:
+            projection(game_tag, work, weights, scores[i])
 
 
 @njit(cache=True)
