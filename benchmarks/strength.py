@@ -22,6 +22,12 @@ Lines (each over ``--games`` games; the measured bot's seat rotates over the gam
 * ``tuned-hard-vs-hard``, ``tuned-hard-vs-3-heuristic``: the hard level with the tuned
   heuristic in its playouts against today's hard (2 players, target ≥ 55%) and three
   heuristic bots (4 players, paired by seed with ``hard-vs-3-heuristic``);
+* ``kernel-hard-vs-hard``: hard's search with its playouts compiled (``ismcts-kernel``,
+  :mod:`keltis.fast.search`) against the same search in Python, each with :data:`MOVE_SECONDS`
+  of wall-clock time per move and no playout limit (2 players, target ≥ 55%): what the
+  compiled playouts buy at the same time per move; ``kernel-800-vs-hard``: the compiled one
+  at hard's own budget (800 playouts) against hard, the same search on other random numbers
+  (target: not below 45%);
 * ``hard-decision-time`` (and ``learned-decision-time``): CPU seconds per decision
   (decisions with more than one legal action) over the lines that search played, for each
   machine that played them: median, 95th percentile and maximum.
@@ -102,9 +108,25 @@ TURN_CAP = 3000
 #: judgement") as measured best (half network, half projection; the heuristic's root moves),
 #: at hard's budget: an experiment, not a level (it measured weaker than hard).
 LEARNED = "learned-search:iterations=800,playout_rounds=1,seconds=2.5"
+#: Seconds per move of the lines that pit hard's search with its playouts compiled
+#: (``ismcts-kernel``, :mod:`keltis.fast.search`) against the same search in Python, at the
+#: same wall-clock budget per move and no playout limit (:data:`KERNEL_HARD`, :data:`TIMED_HARD`).
+MOVE_SECONDS = 0.25
+TIMED_HARD = f"ismcts:iterations=none,playout_rounds=5,seconds={MOVE_SECONDS}"
+KERNEL_HARD = f"ismcts-kernel:iterations=none,playout_rounds=5,seconds={MOVE_SECONDS}"
+#: Hard's own budget (800 playouts, its time net) with the playouts compiled.
+KERNEL_800 = "ismcts-kernel:" + LEVELS["hard"].spec.partition(":")[2]
 #: The searches whose lines ``--hero-spec`` replaces (the ones being tuned), and whose CPU
 #: time per decision is summarised.
-SEARCH_LEVELS = ("hard", LEARNED)
+SEARCH_LEVELS = ("hard", LEARNED, TIMED_HARD, KERNEL_HARD, KERNEL_800)
+#: Their names in the decision-time lines (``<name>-decision-time``).
+SEARCH_NAMES = {
+    "hard": "hard",
+    LEARNED: "learned",
+    TIMED_HARD: "hard-timed",
+    KERNEL_HARD: "kernel-hard-timed",
+    KERNEL_800: "kernel-800",
+}
 
 
 @dataclass(frozen=True)
@@ -154,6 +176,8 @@ LINES = (
     Line("tuned-vs-3-heuristic", "tuned", "heuristic", 4, 0.30),
     Line("tuned-hard-vs-hard", "tuned-hard", "hard", 2, 0.55),
     Line("tuned-hard-vs-3-heuristic", "tuned-hard", "heuristic", 4, 0.60),
+    Line("kernel-hard-vs-hard", KERNEL_HARD, TIMED_HARD, 2, 0.55),
+    Line("kernel-800-vs-hard", KERNEL_800, "hard", 2, 0.45),
 )
 #: Lines measured on the same seeds with another hero: the difference is paired by seed.
 PAIRED = (
@@ -400,7 +424,7 @@ def timing_summaries(
             {
                 "benchmark": "strength",
                 "game": game,
-                "line": f"{'learned' if level == LEARNED else level}-decision-time",
+                "line": f"{SEARCH_NAMES.get(level, level)}-decision-time",
                 "host": host,
                 "decisions": len(ordered),
                 "median_s": round(statistics.median(ordered), 4),
