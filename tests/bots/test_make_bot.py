@@ -210,3 +210,21 @@ def test_a_bot_refuses_to_move_without_legal_actions() -> None:
     for name in BOTS:
         with pytest.raises(ValueError, match="no legal action"):
             make_bot(name).choose(view)
+
+
+def test_the_bot_list_names_a_bot_whose_optional_part_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A registered bot whose module cannot be imported here (an optional part such as
+    keltis[fast] not installed) is listed as not installed, with the reason, and the list
+    goes on (``keltis play --list-bots`` on a plain install)."""
+    from keltis.bots import spec
+
+    entries = dict(spec.BOTS._entries)
+    entries["phantom"] = "keltis.no_such_part:PhantomBot"
+    monkeypatch.setattr(spec.BOTS, "_entries", entries)
+    lines = bot_list()
+    phantom = next(line for line in lines if line.split()[0] == "phantom")
+    assert "not installed here" in phantom
+    assert "keltis.no_such_part" in phantom
+    assert any(line.split()[0] == "hard" for line in lines if line.strip())
