@@ -209,3 +209,29 @@ def test_the_speed_benchmark_runs_both_searches_on_the_same_positions(tmp_path: 
         assert result["hard"]["decisions_per_cpu_s"]["kernel"] > 0
     with pytest.raises(SystemExit):
         module.main(["--players", "5"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_kernels_medium_scores_a_converted_position_as_the_heuristic(
+    game: str, players: int
+) -> None:
+    """From a reference position's state array the kernel's medium policy scores every legal
+    decision as the Python heuristic does: the playouts start from the position the search
+    sampled, cards known in a hand included."""
+    policies = heuristics(game, None, players)
+    space = get_game(game).actions
+    k = kernel(game)
+    w = weights(game)
+    compared = 0
+    for state in positions(game, players, seed=19, every=3)[:-1]:
+        s = state_array(state)
+        out = np.zeros(k.MAX_LEGAL, dtype=np.int32)
+        n = k.legal(s, out)
+        scores = np.zeros(n)
+        k.medium_scores(s, out, n, w, scores)
+        kernel_scores = {int(out[i]): float(scores[i]) for i in range(n)}
+        python_scores = {space.index(a): score for score, a in policies.scores(state)}
+        assert kernel_scores == pytest.approx(python_scores, abs=1e-9), state.to_json()
+        compared += 1
+    assert compared > 50
