@@ -19,15 +19,16 @@ Lines (each over ``--games`` games; the measured bot's seat rotates over the gam
   under tuned weights (``--weights FILE``, by default the tuning run of 2026-11-29 for the game
   and number of players: :data:`TUNED_WEIGHTS`) against today's heuristic (its own defaults),
   2 players (target ≥ 58%), 2 of it (3 players, ≥ 40%) and 3 of it (4 players, ≥ 30%);
-* ``tuned-hard-vs-hard``, ``tuned-hard-vs-3-heuristic``: the hard level with the tuned
-  heuristic in its playouts against today's hard (2 players, target ≥ 55%) and three
+* ``tuned-hard-vs-hard``, ``tuned-hard-vs-3-heuristic``: the hard level's search with the
+  tuned heuristic in its playouts against the same search on the heuristic's own weights
+  (``UNTUNED_HARD``, the hard level until 2026-11-30; 2 players, target ≥ 55%) and three
   heuristic bots (4 players, paired by seed with ``hard-vs-3-heuristic``);
 * ``kernel-hard-vs-hard``: hard's search with its playouts compiled (``ismcts-kernel``,
   :mod:`keltis.fast.search`) against the same search in Python, each with :data:`MOVE_SECONDS`
   of wall-clock time per move and no playout limit (2 players, target ≥ 55%): what the
   compiled playouts buy at the same time per move; ``kernel-800-vs-hard``: the compiled one
-  at hard's own budget (800 playouts) against hard, the same search on other random numbers
-  (target: not below 45%);
+  at hard's own budget (800 playouts) against the same search in Python (``UNTUNED_HARD``),
+  on other random numbers (target: not below 45%);
 * ``hard-decision-time`` (and ``learned-decision-time``): CPU seconds per decision
   (decisions with more than one legal action) over the lines that search played, for each
   machine that played them: median, 95th percentile and maximum.
@@ -108,6 +109,9 @@ TURN_CAP = 3000
 #: judgement") as measured best (half network, half projection; the heuristic's root moves),
 #: at hard's budget: an experiment, not a level (it measured weaker than hard).
 LEARNED = "learned-search:iterations=800,playout_rounds=1,seconds=2.5"
+#: The hard level until 2026-11-30: its playouts on the heuristic's own weights everywhere
+#: (now those of the weights set ``hard``). The tuned lines measure against it.
+UNTUNED_HARD = "ismcts:iterations=800,playout_rounds=5,seconds=2.5"
 #: Seconds per move of the lines that pit hard's search with its playouts compiled
 #: (``ismcts-kernel``, :mod:`keltis.fast.search`) against the same search in Python, at the
 #: same wall-clock budget per move and no playout limit (:data:`KERNEL_HARD`, :data:`TIMED_HARD`).
@@ -115,10 +119,10 @@ MOVE_SECONDS = 0.25
 TIMED_HARD = f"ismcts:iterations=none,playout_rounds=5,seconds={MOVE_SECONDS}"
 KERNEL_HARD = f"ismcts-kernel:iterations=none,playout_rounds=5,seconds={MOVE_SECONDS}"
 #: Hard's own budget (800 playouts, its time net) with the playouts compiled.
-KERNEL_800 = "ismcts-kernel:" + LEVELS["hard"].spec.partition(":")[2]
+KERNEL_800 = "ismcts-kernel:" + UNTUNED_HARD.partition(":")[2]
 #: The searches whose lines ``--hero-spec`` replaces (the ones being tuned), and whose CPU
 #: time per decision is summarised.
-SEARCH_LEVELS = ("hard", LEARNED, TIMED_HARD, KERNEL_HARD, KERNEL_800)
+SEARCH_LEVELS = ("hard", LEARNED, TIMED_HARD, KERNEL_HARD, KERNEL_800, UNTUNED_HARD)
 #: Their names in the decision-time lines (``<name>-decision-time``).
 SEARCH_NAMES = {
     "hard": "hard",
@@ -126,6 +130,7 @@ SEARCH_NAMES = {
     TIMED_HARD: "hard-timed",
     KERNEL_HARD: "kernel-hard-timed",
     KERNEL_800: "kernel-800",
+    UNTUNED_HARD: "untuned-hard",
 }
 
 
@@ -174,10 +179,10 @@ LINES = (
     Line("tuned-vs-heuristic", "tuned", "heuristic", 2, 0.58),
     Line("tuned-vs-2-heuristic", "tuned", "heuristic", 3, 0.40),
     Line("tuned-vs-3-heuristic", "tuned", "heuristic", 4, 0.30),
-    Line("tuned-hard-vs-hard", "tuned-hard", "hard", 2, 0.55),
+    Line("tuned-hard-vs-hard", "tuned-hard", UNTUNED_HARD, 2, 0.55),
     Line("tuned-hard-vs-3-heuristic", "tuned-hard", "heuristic", 4, 0.60),
     Line("kernel-hard-vs-hard", KERNEL_HARD, TIMED_HARD, 2, 0.55),
-    Line("kernel-800-vs-hard", KERNEL_800, "hard", 2, 0.45),
+    Line("kernel-800-vs-hard", KERNEL_800, UNTUNED_HARD, 2, 0.45),
 )
 #: Lines measured on the same seeds with another hero: the difference is paired by seed.
 PAIRED = (
@@ -188,7 +193,7 @@ PAIRED = (
 #: The heroes of the tuned lines: their specs, ``{}`` standing for the weights file.
 TUNED_HEROES = {
     "tuned": "heuristic:weights={}",
-    "tuned-hard": LEVELS["hard"].spec + ",tuning={}",
+    "tuned-hard": UNTUNED_HARD + ",tuning={}",
 }
 #: The weights the tuned lines play unless ``--weights`` names others: the tuning runs of
 #: 2026-11-29 (``python -m keltis.fast.tune``; docs/bots.md), by game and number of players.

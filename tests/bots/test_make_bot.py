@@ -61,7 +61,7 @@ def test_levels_have_names_and_build_their_bots() -> None:
     assert isinstance(hard, IsmctsBot)
     assert hard.level == "hard"
     assert hard.seed == 2
-    assert hard.config == SearchConfig(iterations=800, playout_rounds=5, seconds=2.5)
+    assert hard.config == SearchConfig(iterations=800, playout_rounds=5, seconds=2.5, tuning="hard")
 
 
 def test_the_learned_search_is_a_bot_for_research_not_a_level() -> None:
@@ -110,7 +110,7 @@ def test_a_level_takes_the_options_of_the_bot_behind_it() -> None:
     assert isinstance(bot, IsmctsBot)
     assert bot.level == "hard"
     # the level's budget stays, the option given replaces the level's own
-    assert bot.config == SearchConfig(iterations=800, playout_rounds=5, seconds=2.0)
+    assert bot.config == SearchConfig(iterations=800, playout_rounds=5, seconds=2.0, tuning="hard")
     assert BotSpec.parse("Morrigan:seconds=2").text == "hard:seconds=2"
     assert BotSpec.parse("hard").option_names() == BotSpec.parse("ismcts").option_names()
     tuned = BOTS["hard"](3, iterations=20)  # the registry's level factory takes options too

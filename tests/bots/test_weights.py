@@ -157,7 +157,42 @@ def test_the_medium_set_differs_from_todays_heuristic_where_it_was_tuned() -> No
         assert weights_of(tuning_of(game, "medium", 2)) != today
 
 
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_hard_level_plays_its_shipped_weights(game: str, players: int) -> None:
+    """``hard`` searches with ``tuning=hard``: its playouts run on each game and number of
+    players' file of the set (keltis/data/weights-hard-<game>-<players>p.json), tuned where
+    the tuned weights made hard clearly stronger and the heuristic's own elsewhere; where a
+    file keeps the heuristic's own, hard chooses as the search without weights does."""
+    path = weights_path(game, "hard", players)
+    found, tuning = read_weights(path)
+    assert found == game
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    assert data["players"] == players
+    assert data["source"]
+    today = weights_of(get_game(game).part("policy").DEFAULT_TUNING)
+    if data["weights"]:
+        assert weights_of(tuning) != today
+        assert data["measured"]["ci95"][0] > 0.5  # shipped only where clearly better
+        return
+    assert weights_of(tuning) == today
+    state = next(s for s in positions(game, players, 8, every=11) if len(s.legal_actions()) > 1)
+    view = state.view(state.current_player)
+    level = make_bot("hard:iterations=60", seed=5)
+    plain = make_bot("ismcts:iterations=60,playout_rounds=5", seed=5)
+    assert level.choose(view) == plain.choose(view)
+
+
+def test_the_hard_set_is_tuned_for_the_card_game_of_two() -> None:
+    """Where hard with the medium level's weights measured clearly stronger (docs/bots.md,
+    tuned-hard-vs-hard): the card game for two players."""
+    assert weights_of(tuning_of("cards", "hard", 2)) == weights_of(tuning_of("cards", "medium", 2))
+    board = get_game("board").part("policy").DEFAULT_TUNING
+    assert weights_of(tuning_of("board", "hard", 2)) == weights_of(board)
+
+
 def test_a_set_is_checked_for_every_game_and_count_of_players() -> None:
+    check_weights("hard")
     check_weights("medium")
     with pytest.raises(WeightsError, match="cannot read"):
         check_weights("no-such-file.json")

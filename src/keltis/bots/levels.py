@@ -40,7 +40,9 @@ LEVELS: dict[str, Level] = {
         "hard",
         "Morrigan",
         "searches: tries the best-looking moves on hundreds of dealings of the hidden cards",
-        "ismcts:iterations=800,playout_rounds=5,seconds=2.5",
+        # its playouts on the weights measured best for each game and number of players
+        # (keltis.bots.weights' set "hard"; docs/bots.md)
+        "ismcts:iterations=800,playout_rounds=5,seconds=2.5,tuning=hard",
     ),
 }
 

@@ -13,7 +13,9 @@ A name of :data:`SETS` instead of a file is a set shipped with keltis, one file 
 number of players (``keltis/data/weights-<name>-<game>-<players>p.json``): ``weights=medium``
 is the medium level's (``heuristic:weights=medium`` is the level), which plays both games for
 2-4 players, each with the weights tuned for it (the best weights for two players measured
-clearly worse with four: docs/bots.md).
+clearly worse with four: docs/bots.md); ``tuning=hard`` is the hard level's, the weights its
+playouts and projection run on: tuned where hard measured clearly stronger with them, the
+heuristic's own elsewhere (each file says which and what measured it).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from keltis.core.policy import GamePolicies, Policy, Projection, Scorer
 from keltis.games import GAME_NAMES, get_game
 
 #: The weight sets shipped with keltis, by name (see the module docstring).
-SETS = ("medium",)
+SETS = ("medium", "hard")
 _DATA = Path(__file__).resolve().parent.parent / "data"
 
 
