@@ -254,6 +254,18 @@ Playouts = Callable[
 ]
 
 
+#: What a search needs for its playouts to be played elsewhere (``search``'s ``playouts``).
+PLAYED_ELSEWHERE = (
+    "playouts played elsewhere need tree_depth=0, playout='heuristic' and the heuristic's judgement"
+)
+
+
+def playable_elsewhere(config: SearchConfig) -> bool:
+    """Whether the playouts of ``config``'s search can be played elsewhere: its tree is the
+    root alone and its playouts are the heuristic's."""
+    return not config.tree_depth and config.playout == "heuristic"
+
+
 def search(
     view: View,
     config: SearchConfig,
@@ -283,13 +295,8 @@ def search(
     """
     if view.viewer is None or not view.legal:
         raise ValueError("search needs the view of the player to move (with legal actions)")
-    if playouts is not None and (
-        judge is not None or config.tree_depth or config.playout != "heuristic"
-    ):
-        raise ValueError(
-            "playouts played elsewhere need tree_depth=0, playout='heuristic' and the "
-            "heuristic's judgement"
-        )
+    if playouts is not None and (judge is not None or not playable_elsewhere(config)):
+        raise ValueError(PLAYED_ELSEWHERE)
     rules = get_game(view.game)
     game = game or rules  # a stand-in may deal the hidden cards (benchmarks' all-seeing seer)
     policies = heuristics(view.game, config.tuning, view.num_players)

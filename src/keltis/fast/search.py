@@ -22,7 +22,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from keltis.bots.ismcts import IsmctsBot, Playouts, SearchConfig
+from keltis.bots.ismcts import (
+    PLAYED_ELSEWHERE,
+    IsmctsBot,
+    Playouts,
+    SearchConfig,
+    playable_elsewhere,
+)
 from keltis.bots.weights import tuning_of
 from keltis.core.actions import Action
 from keltis.core.protocol import GameState, View
@@ -75,10 +81,8 @@ class KernelSearchBot(IsmctsBot):
 
     def __init__(self, seed: int | None = None, config: SearchConfig | None = None) -> None:
         super().__init__(seed, config)
-        if self.config.tree_depth:
-            raise ValueError("ismcts-kernel searches the root alone: tree_depth must be 0")
-        if self.config.playout != "heuristic":
-            raise ValueError("ismcts-kernel plays the heuristic's playouts only")
+        if not playable_elsewhere(self.config):
+            raise ValueError(f"ismcts-kernel: {PLAYED_ELSEWHERE}")  # now, not at the first move
         self._playouts: dict[tuple[str, int], KernelPlayouts] = {}
 
     def playouts(self, view: View) -> Playouts | None:

@@ -5,7 +5,8 @@ that ``Game.deal(players, seed)`` returns and records keep): the reference reads
 and its dealt hands, draw pile, tiles and first player are copied into a state array.
 ``deal_setup`` goes the other way: the cards and tiles the fast engine deals for a seed, as an
 explicit set-up the reference can play. Only the start of a game is supported: set-ups with
-laid rows, discard piles or collected tiles are refused.
+laid rows, discard piles or collected tiles are refused. ``state_array`` copies a reference
+game at any point of its play (a search's playouts start from a sampled deal).
 """
 
 from __future__ import annotations
