@@ -4,7 +4,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 # Extras the whole test suite needs.
-TEST_EXTRAS := dev,arena,ray,rl,rl-train,server,fast,tune,web-test
+TEST_EXTRAS := dev,arena,ray,rl,rl-train,server,fast,tune,jax,web-test
 # Stamps: keltis is installed (editable, so source changes need no reinstall) once, and again
 # only when pyproject.toml (dependencies, the command) or this file changes.
 INSTALLED := $(VENV)/.installed

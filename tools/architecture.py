@@ -50,6 +50,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("env", (r"keltis\.env(\..*)?", *(rf"keltis\.{g}\.encoding" for g in GAMES))),
     ("fast", (r"keltis\.fast(\..*)?", *(rf"keltis\.{g}\.kernel" for g in GAMES))),
+    ("jax", (r"keltis\.jax(\..*)?", *(rf"keltis\.{g}\.jax" for g in GAMES))),
     ("cluster", (r"keltis\.cluster",)),
     ("learn", (r"keltis\.learn(\..*)?",)),
     ("arena", (r"keltis\.arena(\..*)?", r"keltis\.bench")),

@@ -255,7 +255,7 @@ class GameInfo:
 
 
 #: The parts every game's package has beside its rules (see :meth:`Game.part`).
-PARTS: Final = ("policy", "lesson", "encoding", "kernel", "screen")
+PARTS: Final = ("policy", "lesson", "encoding", "kernel", "jax", "screen")
 
 
 class Game(ABC):
