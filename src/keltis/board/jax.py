@@ -62,6 +62,8 @@ DECK_CARDS: Final = 110
 #: Room per discard pile: every number card of a colour, twice.
 PILE_ROOM: Final = 22
 NUM_ACTIONS: Final = ACTIONS.size
+#: The lays are the action ids below this one (``keltis.jax.diff``'s ``lays`` policy).
+LAYS: Final = DISCARD_BASE
 GOAL_ROW: Final = 7
 LAST_ROW: Final = 9
 
@@ -366,6 +368,9 @@ def apply(state: BoardState, action: Array, n: int) -> BoardState:
     """Carry out the legal decision ``action`` for the seat to move (the rules' state only)."""
     p = jnp.maximum(state._cur, 0)
     a = _i32(action)
+    # the rules never read the observation and the mask: left out, no rule copies them
+    seen, mask = state.observation, state.legal_action_mask
+    state = state.replace(observation=jnp.zeros(0), legal_action_mask=jnp.zeros(0, bool))
     branches = [
         lambda s: _play(s, p, a),
         lambda s: _figure(s, p, a),
@@ -373,7 +378,8 @@ def apply(state: BoardState, action: Array, n: int) -> BoardState:
         lambda s: _move(s, p, a),
         lambda s: _draw(s, p, a, n),
     ]
-    return jax.lax.switch(jnp.clip(state._phase, 0, DRAW), branches, state)
+    state = jax.lax.switch(jnp.clip(state._phase, 0, DRAW), branches, state)
+    return state.replace(observation=seen, legal_action_mask=mask)
 
 
 def scores(state: BoardState) -> Array:

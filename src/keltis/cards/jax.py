@@ -60,6 +60,8 @@ DECK_CARDS: Final = 101
 #: Room per discard pile: a colour's 16 number and 2 closing cards (the point pile takes 11).
 PILE_ROOM: Final = 18
 NUM_ACTIONS: Final = ACTIONS.size
+#: The lays are the action ids below this one (``keltis.jax.diff``'s ``lays`` policy).
+LAYS: Final = DISCARD_BASE
 
 # phases and end reasons: the kernel's and the reference's order
 PLAY: Final = 0
@@ -427,7 +429,10 @@ def apply(state: CardsState, action: Array, n: int) -> CardsState:
     """Carry out the legal decision ``action`` for the seat to move (the rules' state only)."""
     p = jnp.maximum(state._cur, 0)
     a = _i32(action)
-    return jax.lax.switch(
+    # the rules never read the observation and the mask: left out, no rule copies them
+    seen, mask = state.observation, state.legal_action_mask
+    state = state.replace(observation=jnp.zeros(0), legal_action_mask=jnp.zeros(0, bool))
+    state = jax.lax.switch(
         jnp.clip(state._phase, 0, 2),
         [
             lambda s: _play(s, p, a, n),
@@ -436,6 +441,7 @@ def apply(state: CardsState, action: Array, n: int) -> CardsState:
         ],
         state,
     )
+    return state.replace(observation=seen, legal_action_mask=mask)
 
 
 def scores(state: CardsState) -> Array:

@@ -361,6 +361,7 @@ class Game(ABC):
         * ``lesson``: its guided first game (``keltis.core.lesson``; data);
         * ``encoding``: its observation encoding for learning (numpy; ``keltis.env.encode``);
         * ``kernel``: its batch kernel (numba; ``keltis.fast``);
+        * ``jax``: its pgx environment in JAX (jax, pgx; ``keltis.jax``);
         * ``screen``: its terminal screen (rich; ``keltis.tui``).
         """
         if name not in PARTS:
