@@ -233,13 +233,16 @@ def test_a_scan_rollout_plays_whole_games_under_jit_and_vmap(game: str) -> None:
     assert np.allclose(np.asarray(paid).sum(axis=1), 1.0)
 
 
-def test_an_illegal_action_ends_the_game_as_pgx_does() -> None:
-    env = keltis.jax.make("cards", 2)
+@pytest.mark.parametrize("players", PLAYERS)
+def test_an_illegal_action_ends_the_game_as_pgx_does(players: int) -> None:
+    env = keltis.jax.make("cards", players)
     state = env.init(jax.random.key(0))
     illegal = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
     after = env.step(state, jnp.int32(illegal))
     assert bool(after.terminated)
-    assert np.asarray(after.rewards).tolist() == [-1.0, 1.0]
+    rewards = np.asarray(after.rewards)
+    assert rewards[0] == -1.0  # seat 0 chose it
+    assert np.allclose(rewards[1:], 1 / (players - 1))  # the others share +1
 
 
 def test_make_refuses_what_it_cannot_build() -> None:

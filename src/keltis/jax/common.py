@@ -86,6 +86,14 @@ class KeltisEnv(pgx_core.Env):  # type: ignore[misc]
         seat = state.current_player if player_id is None else player_id
         return jax.lax.stop_gradient(self._observe(state, seat))
 
+    def _step_with_illegal_action(self, state: Any, loser: Array) -> Any:
+        """An illegal action ends the game at once, as in pgx: the seat that chose it gets
+        -1 and the others share +1 (pgx gives each other seat ``players - 1``, which only
+        sums to 0 with two players)."""
+        n = self._players
+        rewards = jnp.full(n, 1 / (n - 1), dtype=jnp.float32).at[loser].set(-1.0)
+        return state.replace(rewards=rewards, terminated=jnp.bool_(True))
+
     @property
     def id(self) -> str:
         """The environment's id."""
