@@ -87,6 +87,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(OUT), help="result file ('-': standard output)")
     args = parser.parse_args()
     started = time.perf_counter()
+    commit = _commit()  # the code the workers run: read before they start
     cases = [(game, players) for game in GAMES for players in (2, 3, 4)]
     with ProcessPoolExecutor(args.jobs) as pool:
         futures = {
@@ -106,7 +107,7 @@ def main() -> None:
     report = {
         "benchmark": "jax-env-diff",
         "what": "keltis.jax against the numba kernel (observation, mask, seat, rewards, end)",
-        "commit": _commit(),
+        "commit": commit,
         "python": platform.python_version(),
         "jax": _version("jax"),
         "pgx": _version("pgx"),
