@@ -43,14 +43,21 @@ from keltis.core.setup import DEFAULT_TURN_CAP
 from keltis.jax.common import (
     Array,
     KeltisEnv,
+    assemble,
+    deal_cards,
+    finish_step,
     fraction,
+    i32,
+    kernel_hands,
     load_batch,
     observation_size,
     one_hot,
-    redeal_cards,
-    rewards_of,
+    public_fields,
+    redeal,  # noqa: F401  (the game part's redeal: the hidden information test's)
     select,
-    turn_share,
+    shared_seat,
+    shared_table,
+    take_draw,
 )
 
 #: The environment's id (``state.env_id``, ``env.id``).
@@ -103,13 +110,6 @@ class BoardState(pgx_core.State):  # type: ignore[misc]
     top last; discard pile ``k`` in ``_piles[k, :_pile_n[k]]``. ``_pending``: the path of the
     figure decision under way; ``_discarded``: the pile discarded to this turn (-1: none)."""
 
-    current_player: Array
-    observation: Array
-    rewards: Array
-    terminated: Array
-    truncated: Array
-    legal_action_mask: Array
-    _step_count: Array
     _cur: Array
     _phase: Array
     _turn: Array
@@ -141,10 +141,6 @@ class BoardState(pgx_core.State):  # type: ignore[misc]
         return ENV_ID
 
 
-def _i32(x: Any) -> Array:
-    return jnp.asarray(x, dtype=jnp.int32)
-
-
 def empty_state(
     players: int, turn_cap: int = DEFAULT_TURN_CAP, no_take_back: bool = True
 ) -> BoardState:
@@ -152,24 +148,18 @@ def empty_state(
     n = players
     zeros = partial(jnp.zeros, dtype=jnp.int32)
     return BoardState(
-        current_player=_i32(0),
-        observation=jnp.zeros(observation_size("board", n), dtype=jnp.float32),
-        rewards=jnp.zeros(n, dtype=jnp.float32),
-        terminated=jnp.bool_(False),
-        truncated=jnp.bool_(False),
-        legal_action_mask=jnp.zeros(NUM_ACTIONS, dtype=jnp.bool_),
-        _step_count=_i32(0),
-        _cur=_i32(0),
-        _phase=_i32(PLAY),
-        _turn=_i32(0),
-        _turn_cap=_i32(turn_cap),
+        **public_fields(n, observation_size("board", n), NUM_ACTIONS),
+        _cur=i32(0),
+        _phase=i32(PLAY),
+        _turn=i32(0),
+        _turn_cap=i32(turn_cap),
         _no_take_back=jnp.bool_(no_take_back),
-        _end=_i32(-1),
-        _pending=_i32(-1),
-        _discarded=_i32(-1),
-        _goal=_i32(0),
+        _end=i32(-1),
+        _pending=i32(-1),
+        _discarded=i32(-1),
+        _goal=i32(0),
         _deck=zeros(DECK_CARDS),
-        _deck_n=_i32(0),
+        _deck_n=i32(0),
         _piles=zeros((5, PILE_ROOM)),
         _pile_n=zeros(5),
         _hand=zeros((n, CODES)),
@@ -201,19 +191,12 @@ def deal(
     """Shuffle the tiles onto ``places`` (``tile_places``) and deal the cards with ``key``
     (B-6-B-8): 8 cards to each seat, 30 removed unseen with two players, the rest the draw
     pile; seat 0 begins."""
-    n = players
     tile_key, card_key = jax.random.split(key)
     tiles = jax.random.permutation(tile_key, jnp.asarray(_TILES))
     board = jnp.zeros(50, dtype=jnp.int32).at[jnp.asarray(places)].set(tiles).reshape(5, 10)
-    cards = jax.random.permutation(card_key, jnp.asarray(FULL_DECK))
-    dealt = cards[: n * HAND_SIZE].reshape(n, HAND_SIZE)
-    hands = jnp.zeros((n, CODES), dtype=jnp.int32).at[jnp.arange(n)[:, None], dealt].add(1)
-    start = n * HAND_SIZE + (30 if n == 2 else 0)
-    left = DECK_CARDS - start
-    # cards[start] is the top of the draw pile: the array keeps the top last
-    deck = jnp.zeros(DECK_CARDS, dtype=jnp.int32).at[:left].set(cards[start:][::-1])
-    state = empty_state(n, turn_cap, no_take_back)
-    state = state.replace(_hand=hands, _deck=deck, _deck_n=_i32(left), _tiles=board)
+    hands, deck, left = deal_cards(card_key, FULL_DECK, players, CODES)
+    state = empty_state(players, turn_cap, no_take_back)
+    state = state.replace(_hand=hands, _deck=deck, _deck_n=left, _tiles=board)
     return finish_setup(state)
 
 
@@ -256,7 +239,7 @@ def legal_mask(state: BoardState) -> Array:
 
 
 def _finish(state: BoardState, reason: int) -> BoardState:
-    return state.replace(_phase=_i32(OVER), _end=_i32(reason), _cur=_i32(-1))
+    return state.replace(_phase=i32(OVER), _end=i32(reason), _cur=i32(-1))
 
 
 def _can_move(state: BoardState, p: Array) -> Array:
@@ -296,7 +279,7 @@ def _lay(state: BoardState, p: Array, card: Array) -> BoardState:
     big_waiting = state._big[p] < 0
     smalls_waiting = 4 - state._started[p] + jnp.where(big_waiting, 0, 1)
     entered = state.replace(_started=state._started.at[p].add(1))
-    choose = entered.replace(_phase=_i32(FIGURE), _pending=colour)
+    choose = entered.replace(_phase=i32(FIGURE), _pending=colour)
     big = jnp.where(big_waiting, colour, entered._big[p])
     placed = _advance(entered.replace(_big=entered._big.at[p].set(big)), p, colour)
     new_row = select(big_waiting & (smalls_waiting > 0), choose, placed)
@@ -321,34 +304,21 @@ def _play(state: BoardState, p: Array, a: Array) -> BoardState:
         _piles=state._piles.at[k, state._pile_n[k]].set(card),
         _pile_n=state._pile_n.at[k].add(1),
         _discarded=k,
-        _phase=_i32(DRAW),
+        _phase=i32(DRAW),
     )
     return select(a < DISCARD_BASE, _lay(state, p, card), discarded)
 
 
 def _draw(state: BoardState, p: Array, a: Array, n: int) -> BoardState:
     """A draw (B-15); the last card of the draw pile ends the game (B-20), else the turn."""
-    from_deck = a == DRAW_DECK
-    k = jnp.clip(a - DRAW_PILE_BASE, 0, 4)
-    deck_n = state._deck_n - 1
-    pile_n = state._pile_n[k] - 1
-    card = jnp.where(
-        from_deck,
-        state._deck[jnp.clip(deck_n, 0, DECK_CARDS - 1)],
-        state._piles[k, jnp.clip(pile_n, 0, PILE_ROOM - 1)],
-    )
-    state = state.replace(
-        _hand=state._hand.at[p, card].add(1),
-        _deck_n=jnp.where(from_deck, deck_n, state._deck_n),
-        _pile_n=jnp.where(from_deck, state._pile_n, state._pile_n.at[k].set(pile_n)),
-        _known=state._known.at[p, card].add((~from_deck).astype(jnp.int32)),
-    )
+    from_deck, pile = a == DRAW_DECK, jnp.clip(a - DRAW_PILE_BASE, 0, 4)
+    state, last_card = take_draw(state, p, from_deck, pile)
     turn = state._turn + 1
-    passed = state.replace(_turn=turn, _cur=(p + 1) % n, _phase=_i32(PLAY), _discarded=_i32(-1))
+    passed = state.replace(_turn=turn, _cur=(p + 1) % n, _phase=i32(PLAY), _discarded=i32(-1))
     over = select(
         turn >= state._turn_cap, _finish(state.replace(_turn=turn), END_TRUNCATED), passed
     )
-    return select(from_deck & (deck_n == 0), _finish(state, END_DECK), over)
+    return select(last_card, _finish(state, END_DECK), over)
 
 
 def _figure(state: BoardState, p: Array, a: Array) -> BoardState:
@@ -361,13 +331,13 @@ def _figure(state: BoardState, p: Array, a: Array) -> BoardState:
 def _move(state: BoardState, p: Array, a: Array) -> BoardState:
     """A clover's or an overflow's move (B-17, B-14), or a pass."""
     colour = jnp.clip(a - ADVANCE_BASE, 0, 4)
-    return select(a == PASS_INDEX, state.replace(_phase=_i32(DRAW)), _advance(state, p, colour))
+    return select(a == PASS_INDEX, state.replace(_phase=i32(DRAW)), _advance(state, p, colour))
 
 
 def apply(state: BoardState, action: Array, n: int) -> BoardState:
     """Carry out the legal decision ``action`` for the seat to move (the rules' state only)."""
     p = jnp.maximum(state._cur, 0)
-    a = _i32(action)
+    a = i32(action)
     # the rules never read the observation and the mask: left out, no rule copies them
     seen, mask = state.observation, state.legal_action_mask
     state = state.replace(observation=jnp.zeros(0), legal_action_mask=jnp.zeros(0, bool))
@@ -397,13 +367,7 @@ def step(state: BoardState, action: Array, n: int, margin: bool) -> BoardState:
     state = apply(state, action, n)
     over = state._phase == OVER
     cut = over & (state._end == END_TRUNCATED)
-    return state.replace(
-        current_player=jnp.where(over, p, state._cur),
-        rewards=jnp.where(over, rewards_of(scores(state), margin), 0.0),
-        terminated=over & ~cut,
-        truncated=cut,
-        legal_action_mask=legal_mask(state),
-    )
+    return finish_step(state, p, over, cut, scores(state), legal_mask(state), margin)
 
 
 # -- the observation (keltis.board.encoding) -----------------------------------------------
@@ -412,24 +376,10 @@ def step(state: BoardState, action: Array, n: int, margin: bool) -> BoardState:
 def _table(state: BoardState, viewer: Array, n: int) -> dict[str, Array]:
     """The table part's fields, each as ``keltis.board.encoding`` fills it."""
     phase = state._phase
-    cur = state._cur
-    pile_slots = jnp.arange(PILE_ROOM)[None, :] < state._pile_n[:, None]
-    tops = state._piles[jnp.arange(5), jnp.maximum(state._pile_n - 1, 0)]
     deciding = (phase == FIGURE) | (phase == CLOVER_MOVE) | (phase == OVERFLOW)
-    f32 = jnp.float32
     return {
-        "phase": one_hot(phase, 6),
-        "to_move": one_hot((cur - viewer) % n, 4, cur >= 0),
-        "turn": turn_share(state._turn, state._turn_cap)[None],
-        "hand": state._hand[viewer] * f32(0.5),
-        "deck": fraction(state._deck_n, DECK_CARDS)[None],
-        "removed": jnp.full(1, 1.0 if n == 2 else 0.0),
+        **shared_table(state, viewer, n, 6),
         "tiles": jax.vmap(one_hot, in_axes=(0, None))(state._tiles[:, 1:].reshape(-1), 6),
-        "pile_tops": jnp.zeros(CODES, f32).at[tops].max(state._pile_n > 0),
-        "pile_sizes": fraction(state._pile_n, PILE_ROOM),
-        "piles": jnp.zeros(CODES, f32)
-        .at[state._piles.reshape(-1)]
-        .add(jnp.where(pile_slots.reshape(-1), f32(0.5), f32(0.0))),
         "goal": fraction(state._goal, 5)[None],
         "pending": one_hot(jnp.where(deciding, state._pending, 5), 6),
         "discarded_pile": one_hot(jnp.where(state._discarded >= 0, state._discarded, 5), 6),
@@ -441,18 +391,14 @@ def _player(state: BoardState, seat: Array, total: Array) -> dict[str, Array]:
     last = state._rlast[seat]
     d = state._rdir[seat]
     big = state._big[seat]
-    f32 = jnp.float32
     return {
-        "rows": state._rows[seat] * f32(0.5),
+        **shared_seat(state, seat, total),
         "row_last": jax.vmap(one_hot, in_axes=(0, None, 0))(last, 11, last >= 0),
         "directions": jnp.stack([d == 0, d > 0, d < 0], axis=1),
         "figures": jax.vmap(one_hot, in_axes=(0, None))(state._pos[seat], 10),
         "big": one_hot(jnp.where(big >= 0, big, 5), 6),
         "tile_points": fraction(state._points[seat], 14)[None],
         "wishes": fraction(state._wishes[seat], 9, 0, 9)[None],
-        "score": fraction(total, 100, -100, 100)[None],
-        "hand_size": (state._hand[seat].sum() / HAND_SIZE)[None],
-        "known": state._known[seat] * f32(0.5),
     }
 
 
@@ -463,14 +409,10 @@ _PLAYER_NAMES: Final = tuple(f.name for f in PLAYER)
 def observe(state: BoardState, viewer: Array, n: int) -> Array:
     """Seat ``viewer``'s observation: the numbers ``keltis.env.encode.encode`` gives for its
     view (table part, then a player block per seat starting with the viewer's)."""
-    table = _table(state, viewer, n)
     totals = scores(state)
-    parts = [jnp.asarray(table[name], jnp.float32).reshape(-1) for name in _TABLE_NAMES]
-    for k in range(n):
-        seat = (viewer + k) % n
-        block = _player(state, seat, totals[seat])
-        parts += [jnp.asarray(block[name], jnp.float32).reshape(-1) for name in _PLAYER_NAMES]
-    return jnp.concatenate(parts)
+    seats = [(viewer + k) % n for k in range(n)]
+    blocks = [_player(state, seat, totals[seat]) for seat in seats]
+    return assemble(_table(state, viewer, n), blocks, _TABLE_NAMES, _PLAYER_NAMES)
 
 
 # -- the pgx environment ------------------------------------------------------------------
@@ -544,12 +486,7 @@ def from_kernel(states: np.ndarray, extras: np.ndarray, players: int) -> BoardSt
     s = np.asarray(states, dtype=np.int64)
     x = np.asarray(extras, dtype=np.int64)
     b, n = s.shape[0], players
-    hands = np.zeros((b, n, CODES), dtype=np.int32)
-    for p in range(n):
-        for i in range(HAND_SIZE):
-            held = i < s[:, k.HAND_N + p]
-            rows, cards = np.flatnonzero(held), s[held, k.HAND + p * HAND_SIZE + i]
-            np.add.at(hands, (rows, np.full_like(rows, p), cards), 1)
+    hands = kernel_hands(s, k.HAND, k.HAND_N, n, CODES)
     piles = np.stack(
         [s[:, k.PILE + j * k.PILE_ROOM : k.PILE + j * k.PILE_ROOM + PILE_ROOM] for j in range(5)],
         axis=1,
@@ -574,11 +511,3 @@ def from_kernel(states: np.ndarray, extras: np.ndarray, players: int) -> BoardSt
         "_tiles": s[:, k.TILES : k.TILES + 50].reshape(b, 5, 10),
     }  # fmt: skip
     return load_batch(empty_state(n), fields, n, finish_setup, observe)
-
-
-def redeal(state: BoardState, viewer: int, rng: np.random.Generator) -> BoardState:
-    """``state`` (one game) with every card ``viewer`` cannot see dealt anew: the other seats'
-    hands but the cards known in them, and the draw pile (its size kept). The hidden
-    information test: ``observe(redeal(s, v, rng), v)`` must equal ``observe(s, v)``."""
-    hand, deck = redeal_cards(state, viewer, rng, CODES)
-    return state.replace(_hand=jnp.asarray(hand), _deck=jnp.asarray(deck))

@@ -41,14 +41,21 @@ from keltis.core.setup import DEFAULT_TURN_CAP
 from keltis.jax.common import (
     Array,
     KeltisEnv,
+    assemble,
+    deal_cards,
+    finish_step,
     fraction,
+    i32,
+    kernel_hands,
     load_batch,
     observation_size,
     one_hot,
-    redeal_cards,
-    rewards_of,
+    public_fields,
+    redeal,  # noqa: F401  (the game part's redeal: the hidden information test's)
     select,
-    turn_share,
+    shared_seat,
+    shared_table,
+    take_draw,
 )
 
 #: The environment's id (``state.env_id``, ``env.id``).
@@ -111,13 +118,6 @@ class CardsState(pgx_core.State):  # type: ignore[misc]
     cards; the values in its point row and the wish stones (1-9) it claimed. The draw pile
     lies in ``_deck[:_deck_n]``, top last; discard pile ``k`` in ``_piles[k, :_pile_n[k]]``."""
 
-    current_player: Array
-    observation: Array
-    rewards: Array
-    terminated: Array
-    truncated: Array
-    legal_action_mask: Array
-    _step_count: Array
     _cur: Array
     _phase: Array
     _turn: Array
@@ -150,35 +150,25 @@ class CardsState(pgx_core.State):  # type: ignore[misc]
         return ENV_ID
 
 
-def _i32(x: Any) -> Array:
-    return jnp.asarray(x, dtype=jnp.int32)
-
-
 def empty_state(players: int, turn_cap: int = DEFAULT_TURN_CAP) -> CardsState:
     """A state with no cards anywhere, before a deal (``deal`` or a loaded position fills it)."""
     n = players
     return CardsState(
-        current_player=_i32(0),
-        observation=jnp.zeros(observation_size("cards", n), dtype=jnp.float32),
-        rewards=jnp.zeros(n, dtype=jnp.float32),
-        terminated=jnp.bool_(False),
-        truncated=jnp.bool_(False),
-        legal_action_mask=jnp.zeros(NUM_ACTIONS, dtype=jnp.bool_),
-        _step_count=_i32(0),
-        _cur=_i32(0),
-        _phase=_i32(PLAY),
-        _turn=_i32(0),
-        _turn_cap=_i32(turn_cap),
-        _end=_i32(-1),
-        _end_pending=_i32(-1),
-        _ender=_i32(-1),
-        _draws=_i32(0),
-        _lays=_i32(0),
-        _closed=_i32(0),
+        **public_fields(n, observation_size("cards", n), NUM_ACTIONS),
+        _cur=i32(0),
+        _phase=i32(PLAY),
+        _turn=i32(0),
+        _turn_cap=i32(turn_cap),
+        _end=i32(-1),
+        _end_pending=i32(-1),
+        _ender=i32(-1),
+        _draws=i32(0),
+        _lays=i32(0),
+        _closed=i32(0),
         _blocked=jnp.zeros(6, dtype=jnp.bool_),
         _wish_row=jnp.arange(10) > 0,
         _deck=jnp.zeros(DECK_CARDS, dtype=jnp.int32),
-        _deck_n=_i32(0),
+        _deck_n=i32(0),
         _piles=jnp.zeros((6, PILE_ROOM), dtype=jnp.int32),
         _pile_n=jnp.zeros(6, dtype=jnp.int32),
         _hand=jnp.zeros((n, CODES), dtype=jnp.int32),
@@ -196,16 +186,9 @@ def empty_state(players: int, turn_cap: int = DEFAULT_TURN_CAP) -> CardsState:
 def deal(key: Array, players: int, turn_cap: int = DEFAULT_TURN_CAP) -> CardsState:
     """Shuffle with ``key`` and deal (C-5, C-6): 8 cards to each seat, 30 removed unseen with
     two players, the rest the draw pile; seat 0 begins."""
-    n = players
-    cards = jax.random.permutation(key, jnp.asarray(FULL_DECK))
-    dealt = cards[: n * HAND_SIZE].reshape(n, HAND_SIZE)
-    hands = jnp.zeros((n, CODES), dtype=jnp.int32).at[jnp.arange(n)[:, None], dealt].add(1)
-    start = n * HAND_SIZE + (30 if n == 2 else 0)
-    left = DECK_CARDS - start
-    # cards[start] is the top of the draw pile: the array keeps the top last
-    deck = jnp.zeros(DECK_CARDS, dtype=jnp.int32).at[:left].set(cards[start:][::-1])
-    state = empty_state(n, turn_cap)
-    return finish_setup(state.replace(_hand=hands, _deck=deck, _deck_n=_i32(left)))
+    hands, deck, left = deal_cards(key, FULL_DECK, players, CODES)
+    state = empty_state(players, turn_cap)
+    return finish_setup(state.replace(_hand=hands, _deck=deck, _deck_n=left))
 
 
 def finish_setup(state: CardsState) -> CardsState:
@@ -296,7 +279,7 @@ def _to_pile(state: CardsState, card: Array) -> tuple[CardsState, Array]:
 
 def _finish(state: CardsState, reason: Array) -> CardsState:
     return state.replace(
-        _phase=_i32(OVER), _end=_i32(reason), _cur=_i32(-1), _draws=_i32(0), _lays=_i32(0),
+        _phase=i32(OVER), _end=i32(reason), _cur=i32(-1), _draws=i32(0), _lays=i32(0),
         _blocked=jnp.zeros(6, bool),
     )  # fmt: skip
 
@@ -308,21 +291,21 @@ def _final_from(state: CardsState, seat: Array, n: int) -> CardsState:
     last = (state._ender - seat) % n
     candidates = _can_lay_final(state) & (distance <= last)
     first = jnp.argmin(jnp.where(candidates, distance, n))
-    laying = state.replace(_cur=_i32(first), _phase=_i32(FINAL), _lays=_i32(2))
+    laying = state.replace(_cur=i32(first), _phase=i32(FINAL), _lays=i32(2))
     return select(candidates.any(), laying, _finish(state, state._end_pending))
 
 
 def _end(state: CardsState, p: Array, reason: int, n: int) -> CardsState:
     """C-13 or C-14 ended the game in ``p``'s turn: on to the final lays."""
     state = state.replace(
-        _turn=state._turn + 1, _ender=p, _end_pending=_i32(reason), _draws=_i32(0),
+        _turn=state._turn + 1, _ender=p, _end_pending=i32(reason), _draws=i32(0),
         _blocked=jnp.zeros(6, bool),
     )  # fmt: skip
     return _final_from(state, (p + 1) % n, n)
 
 
 def _final_done(state: CardsState, p: Array, n: int) -> CardsState:
-    state = state.replace(_lays=_i32(0))
+    state = state.replace(_lays=i32(0))
     return select(
         p == state._ender,
         _finish(state, state._end_pending),
@@ -365,10 +348,10 @@ def _lay(state: CardsState, p: Array, a: Array) -> tuple[CardsState, Array]:
 def _play(state: CardsState, p: Array, a: Array, n: int) -> CardsState:
     """A lay (C-9-C-11), a discard (C-7) or a claim (C-8), then the draws are due."""
     laid, closes = _lay(state, p, jnp.minimum(a, DISCARD_BASE - 1))
-    laid = select(closes, _end(laid, p, END_CLOSED, n), laid.replace(_draws=_i32(1)))
+    laid = select(closes, _end(laid, p, END_CLOSED, n), laid.replace(_draws=i32(1)))
     card = jnp.clip(a - DISCARD_BASE, 0, CODES - 1)
     discarded, k = _to_pile(_take(state, p, card), card)
-    discarded = discarded.replace(_blocked=jnp.arange(6) == k, _draws=_i32(1))
+    discarded = discarded.replace(_blocked=jnp.arange(6) == k, _draws=i32(1))
     c = jnp.clip(a - CLAIM_BASE, 0, _CLAIMS - 1)
     first, second = jnp.asarray(_CLAIM_FIRST)[c], jnp.asarray(_CLAIM_SECOND)[c]
     value = jnp.asarray(_CLAIM_VALUE)[c]
@@ -379,7 +362,7 @@ def _play(state: CardsState, p: Array, a: Array, n: int) -> CardsState:
         _blocked=(jnp.arange(6) == k1) | (jnp.arange(6) == k2),
         _wish_row=claimed._wish_row.at[value].set(False),
         _wishes=claimed._wishes.at[p, value].set(True),
-        _draws=_i32(2),
+        _draws=i32(2),
     )
     after = select(a < DISCARD_BASE, laid, select(a < CLAIM_BASE, discarded, claimed))
     # a lay that ended the game left the play phase; every other decision leads to the draws
@@ -389,31 +372,18 @@ def _play(state: CardsState, p: Array, a: Array, n: int) -> CardsState:
 def _draw(state: CardsState, p: Array, a: Array, n: int) -> CardsState:
     """A draw (C-12) from the draw pile or a discard pile; the last card of the draw pile
     ends the game (C-14), the last draw due ends the turn."""
-    from_deck = a == DRAW_DECK
-    k = jnp.clip(a - DRAW_PILE_BASE, 0, 5)
-    deck_n = state._deck_n - 1
-    pile_n = state._pile_n[k] - 1
-    card = jnp.where(
-        from_deck,
-        state._deck[jnp.clip(deck_n, 0, DECK_CARDS - 1)],
-        state._piles[k, jnp.clip(pile_n, 0, PILE_ROOM - 1)],
-    )
-    state = state.replace(
-        _hand=state._hand.at[p, card].add(1),
-        _deck_n=jnp.where(from_deck, deck_n, state._deck_n),
-        _pile_n=jnp.where(from_deck, state._pile_n, state._pile_n.at[k].set(pile_n)),
-        _known=state._known.at[p, card].add((~from_deck).astype(jnp.int32)),
-    )
+    from_deck, pile = a == DRAW_DECK, jnp.clip(a - DRAW_PILE_BASE, 0, 5)
+    state, last_card = take_draw(state, p, from_deck, pile)
     ended = _end(state, p, END_DECK, n)
     state = state.replace(_draws=state._draws - 1)
     turn = state._turn + 1
-    truncated = _finish(state.replace(_turn=turn), _i32(END_TRUNCATED))
+    truncated = _finish(state.replace(_turn=turn), i32(END_TRUNCATED))
     passed = state.replace(
-        _turn=turn, _cur=(p + 1) % n, _phase=_i32(PLAY), _blocked=jnp.zeros(6, bool)
+        _turn=turn, _cur=(p + 1) % n, _phase=i32(PLAY), _blocked=jnp.zeros(6, bool)
     )
     turn_over = select(turn >= state._turn_cap, truncated, passed)
     after = select(state._draws == 0, turn_over, state)
-    return select(from_deck & (deck_n == 0), ended, after)
+    return select(last_card, ended, after)
 
 
 def _final_lay(state: CardsState, p: Array, a: Array, n: int) -> CardsState:
@@ -428,7 +398,7 @@ def _final_lay(state: CardsState, p: Array, a: Array, n: int) -> CardsState:
 def apply(state: CardsState, action: Array, n: int) -> CardsState:
     """Carry out the legal decision ``action`` for the seat to move (the rules' state only)."""
     p = jnp.maximum(state._cur, 0)
-    a = _i32(action)
+    a = i32(action)
     # the rules never read the observation and the mask: left out, no rule copies them
     seen, mask = state.observation, state.legal_action_mask
     state = state.replace(observation=jnp.zeros(0), legal_action_mask=jnp.zeros(0, bool))
@@ -458,13 +428,7 @@ def step(state: CardsState, action: Array, n: int, margin: bool) -> CardsState:
     state = apply(state, action, n)
     over = state._phase == OVER
     cut = over & (state._end == END_TRUNCATED)
-    return state.replace(
-        current_player=jnp.where(over, p, state._cur),
-        rewards=jnp.where(over, rewards_of(scores(state), margin), 0.0),
-        terminated=over & ~cut,
-        truncated=cut,
-        legal_action_mask=legal_mask(state),
-    )
+    return finish_step(state, p, over, cut, scores(state), legal_mask(state), margin)
 
 
 # -- the observation (keltis.cards.encoding) -----------------------------------------------
@@ -473,23 +437,9 @@ def step(state: CardsState, action: Array, n: int, margin: bool) -> CardsState:
 def _table(state: CardsState, viewer: Array, n: int) -> dict[str, Array]:
     """The table part's fields, each as ``keltis.cards.encoding`` fills it."""
     phase = state._phase
-    cur = state._cur
-    pile_slots = jnp.arange(PILE_ROOM)[None, :] < state._pile_n[:, None]
-    tops = state._piles[jnp.arange(6), jnp.maximum(state._pile_n - 1, 0)]
-    f32 = jnp.float32
     return {
-        "phase": one_hot(phase, 4),
-        "to_move": one_hot((cur - viewer) % n, 4, cur >= 0),
-        "turn": turn_share(state._turn, state._turn_cap)[None],
-        "hand": state._hand[viewer] * f32(0.5),
-        "deck": fraction(state._deck_n, DECK_CARDS)[None],
-        "removed": jnp.full(1, 1.0 if n == 2 else 0.0),
+        **shared_table(state, viewer, n, 4),
         "wish_row": state._wish_row[1:],
-        "pile_tops": jnp.zeros(CODES, f32).at[tops].max(state._pile_n > 0),
-        "pile_sizes": fraction(state._pile_n, PILE_ROOM),
-        "piles": jnp.zeros(CODES, f32)
-        .at[state._piles.reshape(-1)]
-        .add(jnp.where(pile_slots.reshape(-1), f32(0.5), f32(0.0))),
         "blocked": state._blocked,
         "draws_left": jnp.where(phase == DRAW, state._draws / 2, 0.0)[None],
         "final_lays_left": jnp.where(phase == FINAL, state._lays / 2, 0.0)[None],
@@ -503,17 +453,13 @@ def _player(state: CardsState, seat: Array, total: Array) -> dict[str, Array]:
     rlen = state._rlen[seat]
     d = state._rdir[seat]
     last = jnp.where(state._rclosed[seat] > 0, 11, state._rlast[seat])
-    f32 = jnp.float32
     return {
-        "rows": state._rows[seat] * f32(0.5),
+        **shared_seat(state, seat, total),
         "point_row": state._prow[seat],
         "row_lengths": fraction(rlen, 29),
         "row_last": jax.vmap(one_hot, in_axes=(0, None, 0))(last, 12, rlen > 0).reshape(-1),
         "directions": jnp.stack([d == 0, d > 0, d < 0], axis=1).reshape(-1),
         "wishes": state._wishes[seat, 1:],
-        "score": fraction(total, 100, -100, 100)[None],
-        "hand_size": (state._hand[seat].sum() / HAND_SIZE)[None],
-        "known": state._known[seat] * f32(0.5),
     }
 
 
@@ -524,14 +470,10 @@ _PLAYER_NAMES: Final = tuple(f.name for f in PLAYER)
 def observe(state: CardsState, viewer: Array, n: int) -> Array:
     """Seat ``viewer``'s observation: the numbers ``keltis.env.encode.encode`` gives for its
     view (table part, then a player block per seat starting with the viewer's)."""
-    table = _table(state, viewer, n)
     totals = scores(state)
-    parts = [jnp.asarray(table[name], jnp.float32).reshape(-1) for name in _TABLE_NAMES]
-    for k in range(n):
-        seat = (viewer + k) % n
-        block = _player(state, seat, totals[seat])
-        parts += [jnp.asarray(block[name], jnp.float32).reshape(-1) for name in _PLAYER_NAMES]
-    return jnp.concatenate(parts)
+    seats = [(viewer + k) % n for k in range(n)]
+    blocks = [_player(state, seat, totals[seat]) for seat in seats]
+    return assemble(_table(state, viewer, n), blocks, _TABLE_NAMES, _PLAYER_NAMES)
 
 
 # -- the pgx environment ------------------------------------------------------------------
@@ -586,12 +528,7 @@ def from_kernel(states: np.ndarray, extras: np.ndarray, players: int) -> CardsSt
     s = np.asarray(states, dtype=np.int64)
     x = np.asarray(extras, dtype=np.int64)
     b, n = s.shape[0], players
-    hands = np.zeros((b, n, CODES), dtype=np.int32)
-    for p in range(n):
-        for i in range(HAND_SIZE):
-            held = i < s[:, k.HAND_N + p]
-            rows, cards = np.flatnonzero(held), s[held, k.HAND + p * HAND_SIZE + i]
-            np.add.at(hands, (rows, np.full_like(rows, p), cards), 1)
+    hands = kernel_hands(s, k.HAND, k.HAND_N, n, CODES)
     bits = s[:, [k.BLOCKED]] >> np.arange(6)
     wish = s[:, [k.WISHMASK]] >> np.arange(10)
     piles = np.stack(
@@ -618,11 +555,3 @@ def from_kernel(states: np.ndarray, extras: np.ndarray, players: int) -> CardsSt
         "_prow": counters(k.X_PROW, 11) > 0, "_wishes": counters(k.X_WISH, 10) > 0,
     }  # fmt: skip
     return load_batch(empty_state(n), fields, n, finish_setup, observe)
-
-
-def redeal(state: CardsState, viewer: int, rng: np.random.Generator) -> CardsState:
-    """``state`` (one game) with every card ``viewer`` cannot see dealt anew: the other seats'
-    hands but the cards known in them, and the draw pile (its size kept). The hidden
-    information test: ``observe(redeal(s, v, rng), v)`` must equal ``observe(s, v)``."""
-    hand, deck = redeal_cards(state, viewer, rng, CODES)
-    return state.replace(_hand=jnp.asarray(hand), _deck=jnp.asarray(deck))

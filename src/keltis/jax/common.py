@@ -152,3 +152,154 @@ def redeal_cards(
         at += size
     deck[:deck_n] = pool[at:]
     return hand, deck
+
+
+# -- pieces of the rules and the observation both games write alike --------------------------
+
+
+def i32(x: Any) -> Array:
+    """``x`` as an int32 array."""
+    return jnp.asarray(x, dtype=jnp.int32)
+
+
+def take_draw(state: Any, p: Array, from_deck: Array, pile: Array) -> tuple[Any, Array]:
+    """Seat ``p`` draws the top card of the draw pile (``from_deck``) or of discard pile
+    ``pile``: the card joins the hand, known to everyone when it came from a discard pile.
+    Also whether it was the draw pile's last card."""
+    deck_n = state._deck_n - 1
+    pile_n = state._pile_n[pile] - 1
+    card = jnp.where(
+        from_deck,
+        state._deck[jnp.clip(deck_n, 0, state._deck.shape[0] - 1)],
+        state._piles[pile, jnp.clip(pile_n, 0, state._piles.shape[1] - 1)],
+    )
+    state = state.replace(
+        _hand=state._hand.at[p, card].add(1),
+        _deck_n=jnp.where(from_deck, deck_n, state._deck_n),
+        _pile_n=jnp.where(from_deck, state._pile_n, state._pile_n.at[pile].set(pile_n)),
+        _known=state._known.at[p, card].add((~from_deck).astype(jnp.int32)),
+    )
+    return state, from_deck & (deck_n == 0)
+
+
+def finish_step(
+    state: Any, mover: Array, over: Array, cut: Array, totals: Array, mask: Array, margin: bool
+) -> Any:
+    """pgx's fields after a decision of ``mover``: who moves next (the mover stays once the
+    game is ``over``), every seat's reward at the end (``win`` or ``margin``, of ``totals``),
+    whether the end was the turn cap (``cut``: truncated), and the legal ``mask``."""
+    return state.replace(
+        current_player=jnp.where(over, mover, state._cur),
+        rewards=jnp.where(over, rewards_of(totals, margin), 0.0),
+        terminated=over & ~cut,
+        truncated=cut,
+        legal_action_mask=mask,
+    )
+
+
+def pile_fields(state: Any, codes: int, room: int) -> dict[str, Array]:
+    """The discard piles' fields of the observation: the top card of each (1 at its code),
+    each pile's size / ``room``, every card in the piles (copies / 2)."""
+    piles = state._piles.shape[0]
+    in_pile = jnp.arange(state._piles.shape[1])[None, :] < state._pile_n[:, None]
+    tops = state._piles[jnp.arange(piles), jnp.maximum(state._pile_n - 1, 0)]
+    halves = jnp.where(in_pile.reshape(-1), jnp.float32(0.5), jnp.float32(0.0))
+    return {
+        "pile_tops": jnp.zeros(codes, jnp.float32).at[tops].max(state._pile_n > 0),
+        "pile_sizes": fraction(state._pile_n, room),
+        "piles": jnp.zeros(codes, jnp.float32).at[state._piles.reshape(-1)].add(halves),
+    }
+
+
+def assemble(
+    table: dict[str, Array],
+    blocks: list[dict[str, Array]],
+    table_names: tuple[str, ...],
+    player_names: tuple[str, ...],
+) -> Array:
+    """The observation vector: the table part's fields, then each player block's, in the
+    encoding's order (``keltis.<game>.encoding``'s ``TABLE`` and ``PLAYER``)."""
+    parts = [jnp.asarray(table[name], jnp.float32).reshape(-1) for name in table_names]
+    for block in blocks:
+        parts += [jnp.asarray(block[name], jnp.float32).reshape(-1) for name in player_names]
+    return jnp.concatenate(parts)
+
+
+def kernel_hands(states: np.ndarray, at: int, counts_at: int, players: int, codes: int) -> Any:
+    """The hands of a batch of numba kernel states (``HAND`` slots at ``at``, their counts at
+    ``counts_at``, 8 slots a seat) as copies per card code, ``(batch, players, codes)``."""
+    batch = states.shape[0]
+    hands = np.zeros((batch, players, codes), dtype=np.int32)
+    for p in range(players):
+        for i in range(8):
+            held = i < states[:, counts_at + p]
+            rows, cards = np.flatnonzero(held), states[held, at + p * 8 + i]
+            np.add.at(hands, (rows, np.full_like(rows, p), cards), 1)
+    return hands
+
+
+def public_fields(players: int, size: int, actions: int) -> dict[str, Array]:
+    """pgx's fields of a state before a deal: seat 0 to move, an observation of ``size``
+    zeros, no rewards, not over, an empty mask over ``actions`` ids, no step yet."""
+    return {
+        "current_player": i32(0),
+        "observation": jnp.zeros(size, dtype=jnp.float32),
+        "rewards": jnp.zeros(players, dtype=jnp.float32),
+        "terminated": jnp.bool_(False),
+        "truncated": jnp.bool_(False),
+        "legal_action_mask": jnp.zeros(actions, dtype=jnp.bool_),
+        "_step_count": i32(0),
+    }
+
+
+def deal_cards(
+    key: Array, deck: np.ndarray, players: int, codes: int
+) -> tuple[Array, Array, Array]:
+    """Shuffle the cards of ``deck`` with ``key`` and deal 8 to each seat, 30 removed unseen
+    with two players (B-7, B-8, C-5, C-6): the hands as copies per card code, the draw pile
+    (top last) and its size."""
+    n = players
+    cards = jax.random.permutation(key, jnp.asarray(deck))
+    dealt = cards[: n * 8].reshape(n, 8)
+    hands = jnp.zeros((n, codes), dtype=jnp.int32).at[jnp.arange(n)[:, None], dealt].add(1)
+    start = n * 8 + (30 if n == 2 else 0)
+    left = len(deck) - start
+    # cards[start] is the top of the draw pile: the array keeps the top last
+    pile = jnp.zeros(len(deck), dtype=jnp.int32).at[:left].set(cards[start:][::-1])
+    return hands, pile, i32(left)
+
+
+def shared_table(state: Any, viewer: Array, players: int, phases: int) -> dict[str, Array]:
+    """The table fields both games' observations have: phase, who decides, turn, the
+    viewer's hand, the draw pile's size, the cards removed unseen, the discard piles."""
+    n = players
+    cur = state._cur
+    deck = state._deck.shape[0]
+    return {
+        "phase": one_hot(state._phase, phases),
+        "to_move": one_hot((cur - viewer) % n, 4, cur >= 0),
+        "turn": turn_share(state._turn, state._turn_cap)[None],
+        "hand": state._hand[viewer] * jnp.float32(0.5),
+        "deck": fraction(state._deck_n, deck)[None],
+        "removed": jnp.full(1, 1.0 if n == 2 else 0.0),
+        **pile_fields(state, state._hand.shape[1], state._piles.shape[1]),
+    }
+
+
+def shared_seat(state: Any, seat: Array, total: Array) -> dict[str, Array]:
+    """The player-block fields both games have: the cards in the seat's rows, its score
+    (``total`` / 100), its hand's size / 8 and the cards known in its hand."""
+    return {
+        "rows": state._rows[seat] * jnp.float32(0.5),
+        "score": fraction(total, 100, -100, 100)[None],
+        "hand_size": (state._hand[seat].sum() / 8)[None],
+        "known": state._known[seat] * jnp.float32(0.5),
+    }
+
+
+def redeal(state: Any, viewer: int, rng: np.random.Generator) -> Any:
+    """``state`` (one game) with every card ``viewer`` cannot see dealt anew: the other seats'
+    hands but the cards known in them, and the draw pile (its size kept). The hidden
+    information test: ``observe(redeal(s, v, rng), v)`` must equal ``observe(s, v)``."""
+    hand, deck = redeal_cards(state, viewer, rng, state._hand.shape[1])
+    return state.replace(_hand=jnp.asarray(hand), _deck=jnp.asarray(deck))
