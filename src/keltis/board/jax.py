@@ -64,7 +64,6 @@ from keltis.jax.common import (
 ENV_ID: Final = "keltis-board"
 
 CODES: Final = 55
-HAND_SIZE: Final = 8
 DECK_CARDS: Final = 110
 #: Room per discard pile: every number card of a colour, twice.
 PILE_ROOM: Final = 22

@@ -62,7 +62,6 @@ from keltis.jax.common import (
 ENV_ID: Final = "keltis-cards"
 
 CODES: Final = 71
-HAND_SIZE: Final = 8
 DECK_CARDS: Final = 101
 #: Room per discard pile: a colour's 16 number and 2 closing cards (the point pile takes 11).
 PILE_ROOM: Final = 18

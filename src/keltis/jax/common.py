@@ -15,6 +15,8 @@ import pgx.core as pgx_core
 from keltis.env.encode import observation_size as _observation_size
 
 Array = jax.Array
+#: Cards in a full hand, in both games (B-7, C-5).
+HAND_SIZE: Final = 8
 T = TypeVar("T")
 
 
@@ -231,9 +233,9 @@ def kernel_hands(states: np.ndarray, at: int, counts_at: int, players: int, code
     batch = states.shape[0]
     hands = np.zeros((batch, players, codes), dtype=np.int32)
     for p in range(players):
-        for i in range(8):
+        for i in range(HAND_SIZE):
             held = i < states[:, counts_at + p]
-            rows, cards = np.flatnonzero(held), states[held, at + p * 8 + i]
+            rows, cards = np.flatnonzero(held), states[held, at + p * HAND_SIZE + i]
             np.add.at(hands, (rows, np.full_like(rows, p), cards), 1)
     return hands
 
@@ -260,9 +262,9 @@ def deal_cards(
     (top last) and its size."""
     n = players
     cards = jax.random.permutation(key, jnp.asarray(deck))
-    dealt = cards[: n * 8].reshape(n, 8)
+    dealt = cards[: n * HAND_SIZE].reshape(n, HAND_SIZE)
     hands = jnp.zeros((n, codes), dtype=jnp.int32).at[jnp.arange(n)[:, None], dealt].add(1)
-    start = n * 8 + (30 if n == 2 else 0)
+    start = n * HAND_SIZE + (30 if n == 2 else 0)
     left = len(deck) - start
     # cards[start] is the top of the draw pile: the array keeps the top last
     pile = jnp.zeros(len(deck), dtype=jnp.int32).at[:left].set(cards[start:][::-1])
@@ -292,7 +294,7 @@ def shared_seat(state: Any, seat: Array, total: Array) -> dict[str, Array]:
     return {
         "rows": state._rows[seat] * jnp.float32(0.5),
         "score": fraction(total, 100, -100, 100)[None],
-        "hand_size": (state._hand[seat].sum() / 8)[None],
+        "hand_size": (state._hand[seat].sum() / HAND_SIZE)[None],
         "known": state._known[seat] * jnp.float32(0.5),
     }
 
