@@ -59,6 +59,20 @@ SINCE = """() => {
 }"""
 
 
+def received(page: Any) -> dict[str, Any]:
+    """What the page shows and the last messages it received (seat and ply of each step),
+    for an assertion's message."""
+    return {
+        "ply": page.get_attribute(".game", "data-ply"),
+        "turn": page.get_attribute(".game", "data-turn"),
+        "final": page.locator(".final").count(),
+        "messages": [
+            (m["type"], m.get("step", {}).get("seat"), m.get("view", {}).get("ply"))
+            for m in ws_messages(page)[-8:]
+        ],
+    }
+
+
 @pytest.mark.parametrize(("game", "lang"), [("board", "pl"), ("cards", "es")])
 def test_the_others_moves_are_told_beside_the_prompt_on_a_phone(
     new_page: Any, web_server: Server, game: str, lang: str
@@ -69,7 +83,8 @@ def test_the_others_moves_are_told_beside_the_prompt_on_a_phone(
     for _ in range(2):
         # One whole turn of this player's, then the two bots' turns.
         seat_moves = 0
-        while page.get_attribute(".game", "data-turn") == "mine" and seat_moves < 6:
+        while page.get_attribute(".game", "data-turn") == "mine":
+            assert seat_moves < 12, "this player's turn did not end"
             before = ply(page)
             click_a_move(page)
             wait_moved(page, before)
@@ -78,7 +93,7 @@ def test_the_others_moves_are_told_beside_the_prompt_on_a_phone(
         # A turn starts: the page is looked at from its top.
         page.evaluate("window.scrollTo(0, 0)")
         since = page.evaluate(SINCE)
-        assert since["line"], "no summary of the others' moves beside the prompt"
+        assert since["line"], ("no summary of the others' moves beside the prompt", received(page))
         assert since["in_moves"], since
         assert since["in_first_screen"], since
         # One entry per other player's turn, as in the panel, each with that turn's words.

@@ -128,6 +128,12 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
   chatRef.current = chatState;
 
   useEffect(() => {
+    // The state a message builds on is the one the last message left, not the last render's:
+    // two messages handled before a render would otherwise lose the first one's step.
+    const put = (next: Snap) => {
+      snapRef.current = next;
+      setSnap(next);
+    };
     const onMessage = (message: ServerMessage) => {
       const tr = tRef.current;
       // (chat is a message of the live protocol the wire types may not name yet)
@@ -146,7 +152,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
             setUndone(gone);
             announce(`${tr.t("web.undone", { count: gone.length })} ${gone.map((s) => stepText(tr, names, s)).join("; ")}`);
           } else setUndone(null);
-          setSnap({ match: message.match, seat: message.seat, view: message.view, log: message.log });
+          put({ match: message.match, seat: message.seat, view: message.view, log: message.log });
           setClock(holdClock(message.match.clock));
           chatRef.current.reload();
           setBusy(false);
@@ -159,7 +165,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           if (!current) break;
           const names = seatNames(tr, current.match);
           announce(stepText(tr, names, message.step));
-          setSnap({ ...current, view: message.view, log: [...current.log, message.step].slice(-300) });
+          put({ ...current, view: message.view, log: [...current.log, message.step].slice(-300) });
           setClock(holdClock(message.clock));
           setChosen(null);
           setHints(null);
@@ -172,7 +178,7 @@ export function Game({ id, watch, lang, go, playAgain }: Props) {
           const current = snapRef.current;
           if (!current) break;
           const started = current.match.status === "open" && message.match.status !== "open";
-          setSnap({ ...current, match: message.match });
+          put({ ...current, match: message.match });
           setClock(holdClock(message.match.clock));
           if (started) live.current?.send({ type: "sync" });
           break;
