@@ -20,25 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from provenance import commit  # benchmarks/provenance.py, next to this script
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "results" / "batch-env-diff.json"
 GAMES = ("cards", "board")
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def _lines(games: int) -> list[dict[str, Any]]:
@@ -96,7 +88,7 @@ def main() -> None:
     report = {
         "benchmark": "batch-env-diff",
         "what": "keltis.fast.BatchEnv against keltis.env (observation, mask, rewards)",
-        "commit": _commit(),
+        "commit": commit(),
         "python": platform.python_version(),
         "games_per_player_count": args.games,
         "differences": 0,

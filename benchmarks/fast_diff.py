@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,18 +26,10 @@ import numba
 
 from keltis.core.protocol import JSON
 from keltis.fast.diff import differential
+from provenance import commit  # benchmarks/provenance.py, next to this script
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "results" / "fast-diff.json"
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def main() -> None:
@@ -95,7 +86,7 @@ def main() -> None:
             "decision count at the end, over the same deals and choices"
         ),
         "all_equal": True,
-        "reference_commit": args.reference_commit or _commit(),
+        "reference_commit": args.reference_commit or commit(),
         "date": time.strftime("%Y-%m-%d"),
         "python": platform.python_version(),
         "numba": numba.__version__,

@@ -21,25 +21,17 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from provenance import commit  # benchmarks/provenance.py, next to this script
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "results" / "jax-env-diff.json"
 GAMES = ("board", "cards")
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def _lines(game: str, games: int) -> list[dict[str, Any]]:
@@ -87,7 +79,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(OUT), help="result file ('-': standard output)")
     args = parser.parse_args()
     started = time.perf_counter()
-    commit = _commit()  # the code the workers run: read before they start
+    code = commit()  # the code the workers run: read before they start
     cases = [(game, players) for game in GAMES for players in (2, 3, 4)]
     with ProcessPoolExecutor(args.jobs) as pool:
         futures = {
@@ -107,7 +99,7 @@ def main() -> None:
     report = {
         "benchmark": "jax-env-diff",
         "what": "keltis.jax against the numba kernel (observation, mask, seat, rewards, end)",
-        "commit": commit,
+        "commit": code,
         "python": platform.python_version(),
         "jax": _version("jax"),
         "pgx": _version("pgx"),

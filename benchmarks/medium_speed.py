@@ -22,7 +22,6 @@ import argparse
 import json
 import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,6 +31,7 @@ import numpy as np
 
 from keltis.fast.env import BatchEnv
 from keltis.fast.setup import kernel
+from provenance import commit  # benchmarks/provenance.py, next to this script
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "results" / "kernel-medium-speed.json"
@@ -55,15 +55,6 @@ def rate(game: str, players: int, batch: int, steps: int, seed: int, opponents: 
         spent += time.process_time() - cpu
         done += batch
     return done / spent
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def main() -> None:
@@ -131,7 +122,7 @@ def main() -> None:
         out = {**json.loads(Path(args.out).read_text()), **out}
     out.setdefault("results", {})
     for key, value in results.items():
-        out["results"][key] = {**value, "commit": _commit()}
+        out["results"][key] = {**value, "commit": commit()}
     if skipped:
         print(f"skipped (no medium in the kernel): {', '.join(skipped)}", file=sys.stderr)
     text = json.dumps(out, indent=1)
