@@ -92,6 +92,37 @@ def test_password_routes_share_the_addresss_log_in_rate(servers: Callable[..., S
         member.close()
 
 
+def test_a_spent_log_in_rate_is_refused_before_the_session_is_looked_up(
+    servers: Callable[..., Server],
+) -> None:
+    """A flood from one address costs the server no trip to the database: the password
+    routes take the address's allowance first. Once it is spent they answer 429 even to a
+    request with no session (which would otherwise be a 401 after the session's lookup)."""
+    running = servers("--login-rate", "2")
+    member = signup(running, "flooded")
+    try:
+        with running.http() as stranger:
+            first = stranger.post("/api/me/password", json={"old": WRONG, "new": "a new one!"})
+            assert first.status_code == 401  # allowance left: the session is looked up
+        answers = [
+            member.post("/api/me/password", json={"old": WRONG, "new": "a new one!"}),
+            member.request("DELETE", "/api/me", json={"password": WRONG}),
+        ]
+        assert [a.status_code for a in answers] == [403, 429]
+        with running.http() as stranger:
+            for route, method, body in [
+                ("/api/me/password", "POST", {"old": WRONG, "new": "a new one!"}),
+                ("/api/me", "DELETE", {"password": WRONG}),
+            ]:
+                refused = stranger.request(method, route, json=body)
+                assert refused.status_code == 429, (route, refused.text)
+                assert _code(refused) == "account.slow_down"
+        # other routes of the same address are not held back by it
+        assert member.get("/api/sessions/current").status_code == 200
+    finally:
+        member.close()
+
+
 @pytest.mark.parametrize("exists", [True, False], ids=["real-name", "unknown-name"])
 def test_parallel_wrong_passwords_get_five_checks_and_names_do_not_leak(
     server: Server, exists: bool
