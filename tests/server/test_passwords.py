@@ -9,11 +9,13 @@ directly, with many addresses."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,6 +30,7 @@ from keltis.server.passwords import (
     GLOBAL_FAILURES,
     LOCK,
     MAX_FAILURES,
+    PASSWORD_NICE,
     WINDOW,
     Attempts,
 )
@@ -121,6 +124,34 @@ def test_a_spent_log_in_rate_is_refused_before_the_session_is_looked_up(
         assert member.get("/api/sessions/current").status_code == 200
     finally:
         member.close()
+
+
+def _thread_nices(pid: int) -> dict[int, int]:
+    """Each thread of process ``pid`` (its id) and its nice value, from /proc."""
+    nices = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            nices[int(task.name)] = int(fields[16])  # the stat file's 19th field
+    return nices
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own nice value is Linux's")
+def test_password_checks_run_below_the_games_priority(server: Server) -> None:
+    """argon2 computes its lanes on threads that take the priority of the thread starting
+    them: the password pool's threads run PASSWORD_NICE below the server's others, so that
+    a flood's checks give way to players' moves (`benchmarks/server_load.py --flood login`
+    measures what that does)."""
+    signup(server, "niced").close()  # the new password is hashed in the pool
+    assert _log_in(server, "niced", PASSWORD).status_code == 200  # and checked there
+    assert server.process is not None
+    pid = server.process.pid
+    nices = _thread_nices(pid)
+    main = nices[pid]
+    lowered = [thread for thread, nice in nices.items() if nice == main + PASSWORD_NICE]
+    assert lowered, nices  # the pool's thread
+    # the event loop's and the database's threads keep the server's priority
+    assert sum(nice == main for nice in nices.values()) > len(lowered), nices
 
 
 @pytest.mark.parametrize("exists", [True, False], ids=["real-name", "unknown-name"])

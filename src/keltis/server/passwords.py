@@ -24,8 +24,12 @@ the same number of tries).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
+import os
 import secrets
+import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -59,6 +63,11 @@ RECHECK = timedelta(minutes=1)
 #: Rows of names nobody logged in with are forgotten after this long without an attempt.
 FORGET = timedelta(days=1)
 
+#: How much lower than the rest of the server the password threads run (their nice value,
+#: added): argon2 computes its lanes on threads of its own, which take the priority of the
+#: thread that starts them, so a check uses idle cores but gives way to the game's work.
+PASSWORD_NICE = 10
+
 _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 #: A hash checked when the name is unknown, so that a wrong name costs what a wrong password
 #: does (an attacker cannot tell them apart by the time taken).
@@ -84,12 +93,28 @@ def needs_rehash(password_hash: str) -> bool:
     return _hasher.check_needs_rehash(password_hash)
 
 
+def lower_priority() -> None:
+    """Lower the calling thread's CPU priority by :data:`PASSWORD_NICE` (Linux, where a
+    thread has a nice value of its own; elsewhere nothing is done). A password check then
+    takes the cores no game's work wants: a flood of log-ins spends the checks the rate
+    allows without making other players' moves wait behind them."""
+    if sys.platform != "linux":
+        return
+    thread = threading.get_native_id()
+    # a sandbox that forbids it: the checks run at the server's priority
+    with contextlib.suppress(OSError):
+        os.setpriority(
+            os.PRIO_PROCESS, thread, os.getpriority(os.PRIO_PROCESS, thread) + PASSWORD_NICE
+        )
+
+
 class PasswordWork:
     """A small pool of threads for password hashes, apart from the database's threads:
     ``threads`` at work and at most ``waiting`` queued, and checks of a password (not the
     hashing of a new one) at most ``rate`` a second on average, ``burst`` at once — so that
     a flood of guesses from many addresses can take no more of the machine's CPU than that.
-    Beyond either a request is refused at once (``503`` ``account.busy``)."""
+    Beyond either a request is refused at once (``503`` ``account.busy``). The threads run
+    at a lower priority than the server's others (:func:`lower_priority`)."""
 
     def __init__(self, threads: int, waiting: int, rate: float = 1.0, burst: int = 10) -> None:
         self.capacity = threads + waiting
@@ -98,7 +123,9 @@ class PasswordWork:
         self.burst = float(burst)
         self._tokens = float(burst)
         self._stamp = time.monotonic()
-        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="keltis-pw")
+        self._executor = ThreadPoolExecutor(
+            max_workers=threads, thread_name_prefix="keltis-pw", initializer=lower_priority
+        )
 
     def _refill(self) -> None:
         moment = time.monotonic()
