@@ -94,11 +94,11 @@ PASSWORD_ROUTE = [Depends(_password_route)]
 
 async def _confirm(request: Request, master: MatchMaster, account: Account, password: str) -> None:
     """Refuse (``403`` ``account.wrong_password``) unless ``password`` is the account's: a
-    password check limited like a log-in — per address (``--login-rate``; taken by
-    :data:`PASSWORD_ROUTE` before the session, else here), then counted per (account,
-    address) before the check (:mod:`keltis.server.passwords`)."""
+    password check limited like a log-in — per address (``--login-rate``, taken by
+    :data:`PASSWORD_ROUTE` before the session), then counted per (account, address) before
+    the check (:mod:`keltis.server.passwords`)."""
     if not getattr(request.state, "login_limited", False):
-        _limit(request, "logins")
+        raise RuntimeError(f"{request.url.path} checks a password without PASSWORD_ROUTE")
     _passwords(request).admit()
     attempt = await asyncio.to_thread(master.accounts.attempt, account.name, _address(request))
     if attempt.account is None or attempt.account.id != account.id:
