@@ -39,7 +39,15 @@ from keltis.server.bodies import (
 from keltis.server.config import ServerConfig
 from keltis.server.master import MatchMaster
 from keltis.server.passwords import PasswordWork, hash_password, needs_rehash, verify
-from keltis.server.routes.deps import SESSION_COOKIE, Master, Member, Viewer, session_secret
+from keltis.server.routes.deps import (
+    SESSION_COOKIE,
+    Master,
+    Member,
+    Viewer,
+    address_limit,
+    address_of,
+    session_secret,
+)
 from keltis.server.routes.recovery import address_given
 from keltis.server.store import MatchRow
 
@@ -62,16 +70,6 @@ def limiters(config: ServerConfig) -> dict[str, guards.PerAddress]:
     }
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
-
-
-def _limit(request: Request, name: str) -> None:
-    """Refuse (``429``) a request over the address's limit ``name``."""
-    if not request.app.state.account_limits[name].take(_address(request)):
-        raise RefusedError("account.slow_down", status=429)
-
-
 def _passwords(request: Request) -> PasswordWork:
     """The process's pool for password hashes (never the database's threads)."""
     work: PasswordWork = request.app.state.passwords
@@ -84,7 +82,7 @@ async def _password_route(request: Request) -> None:
     from one address is refused at once, without a trip to the database, and costs the
     server little more than an answer (docs/server.md, "Load"). Asynchronous: FastAPI runs
     a plain function dependency on a worker thread, a hop that costs more than the check."""
-    _limit(request, "logins")
+    address_limit(request, "logins")
     request.state.login_limited = True
 
 
@@ -100,7 +98,7 @@ async def _confirm(request: Request, master: MatchMaster, account: Account, pass
     if not getattr(request.state, "login_limited", False):
         raise RuntimeError(f"{request.url.path} checks a password without PASSWORD_ROUTE")
     _passwords(request).admit()
-    attempt = await asyncio.to_thread(master.accounts.attempt, account.name, _address(request))
+    attempt = await asyncio.to_thread(master.accounts.attempt, account.name, address_of(request))
     if attempt.account is None or attempt.account.id != account.id:
         raise RefusedError("account.no_session", status=401)  # renamed or deleted meanwhile
     if not await _passwords(request).run(verify, attempt.password_hash, password):
@@ -130,7 +128,7 @@ async def create_account(
 ) -> dict[str, Any]:
     """Create an account and log in (the session cookie is set). The guest seats given in
     ``seats`` become the account's; an address given is sent the link that confirms it."""
-    _limit(request, "signups")
+    address_limit(request, "signups")
     _passwords(request).admit(check=False)
     check_name(body.name)
     check_password(body.password, body.name)
@@ -160,10 +158,10 @@ async def log_in(
     """Log in: the session cookie is set. A wrong name and a wrong password get the same
     answer (``401`` ``account.bad_login``), after the same work, and the same limits
     (``429``); a suspended account is told so only with the right password."""
-    _limit(request, "logins")
+    address_limit(request, "logins")
     work = _passwords(request)
     work.admit()
-    address = _address(request)
+    address = address_of(request)
     attempt = await asyncio.to_thread(master.accounts.attempt, body.name, address)
     if not await work.run(verify, attempt.password_hash, body.password):
         raise RefusedError("account.bad_login", status=401)

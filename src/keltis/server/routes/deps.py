@@ -69,6 +69,20 @@ Lang = Annotated[str, Depends(_lang)]
 Token = Annotated[str | None, Depends(_token)]
 
 
+def address_of(connection: HTTPConnection) -> str:
+    """The client's address as the server sees it (behind a trusted proxy, the one the
+    proxy names), ``?`` if it has none."""
+    return connection.client.host if connection.client else "?"
+
+
+def address_limit(connection: HTTPConnection, name: str) -> None:
+    """Refuse (``429`` ``account.slow_down``) a request over its address's allowance
+    ``name`` in ``app.state.account_limits`` (``logins``: ``--login-rate``; ``signups``:
+    ``--signup-rate``; ``mails``: ``--mail-rate``)."""
+    if not connection.app.state.account_limits[name].take(address_of(connection)):
+        raise RefusedError("account.slow_down", status=429)
+
+
 def session_secret(connection: HTTPConnection) -> str | None:
     """The session cookie's secret, if the request has one that may be one."""
     secret = connection.cookies.get(SESSION_COOKIE)

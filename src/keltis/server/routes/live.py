@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter, WebSocket
 
 from keltis.server.answers import error_response, request_lang
-from keltis.server.routes.deps import Connections, Master, live_session_secret
+from keltis.server.routes.deps import Connections, Master, address_of, live_session_secret
 from keltis.server.session import LiveSession
 
 router = APIRouter()
@@ -20,7 +20,7 @@ RETRY_AFTER = "10"
 async def live_socket(
     socket: WebSocket, match_id: str, master: Master, connections: Connections
 ) -> None:
-    address = socket.client.host if socket.client else "?"
+    address = address_of(socket)
     refused = connections.admit(address)
     if refused is not None:
         # refused before the upgrade: an HTTP answer, and the connection closes at once

@@ -17,7 +17,7 @@ from keltis.server import guards
 from keltis.server.accounts import LoggedIn
 from keltis.server.answers import error_response
 from keltis.server.bodies import IdText, OpenSeek
-from keltis.server.routes.deps import Connections, Lang, Member, Viewer
+from keltis.server.routes.deps import Connections, Lang, Member, Viewer, address_of
 from keltis.server.seeks import LobbyEvents, Queue, Seeks
 
 router = APIRouter()
@@ -50,7 +50,7 @@ def _too_fast(request: Request, member: LoggedIn, seeks: Seeks, lang: str) -> Re
     """A change to the seeks over the account's or the address's rate
     (:class:`~keltis.server.seeks.SeekLimits`): ``429`` ``seek.slow_down``, with the
     seconds to wait in ``Retry-After``; else ``None`` (and the change counted)."""
-    address = request.client.host if request.client else "?"
+    address = address_of(request)
     wait = seeks.limits.take(member.account.id, address)
     if wait is None:
         return None
@@ -116,7 +116,7 @@ async def lobby_events(
     "match"}``) when a seek became a match; a comment line every 15 s. A logged-in stream
     also gets ``challenge`` (a seek addressed to its account: opened, then ended with its
     ``status``), and only its own (:mod:`keltis.server.friends`)."""
-    address = request.client.host if request.client else "?"
+    address = address_of(request)
     refused = streams.admit(address)
     if refused is None:
         refused = connections.admit(address)

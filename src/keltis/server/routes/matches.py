@@ -20,7 +20,7 @@ from keltis.server.answers import RefusedError, error_response, refusal_response
 from keltis.server.bodies import ActionRequest, CreateMatch, IdText, JoinRequest
 from keltis.server.lobby import plan_match
 from keltis.server.master import Created
-from keltis.server.routes.deps import Creations, Lang, Master, Token, Viewer, same_site
+from keltis.server.routes.deps import Creations, Lang, Master, Token, Viewer, address_of, same_site
 
 router = APIRouter()
 
@@ -38,7 +38,7 @@ async def create_match(
     the creator's seat token, and one invite per other person seat — share each invite
     link with one friend. Logged in, the creator plays under the account's name, and may
     create a rated match."""
-    address = request.client.host if request.client else "?"
+    address = address_of(request)
     if not creations.take(address):
         return error_response(429, "server.rate_limited", lang)
     creator = _account(request, viewer)
@@ -149,7 +149,7 @@ async def no_again(
     ask again later. The other players are told live (``rematch`` in the match's
     description) and, logged in, by a notice in ``GET /api/me/matches``. Saying it again is
     no change (``repeated``); ``409`` if the next match began or nobody asked."""
-    address = request.client.host if request.client else "?"
+    address = address_of(request)
     if not creations.take(address):
         return error_response(429, "server.rate_limited", lang)
     live, answered = await master.decline_again(match_id, token)

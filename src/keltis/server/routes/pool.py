@@ -13,7 +13,7 @@ from starlette.requests import HTTPConnection, Request
 
 from keltis.server.answers import error_response
 from keltis.server.pool import JoinPool, Pool
-from keltis.server.routes.deps import Lang, Member
+from keltis.server.routes.deps import Lang, Member, address_of
 
 router = APIRouter()
 
@@ -34,7 +34,7 @@ async def join_pool(
     bots, each with a default. One entry per account: joining again replaces the entry
     (a match it was paired into goes on). Joins are limited per account and address
     (``--seek-rate``, as the seeks: ``429`` ``pool.slow_down``). The entry."""
-    address = request.client.host if request.client else "?"
+    address = address_of(request)
     wait = pool.limits.take(member.account.id, address)
     if wait is not None:
         answer = error_response(429, "pool.slow_down", lang)

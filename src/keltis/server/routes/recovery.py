@@ -21,7 +21,7 @@ from keltis.server.answers import RefusedError
 from keltis.server.bodies import IdText, NewPassword, ResetRequest
 from keltis.server.passwords import PasswordWork, hash_password
 from keltis.server.recovery import CONFIRM_HOURS, RESET_MINUTES, Recovery
-from keltis.server.routes.deps import SESSION_COOKIE, Master, Member
+from keltis.server.routes.deps import SESSION_COOKIE, Master, Member, address_limit, address_of
 
 router = APIRouter()
 
@@ -34,17 +34,6 @@ def recovery_of(request: Request) -> Recovery:
         found = Recovery(master.store.engine, master.accounts, master.mailer)
         request.app.state.recovery = found
     return found
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
-
-
-def _limit(request: Request, name: str) -> None:
-    """Refuse (``429`` ``account.slow_down``) a request over the address's limit ``name``
-    (``mails``: ``--mail-rate``; ``logins``: ``--login-rate``)."""
-    if not request.app.state.account_limits[name].take(_address(request)):
-        raise RefusedError("account.slow_down", status=429)
 
 
 async def address_given(request: Request, account: Account) -> None:
@@ -61,7 +50,7 @@ async def ask_reset(body: ResetRequest, request: Request) -> dict[str, Any]:
     """Ask for a link to set a new password, by the account's name or address. The same
     answer whatever is asked: the link goes only to a confirmed address, at most once in
     15 minutes per account, and works for ``minutes``."""
-    _limit(request, "mails")
+    address_limit(request, "mails")
     recovery = recovery_of(request)
     for mail in await asyncio.to_thread(recovery.ask_reset, body.name, body.email):
         recovery.mailer.send_link(mail)
@@ -74,7 +63,7 @@ async def reset_password(
 ) -> None:
     """Set a new password with the link's token: the link is used up, every session of the
     account ends (this browser's too: log in again) and its seats get new tokens."""
-    _limit(request, "logins")
+    address_limit(request, "logins")
     check_password(body.password)
     work: PasswordWork = request.app.state.passwords
     work.admit(check=False)
@@ -82,7 +71,7 @@ async def reset_password(
     account = await asyncio.to_thread(recovery.check, token, "reset")
     check_password(body.password, account.name)
     new_hash = await work.run(hash_password, body.password, check=False)
-    account_id = await asyncio.to_thread(recovery.reset, token, new_hash, _address(request))
+    account_id = await asyncio.to_thread(recovery.reset, token, new_hash, address_of(request))
     await master.seats_revoked(account_id)
     response.delete_cookie(SESSION_COOKIE, path="/")
 
@@ -91,7 +80,7 @@ async def reset_password(
 async def confirm_address(token: IdText, request: Request) -> dict[str, Any]:
     """Confirm an address with the link sent to it (used up): ``{"name", "email",
     "email_confirmed": true}``."""
-    _limit(request, "logins")
+    address_limit(request, "logins")
     account = await asyncio.to_thread(recovery_of(request).confirm, token)
     return {"name": account.name, "email": account.email, "email_confirmed": True}
 
@@ -104,7 +93,7 @@ async def resend_confirmation(request: Request, member: Member) -> dict[str, Any
     recovery = recovery_of(request)
     if not recovery.mailer.enabled:
         raise RefusedError("mail.off", status=503)
-    _limit(request, "mails")
+    address_limit(request, "mails")
     mail = await asyncio.to_thread(recovery.resend, member.account)
     recovery.mailer.send_link(mail)
     return {"email": mail.email, "minutes": CONFIRM_HOURS * 60}

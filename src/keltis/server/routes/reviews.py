@@ -21,7 +21,7 @@ from keltis.server.answers import RefusedError, error_response, printable
 from keltis.server.bodies import IdText
 from keltis.server.livematch import LiveMatch
 from keltis.server.reviews import ReviewQueue
-from keltis.server.routes.deps import Lang, Master, Token, Viewer, same_site
+from keltis.server.routes.deps import Lang, Master, Token, Viewer, address_of, same_site
 
 router = APIRouter()
 
@@ -80,7 +80,7 @@ async def ask_review(
         return JSONResponse(existing)
     # an account counts only if the request proves it comes from the client itself
     account = viewer.account.id if viewer is not None and same_site(request, viewer) else None
-    address = request.client.host if request.client else "?"
+    address = address_of(request)
     wait = reviews.limits.take(account, address)
     if wait is not None:
         refused = error_response(429, "server.review_slow_down", lang)
