@@ -14,6 +14,7 @@ import pytest
 from keltis.cli import main
 from keltis.core.actions import Action
 from keltis.core.errors import SetupError
+from keltis.core.outcome import EndReason
 from keltis.games import get_game
 
 pytest.importorskip("numba", reason="keltis.fast needs numba: pip install 'keltis[fast]'")
@@ -305,3 +306,13 @@ def test_the_reference_counting_benchmark_runs() -> None:
         "cards-random", "cards-self", "board-random", "board-self",
     }  # fmt: skip
     assert all(value > 0 for value in report["nrt_over_default_median"].values())
+
+
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_the_kernels_end_codes_name_the_reference_end_reasons(game: str) -> None:
+    k = kernel(game)
+    codes = {r: getattr(k, f"END_{r.name}") for r in EndReason if hasattr(k, f"END_{r.name}")}
+    # every game can end by its goal's own rule or the draw pile, and a simulation by its cap
+    assert {EndReason.DECK, EndReason.TRUNCATED} <= codes.keys()
+    for reason, code in codes.items():
+        assert END_REASONS[code] == reason.value

@@ -8,6 +8,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from keltis.core.outcome import EndReason
 from keltis.core.protocol import JSON
 from keltis.fast import driver
 from keltis.fast.setup import seed_bits, switches
@@ -30,8 +31,9 @@ def check_policy(policy: str) -> int:
     return POLICIES.index(policy)
 
 
-#: ``SimResult.end_reasons`` codes index this tuple (the reference's ``EndReason`` values).
-END_REASONS: Final = ("goal", "deck", "closed", "truncated")
+#: ``SimResult.end_reasons`` codes index this tuple: the reference's ``EndReason`` values in
+#: their order, which the kernels' ``END_*`` codes follow.
+END_REASONS: Final = tuple(reason.value for reason in EndReason)
 
 
 @dataclass(frozen=True)
