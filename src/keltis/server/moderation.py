@@ -640,19 +640,24 @@ class Moderation:
 
     # -- an account's own warnings ---------------------------------------------------------
 
-    def warnings(self, account_id: str) -> list[dict[str, Any]]:
-        """The warnings the account has not said it read, oldest first."""
+    def warnings(
+        self, account_id: str, connection: sa.Connection | None = None
+    ) -> list[dict[str, Any]]:
+        """The warnings the account has not said it read, oldest first (read through
+        ``connection`` if given)."""
         w = db.warnings.c
         query = (
             sa.select(w.id, w.at, w.text)
             .where(w.account_id == account_id, w.seen_at.is_(None))
             .order_by(w.id)
         )
-        with self.engine.connect() as connection:
-            return [
-                {"id": int(r.id), "at": _iso(r.at), "text": str(r.text)}
-                for r in connection.execute(query)
-            ]
+        if connection is None:
+            with db.reading(self.engine) as own:
+                return self.warnings(account_id, own)
+        return [
+            {"id": int(r.id), "at": _iso(r.at), "text": str(r.text)}
+            for r in connection.execute(query)
+        ]
 
     def seen(self, account_id: str, warning_id: int) -> None:
         """The account read its warning ``warning_id`` (``404`` ``moderation.no_warning``

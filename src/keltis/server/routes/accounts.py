@@ -43,7 +43,6 @@ from keltis.server.routes.deps import (
     SESSION_COOKIE,
     Master,
     Member,
-    Viewer,
     address_limit,
     address_of,
     session_secret,
@@ -177,14 +176,32 @@ async def log_in(
 
 
 @router.get("/api/sessions/current", tags=["accounts"])
-async def current_session(viewer: Viewer, master: Master) -> dict[str, Any]:
+async def current_session(request: Request, master: Master) -> dict[str, Any]:
     """The log-in session of the request's cookie: the account, the ``csrf`` token that
     state-changing requests must repeat in ``X-CSRF-Token``, and the moderators' warnings
-    the account has not said it read (``POST /api/me/warnings/{id}/seen``)."""
-    if viewer is None:
+    the account has not said it read (``POST /api/me/warnings/{id}/seen``). Asked by every
+    page as it opens: the session and the warnings are read in one trip to a worker thread,
+    through one connection."""
+    secret = session_secret(request)
+    found = None
+    if secret is not None:
+        found = await asyncio.to_thread(_session_and_warnings, master, secret)
+    if found is None:
         raise RefusedError("account.no_session", status=401)
-    warnings = await asyncio.to_thread(master.moderation.warnings, viewer.account.id)
+    viewer, warnings = found
     return {**_session_json(viewer), "warnings": warnings}
+
+
+def _session_and_warnings(
+    master: MatchMaster, secret: str
+) -> tuple[LoggedIn, list[dict[str, Any]]] | None:
+    """The session ``secret`` and its account's unread warnings (``None``: no such
+    session), read through one connection."""
+    with db.reading(master.store.engine) as connection:
+        logged = master.accounts.session(secret, connection)
+        if logged is None:
+            return None
+        return logged, master.moderation.warnings(logged.account.id, connection)
 
 
 @router.delete("/api/sessions/current", tags=["accounts"], status_code=204)
