@@ -148,8 +148,8 @@ class Line:
 
     def specs(self, hero_spec: str | None) -> tuple[str, str]:
         """The hero's and the opponents' bot specs (levels as their specs)."""
-        replaced = hero_spec is not None and self.hero in SEARCH_LEVELS
-        return spec_of(hero_spec if replaced else self.hero), spec_of(self.opponent)
+        hero = hero_spec if hero_spec is not None and self.hero in SEARCH_LEVELS else self.hero
+        return spec_of(hero), spec_of(self.opponent)
 
     def target_for(self, game: str) -> float:
         """The target of this line in ``game``."""
@@ -185,10 +185,13 @@ LINES = (
     Line("kernel-800-vs-hard", KERNEL_800, UNTUNED_HARD, 2, 0.45),
 )
 #: Lines measured on the same seeds with another hero: the difference is paired by seed.
-PAIRED = (
-    ("learned-vs-heuristic", "hard-vs-heuristic"),
-    ("learned-vs-3-heuristic", "hard-vs-3-heuristic"),
-    ("tuned-hard-vs-3-heuristic", "hard-vs-3-heuristic"),
+#: The third field, where set, is the second line's hero spec whose games are compared (else
+#: the line's own): tuned hard is compared with the search it was tuned from, the hard level
+#: until 2026-11-30, whatever the level has become since.
+PAIRED: tuple[tuple[str, str, str | None], ...] = (
+    ("learned-vs-heuristic", "hard-vs-heuristic", None),
+    ("learned-vs-3-heuristic", "hard-vs-3-heuristic", None),
+    ("tuned-hard-vs-3-heuristic", "hard-vs-3-heuristic", UNTUNED_HARD),
 )
 #: The heroes of the tuned lines: their specs, ``{}`` standing for the weights file.
 TUNED_HEROES = {
@@ -443,15 +446,36 @@ def timing_summaries(
     return summaries
 
 
+def paired_games(
+    results: Path,
+    game: str,
+    lines: dict[str, Line],
+    seeds: range,
+    by_line: dict[str, dict[int, dict[str, Any]]],
+) -> list[tuple[str, str, dict[int, dict[str, Any]], dict[int, dict[str, Any]]]]:
+    """The games of each pair of :data:`PAIRED` lines among ``seeds``: the first line's as
+    summarised (``by_line``), the second's by the hero spec the pair names."""
+    pairs = []
+    for first, second, spec in PAIRED:
+        theirs = by_line.get(second, {})
+        if spec is not None and second in lines:
+            line = lines[second]
+            specs = (spec, spec_of(line.opponent))
+            played = load_games(line_file(results, game, line), line, specs)
+            theirs = {seed: played[seed] for seed in seeds if seed in played}
+        pairs.append((first, second, by_line.get(first, {}), theirs))
+    return pairs
+
+
 def paired_summaries(
-    game: str, by_line: dict[str, dict[int, dict[str, Any]]]
+    game: str,
+    pairs: list[tuple[str, str, dict[int, dict[str, Any]], dict[int, dict[str, Any]]]],
 ) -> list[dict[str, Any]]:
-    """For each pair of :data:`PAIRED` lines played on common seeds: the difference of their
-    heroes' win shares, paired by seed, with a 95% interval (normal, from the per-seed
-    differences)."""
+    """For each pair of lines (:func:`paired_games`) played on common seeds: the difference
+    of their heroes' win shares, paired by seed, with a 95% interval (normal, from the
+    per-seed differences)."""
     out = []
-    for first, second in PAIRED:
-        a, b = by_line.get(first, {}), by_line.get(second, {})
+    for first, second, a, b in pairs:
         common = sorted(set(a) & set(b))
         if len(common) < 2:
             continue
@@ -620,7 +644,7 @@ def main(argv: list[str] | None = None) -> int:
         records.append(summarise(args.game, line, specs, rows))
     for level, times in level_times.items():
         records += timing_summaries(args.game, times, level)
-    records += paired_summaries(args.game, by_line)
+    records += paired_summaries(args.game, paired_games(results, args.game, known, seeds, by_line))
     for record in records:
         print(json.dumps(record), flush=True)
     write_summary(results / f"strength-{args.game}.json", args.game, records, args.games, args.seed)

@@ -115,3 +115,34 @@ def test_a_summary_keeps_the_lines_a_run_did_not_play(strength: ModuleType, tmp_
     again = [{"line": "hard-vs-heuristic", "games": 10, "seeds": [5, 14]}]
     strength.write_summary(out, "cards", again, 10, 5)
     assert json.loads(out.read_text())["lines"] == again + second
+
+
+def test_tuned_hard_is_paired_with_the_search_it_was_tuned_from(
+    strength: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = {line.name: line for line in strength.resolved_lines("cards")}
+    tuned, hard = lines["tuned-hard-vs-3-heuristic"], lines["hard-vs-3-heuristic"]
+
+    def write(line: object, hero: str, shares: list[float]) -> None:
+        path = strength.line_file(tmp_path, "cards", line)
+        with path.open("a", encoding="utf-8") as out:
+            for seed, share in enumerate(shares, 1):
+                game = {"seed": seed, "hero_spec": hero, "opponent_spec": "heuristic"}
+                result = {"share": share, "win": share == 1.0, "margin": 0, "score": 0}
+                played = {"scores": [0] * 4, "end": "deck", "times": [0.1], "hero_seat": 0}
+                out.write(json.dumps({**game, **result, **played, "timed_out": 0}) + "\n")
+
+    write(tuned, tuned.hero, [1.0, 0.0, 1.0, 0.5])
+    write(hard, strength.UNTUNED_HARD, [0.0, 0.0, 1.0, 0.0])
+    # the hard level of today has other games on these seeds: not the ones tuned hard is
+    # compared with
+    write(hard, strength.spec_of("hard"), [1.0, 1.0, 1.0, 1.0])
+    assert strength.spec_of("hard") != strength.UNTUNED_HARD
+    argv = ["--game", "cards", "--lines", "tuned-hard-vs-3-heuristic", "--summary-only"]
+    argv += ["--seed", "1", "--games", "4", "--results", str(tmp_path)]
+    assert strength.main(argv) == 0
+    records = [json.loads(text) for text in capsys.readouterr().out.splitlines()]
+    paired = next(r for r in records if r["line"].startswith("tuned-hard-vs-3-heuristic-minus"))
+    assert paired["line"] == "tuned-hard-vs-3-heuristic-minus-hard-vs-3-heuristic"
+    assert paired["games"] == 4
+    assert paired["win_share_difference"] == 0.375  # (1 + 0 + 0 + 0.5) / 4
