@@ -458,7 +458,7 @@ def paired_games(
     pairs = []
     for first, second, spec in PAIRED:
         theirs = by_line.get(second, {})
-        if spec is not None and second in lines:
+        if spec is not None:
             line = lines[second]
             specs = (spec, spec_of(line.opponent))
             played = load_games(line_file(results, game, line), line, specs)
