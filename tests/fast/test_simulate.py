@@ -312,7 +312,7 @@ def test_the_reference_counting_benchmark_runs() -> None:
 def test_the_kernels_end_codes_name_the_reference_end_reasons(game: str) -> None:
     k = kernel(game)
     codes = {r: getattr(k, f"END_{r.name}") for r in EndReason if hasattr(k, f"END_{r.name}")}
-    # every game can end by its goal's own rule or the draw pile, and a simulation by its cap
+    # every game can end by its draw pile, and every simulation by its turn cap
     assert {EndReason.DECK, EndReason.TRUNCATED} <= codes.keys()
     for reason, code in codes.items():
         assert END_REASONS[code] == reason.value
